@@ -1,0 +1,4 @@
+export * from './roles.js';
+export * from './channel-types.js';
+export * from './options.js';
+export * from './users.js';

@@ -1,0 +1,120 @@
+/**
+ * Every option key of spec section 3, with how the console edits it.
+ * Values travel as strings (`{key, value}`); boolean options are the strings "true" / "false".
+ */
+export const BOOLEAN_OPTION_KEYS = [
+  'PasswordLoginEnabled',
+  'PasswordRegisterEnabled',
+  'RegisterEnabled',
+  'EmailVerificationEnabled',
+  'GitHubOAuthEnabled',
+  'WeChatAuthEnabled',
+  'TurnstileCheckEnabled',
+  'EmailDomainRestrictionEnabled',
+  'AutomaticDisableChannelEnabled',
+  'AutomaticEnableChannelEnabled',
+  'LogConsumeEnabled',
+  'DisplayInCurrencyEnabled',
+  'DisplayTokenStatEnabled',
+  'ApproximateTokenEnabled',
+] as const;
+
+export const TEXT_OPTION_KEYS = [
+  'GitHubClientId',
+  'LarkClientId',
+  'WeChatServerAddress',
+  'WeChatAccountQRCodeImageURL',
+  'SMTPServer',
+  'SMTPAccount',
+  'SMTPFrom',
+  'ServerAddress',
+  'Notice',
+  'Footer',
+  'About',
+  'SystemName',
+  'Logo',
+  'HomePageContent',
+  'Theme',
+  'MessagePusherAddress',
+  'TurnstileSiteKey',
+  'EmailDomainWhitelist',
+  'TopUpLink',
+  'ChatLink',
+] as const;
+
+/** Options holding secrets: never returned by GET /api/option/, saved only when non-empty. */
+export const SECRET_OPTION_KEYS = [
+  'GitHubClientSecret',
+  'LarkClientSecret',
+  'WeChatServerToken',
+  'SMTPToken',
+  'MessagePusherToken',
+  'TurnstileSecretKey',
+] as const;
+
+export const INTEGER_OPTION_KEYS = [
+  'SMTPPort',
+  'QuotaForNewUser',
+  'QuotaForInviter',
+  'QuotaForInvitee',
+  'QuotaRemindThreshold',
+  'PreConsumedQuota',
+  'RetryTimes',
+] as const;
+
+export const NUMBER_OPTION_KEYS = ['QuotaPerUnit', 'ChannelDisableThreshold'] as const;
+
+/** JSON maps of name -> ratio; rejected unless valid JSON objects of numbers (spec section 5). */
+export const RATIO_OPTION_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio'] as const;
+
+export type BooleanOptionKey = (typeof BOOLEAN_OPTION_KEYS)[number];
+export type OptionKey =
+  | BooleanOptionKey
+  | (typeof TEXT_OPTION_KEYS)[number]
+  | (typeof SECRET_OPTION_KEYS)[number]
+  | (typeof INTEGER_OPTION_KEYS)[number]
+  | (typeof NUMBER_OPTION_KEYS)[number]
+  | (typeof RATIO_OPTION_KEYS)[number];
+
+export const ALL_OPTION_KEYS: readonly OptionKey[] = [
+  ...BOOLEAN_OPTION_KEYS,
+  ...TEXT_OPTION_KEYS,
+  ...SECRET_OPTION_KEYS,
+  ...INTEGER_OPTION_KEYS,
+  ...NUMBER_OPTION_KEYS,
+  ...RATIO_OPTION_KEYS,
+];
+
+const secretSet = new Set<string>(SECRET_OPTION_KEYS);
+export const isSecretOptionKey = (key: string): boolean => secretSet.has(key);
+const booleanSet = new Set<string>(BOOLEAN_OPTION_KEYS);
+export const isBooleanOptionKey = (key: string): key is BooleanOptionKey => booleanSet.has(key);
+
+/** Chinese names of the ratio options, used in the invalid-JSON message of spec section 5. */
+export const RATIO_OPTION_LABELS: Record<(typeof RATIO_OPTION_KEYS)[number], string> = {
+  ModelRatio: '模型倍率',
+  GroupRatio: '分组倍率',
+  CompletionRatio: '补全倍率',
+};
+
+/** The public status object of GET /api/status (spec section 3, plus version and start_time). */
+export interface StatusObject {
+  version: string;
+  start_time: number;
+  system_name: string;
+  logo: string;
+  footer_html: string;
+  quota_per_unit: number;
+  display_in_currency: boolean;
+  chat_link: string;
+  server_address: string;
+  top_up_link: string;
+  turnstile_check: boolean;
+  turnstile_site_key: string;
+  email_verification: boolean;
+  github_oauth: boolean;
+  github_client_id: string;
+  wechat_login: boolean;
+  wechat_qrcode: string;
+  lark_client_id: string;
+}

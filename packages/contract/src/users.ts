@@ -1,0 +1,113 @@
+import { z } from 'zod';
+
+/** Limits of spec sections 5 and 9. */
+export const USERNAME_MAX = 12;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 20;
+export const DISPLAY_NAME_MAX = 20;
+export const EMAIL_MAX = 50;
+export const DEFAULT_GROUP = 'default';
+
+/** Chinese validation messages shared by the console and the server. */
+export const UserMessages = {
+  passwordTooShort: '密码长度不得小于 8 位！',
+  passwordTooLong: '密码长度不得超过 20 位！',
+  passwordMismatch: '两次输入的密码不一致',
+  usernameRequired: '用户名不能为空',
+  usernameTooLong: '用户名长度不得超过 12 个字符',
+  displayNameTooLong: '显示名称长度不得超过 20 个字符',
+  emailInvalid: '邮箱地址格式不正确',
+} as const;
+
+const username = z
+  .string()
+  .trim()
+  .min(1, UserMessages.usernameRequired)
+  .max(USERNAME_MAX, UserMessages.usernameTooLong);
+const password = z.string().min(PASSWORD_MIN, UserMessages.passwordTooShort).max(PASSWORD_MAX, UserMessages.passwordTooLong);
+const displayName = z.string().trim().max(DISPLAY_NAME_MAX, UserMessages.displayNameTooLong);
+const email = z.string().trim().max(EMAIL_MAX).email(UserMessages.emailInvalid);
+
+/** POST /api/user/register body (spec section 3, "Registration payload"). */
+export const registerSchema = z.object({
+  username,
+  password,
+  password2: z.string().optional(),
+  email: z.union([email, z.literal('')]).optional(),
+  verification_code: z.string().trim().optional(),
+  aff_code: z.string().trim().optional(),
+});
+export type RegisterInput = z.infer<typeof registerSchema>;
+
+/** POST /api/user/login body: username may also be an e-mail address. */
+export const loginSchema = z.object({
+  username: z.string().trim().min(1, '请输入用户名'),
+  password: z.string().min(1, '请输入密码'),
+});
+
+/** POST /api/user/ (admin creates a user). */
+export const createUserSchema = z.object({
+  username,
+  password,
+  display_name: displayName.optional(),
+});
+
+/** PUT /api/user/self: only non-empty fields change. */
+export const updateSelfSchema = z.object({
+  username: username.optional(),
+  display_name: displayName.optional(),
+  password: z.union([password, z.literal('')]).optional(),
+});
+
+/** PUT /api/user/ (admin edits a user): id plus the fields to change. */
+export const updateUserSchema = z.object({
+  id: z.coerce.number().int().positive(),
+  username: username.optional(),
+  display_name: displayName.optional(),
+  password: z.union([password, z.literal('')]).optional(),
+  email: z.union([email, z.literal('')]).optional(),
+  group: z.string().trim().min(1).max(64).optional(),
+  quota: z.coerce.number().int().min(0).optional(),
+});
+
+export const MANAGE_ACTIONS = ['promote', 'demote', 'delete', 'disable', 'enable'] as const;
+export type ManageAction = (typeof MANAGE_ACTIONS)[number];
+/** POST /api/user/manage. */
+export const manageUserSchema = z.object({
+  username: z.string().min(1),
+  action: z.enum(MANAGE_ACTIONS),
+});
+
+/** The user object the API returns (password and access token never included). */
+export interface UserDto {
+  id: number;
+  username: string;
+  display_name: string;
+  role: number;
+  status: number;
+  email: string;
+  github_id: string;
+  wechat_id: string;
+  lark_id: string;
+  quota: number;
+  used_quota: number;
+  request_count: number;
+  group: string;
+  aff_code: string;
+  inviter_id: number;
+}
+
+/** Envelope of every /api response. */
+export interface ApiEnvelope<T = unknown> {
+  success: boolean;
+  message: string;
+  data?: T;
+}
+
+/** Returns the first zod issue's message, for one-line Chinese error toasts. */
+export function firstIssueMessage(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return '输入不合法';
+  const path = issue.path.join('.');
+  return issue.message && !issue.message.startsWith('Invalid') ? issue.message : `参数 ${path} 不合法`;
+}

@@ -1,0 +1,86 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { groupRoutes } from './api/group/routes.js';
+import { logRoutes } from './api/log/routes.js';
+import { optionRoutes } from './api/option/routes.js';
+import { statusRoutes } from './api/status/routes.js';
+import { userRoutes } from './api/user/routes.js';
+import type { AppContext } from './context.js';
+import { UserFacingError } from './lib/errors.js';
+
+export interface BuildAppOptions {
+  /** Folder with the built console (index.html + assets); omitted in API tests. */
+  webDist?: string;
+  logger?: boolean | { level: string };
+}
+
+/** Builds the HTTP app: /api, the console and (later) /v1 on one port. */
+export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: true,
+    bodyLimit: 32 * 1024 * 1024,
+    genReqId: () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`,
+  });
+  app.decorateRequest('caller', null);
+  await app.register(fastifyCookie);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    if (request.url.startsWith('/api/')) {
+      if (!(await ctx.rateLimiter.hit(`api:${request.ip}`, ctx.config.GLOBAL_API_RATE_LIMIT, 180))) {
+        throw new UserFacingError('请求次数过多，请稍后再试', 429);
+      }
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof UserFacingError) {
+      return reply.status(error.httpStatus).send({ success: false, message: error.message });
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return reply.status(400).send({ success: false, message: '请求体不是合法的 JSON' });
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return reply.status(error.statusCode).send({ success: false, message: `请求无效：${error.message}` });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ success: false, message: '服务器内部错误，请联系管理员' });
+  });
+
+  statusRoutes(app, ctx);
+  optionRoutes(app, ctx);
+  userRoutes(app, ctx);
+  groupRoutes(app, ctx);
+  logRoutes(app, ctx);
+
+  const webDist = options.webDist;
+  const hasConsole = webDist !== undefined && existsSync(join(webDist, 'index.html'));
+  if (hasConsole) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, cacheControl: false });
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0];
+    if (path.startsWith('/api/')) {
+      return reply.status(404).send({ success: false, message: `接口不存在：${request.method} ${path}` });
+    }
+    if (path.startsWith('/v1/')) {
+      return reply.status(404).send({
+        error: { message: `Invalid URL (${request.method} ${path})`, type: 'invalid_request_error', param: '', code: '' },
+      });
+    }
+    if (hasConsole && (request.method === 'GET' || request.method === 'HEAD')) {
+      // Hashed assets are immutable; the SPA shell must always be revalidated so new builds show up.
+      if (path.startsWith('/assets/')) return reply.status(404).send('Not Found');
+      reply.header('Cache-Control', 'no-cache');
+      return reply.sendFile('index.html');
+    }
+    return reply.status(404).send({ success: false, message: '页面不存在' });
+  });
+
+  return app;
+}

@@ -1,0 +1,68 @@
+import { Role, UserStatus } from '@model-relay/contract';
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { Caller } from '../api/user/user-service.js';
+import type { AppContext } from '../context.js';
+import { UserFacingError } from '../lib/errors.js';
+import { SESSION_COOKIE } from './session.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+/**
+ * Resolves the caller from the session cookie, or else from the system access token in `Authorization`
+ * (raw or "Bearer ..."). The user row is read each time so bans and role changes apply at once.
+ */
+export async function resolveCaller(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<Caller | null> {
+  const session = ctx.sessions.decode(request.cookies[SESSION_COOKIE]);
+  let user;
+  if (session) {
+    user = await ctx.repositories.users.findById(session.uid);
+    if (!user) reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  }
+  if (!user) {
+    const header = request.headers.authorization?.trim();
+    if (header) {
+      const token = header.replace(/^Bearer\s+/i, '');
+      user = await ctx.repositories.users.findByAccessToken(token);
+      if (!user) throw new UserFacingError('无权进行此操作，access token 无效');
+    }
+  }
+  if (!user) return null;
+  if (user.status !== UserStatus.Enabled) {
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    throw new UserFacingError('用户已被封禁');
+  }
+  return { id: user.id, role: user.role, username: user.username };
+}
+
+/** preHandler requiring a logged-in caller of at least `minRole` (1 user, 10 admin, 100 super admin). */
+export function requireRole(ctx: AppContext, minRole: number): preHandlerAsyncHookHandler {
+  return async (request, reply) => {
+    const caller = await resolveCaller(ctx, request, reply);
+    if (!caller) throw new UserFacingError('无权进行此操作，未登录且未提供 access token', 401);
+    if (caller.role < minRole) throw new UserFacingError('无权进行此操作，权限不足');
+    request.caller = caller;
+  };
+}
+
+export const requireUser = (ctx: AppContext) => requireRole(ctx, Role.Common);
+export const requireAdmin = (ctx: AppContext) => requireRole(ctx, Role.Admin);
+export const requireRoot = (ctx: AppContext) => requireRole(ctx, Role.Root);
+
+/** The caller set by requireRole; routes behind it may rely on it. */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw new UserFacingError('无权进行此操作，未登录且未提供 access token', 401);
+  return request.caller;
+}
+
+/** preHandler for the critical routes (login, register, ...): a tighter per-IP limit. */
+export function criticalRateLimit(ctx: AppContext): preHandlerAsyncHookHandler {
+  return async (request) => {
+    if (!(await ctx.rateLimiter.hit(`critical:${request.ip}`, ctx.config.CRITICAL_RATE_LIMIT, 1200))) {
+      throw new UserFacingError('请求次数过多，请稍后再试', 429);
+    }
+  };
+}

@@ -1,0 +1,47 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export const SESSION_COOKIE = 'session';
+/** Sessions last 30 days (one-api's cookie store default). */
+export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
+
+export interface SessionPayload {
+  /** user id */
+  uid: number;
+  /** issued at, unix seconds */
+  iat: number;
+}
+
+/**
+ * Stateless signed session cookie: base64url(JSON) + "." + HMAC-SHA256. The user row is re-read on each
+ * request, so a disabled or deleted user loses access at once even with a valid cookie.
+ */
+export class SessionCodec {
+  constructor(private readonly secret: string) {}
+
+  encode(payload: SessionPayload): string {
+    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    return `${body}.${this.sign(body)}`;
+  }
+
+  decode(cookie: string | undefined, now = Math.floor(Date.now() / 1000)): SessionPayload | undefined {
+    if (!cookie) return undefined;
+    const dot = cookie.lastIndexOf('.');
+    if (dot <= 0) return undefined;
+    const body = cookie.slice(0, dot);
+    const given = Buffer.from(cookie.slice(dot + 1));
+    const expected = Buffer.from(this.sign(body));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    try {
+      const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as SessionPayload;
+      if (typeof payload.uid !== 'number' || typeof payload.iat !== 'number') return undefined;
+      if (payload.iat + SESSION_MAX_AGE_SECONDS < now) return undefined;
+      return payload;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private sign(body: string): string {
+    return createHmac('sha256', this.secret).update(body).digest('base64url');
+  }
+}

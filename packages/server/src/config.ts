@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/** Process configuration, read and validated once at start (STYLE.md: no module reads process.env itself). */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  SQLITE_PATH: z.string().default('./data/gateway.db'),
+  SQL_DSN: z.string().optional(),
+  REDIS_CONN_STRING: z.string().optional(),
+  SESSION_SECRET: z.string().optional(),
+  /** Folder of the built console; defaults to packages/web/dist next to this package. */
+  WEB_DIST: z.string().optional(),
+  /** Per-IP limits: whole /api (per 180 s) and the critical routes login/register/... (per 1200 s). 0 disables. */
+  GLOBAL_API_RATE_LIMIT: z.coerce.number().int().min(0).default(480),
+  CRITICAL_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  if (config.SQL_DSN === '') config.SQL_DSN = undefined;
+  if (config.REDIS_CONN_STRING === '') config.REDIS_CONN_STRING = undefined;
+  return config;
+}

@@ -1,0 +1,23 @@
+import type { Redis } from 'ioredis';
+import type { UserService } from './api/user/user-service.js';
+import type { RateLimiter } from './auth/rate-limiter.js';
+import type { SessionCodec } from './auth/session.js';
+import type { Config } from './config.js';
+import type { OptionStore } from './options/option-store.js';
+import type { LogsRepository } from './storage/repositories/logs.js';
+import type { UsersRepository } from './storage/repositories/users.js';
+import type { Storage } from './storage/database.js';
+
+/** Everything a route needs, built once in main.ts (or by a test) and passed in: no globals. */
+export interface AppContext {
+  config: Config;
+  storage: Storage;
+  options: OptionStore;
+  sessions: SessionCodec;
+  rateLimiter: RateLimiter;
+  redis?: Redis;
+  repositories: { users: UsersRepository; logs: LogsRepository };
+  services: { users: UserService };
+  version: string;
+  startTime: number;
+}

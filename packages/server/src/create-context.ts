@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
+import { UserService } from './api/user/user-service.js';
+import { MemoryRateLimiter, RedisRateLimiter } from './auth/rate-limiter.js';
+import { SessionCodec } from './auth/session.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { randomHex } from './lib/random.js';
+import { OptionStore } from './options/option-store.js';
+import { openStorage } from './storage/database.js';
+import { LogsRepository } from './storage/repositories/logs.js';
+import { OptionsRepository } from './storage/repositories/options.js';
+import { UsersRepository } from './storage/repositories/users.js';
+
+const SESSION_SECRET_KEY = 'internal.SessionSecret';
+
+function readVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** Opens storage, loads options, creates the root user on first start and wires the services together. */
+export async function createContext(config: Config): Promise<AppContext> {
+  const storage = await openStorage({ dsn: config.SQL_DSN, sqlitePath: config.SQLITE_PATH });
+  const optionsRepository = new OptionsRepository(storage.db);
+  const options = new OptionStore(optionsRepository);
+  await options.load();
+
+  // SESSION_SECRET, or one generated once and kept in the database so restarts keep sessions valid.
+  let secret = config.SESSION_SECRET;
+  if (!secret) {
+    const stored = await optionsRepository.get(SESSION_SECRET_KEY);
+    secret = stored ?? randomHex(32);
+    if (!stored) await optionsRepository.set(SESSION_SECRET_KEY, secret);
+  }
+
+  const users = new UsersRepository(storage.db);
+  const logs = new LogsRepository(storage.db);
+  const userService = new UserService(storage.db, users, logs, options);
+  await userService.ensureRootUser();
+
+  const redis = config.REDIS_CONN_STRING ? new Redis(config.REDIS_CONN_STRING, { maxRetriesPerRequest: 2 }) : undefined;
+  const ctx: AppContext = {
+    config,
+    storage,
+    options,
+    sessions: new SessionCodec(secret),
+    rateLimiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
+    redis,
+    repositories: { users, logs },
+    services: { users: userService },
+    version: readVersion(),
+    startTime: Math.floor(Date.now() / 1000),
+  };
+  return ctx;
+}
+
+export async function closeContext(ctx: AppContext): Promise<void> {
+  ctx.redis?.disconnect();
+  await ctx.storage.close();
+}

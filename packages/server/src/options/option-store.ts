@@ -1,0 +1,124 @@
+import {
+  ALL_OPTION_KEYS,
+  INTEGER_OPTION_KEYS,
+  NUMBER_OPTION_KEYS,
+  RATIO_OPTION_KEYS,
+  RATIO_OPTION_LABELS,
+  isBooleanOptionKey,
+  isSecretOptionKey,
+  type OptionKey,
+} from '@model-relay/contract';
+import { fail } from '../lib/errors.js';
+import type { OptionsRepository } from '../storage/repositories/options.js';
+import { DEFAULT_OPTIONS } from './defaults.js';
+
+const knownKeys = new Set<string>(ALL_OPTION_KEYS);
+const integerKeys = new Set<string>(INTEGER_OPTION_KEYS);
+const numberKeys = new Set<string>(NUMBER_OPTION_KEYS);
+const ratioKeys = new Set<string>(RATIO_OPTION_KEYS);
+const THEMES = ['default', 'berry', 'air'];
+
+/**
+ * The options of spec section 3: defaults overlaid with stored values, held in memory and written through
+ * to the database. Reads are synchronous so hot paths (status, relay) never wait on SQL.
+ */
+export class OptionStore {
+  private values = new Map<string, string>(Object.entries(DEFAULT_OPTIONS));
+  private parsedRatios = new Map<string, Record<string, number>>();
+
+  constructor(private readonly repository: OptionsRepository) {}
+
+  /** Loads stored values over the defaults. Call once at start (and again when another instance changed them). */
+  async load(): Promise<void> {
+    const stored = await this.repository.all();
+    for (const [key, value] of stored) if (knownKeys.has(key)) this.values.set(key, value);
+    this.parsedRatios.clear();
+  }
+
+  get(key: OptionKey): string {
+    return this.values.get(key) ?? '';
+  }
+
+  bool(key: OptionKey): boolean {
+    return this.get(key) === 'true';
+  }
+
+  number(key: OptionKey): number {
+    const value = Number(this.get(key));
+    return Number.isFinite(value) ? value : Number(DEFAULT_OPTIONS[key]);
+  }
+
+  /** A ratio map (ModelRatio, CompletionRatio, GroupRatio), parsed once per change. */
+  ratios(key: 'ModelRatio' | 'CompletionRatio' | 'GroupRatio'): Record<string, number> {
+    let parsed = this.parsedRatios.get(key);
+    if (!parsed) {
+      parsed = parseRatioMap(this.get(key)) ?? parseRatioMap(DEFAULT_OPTIONS[key]) ?? {};
+      this.parsedRatios.set(key, parsed);
+    }
+    return parsed;
+  }
+
+  /** Every option as {key, value}, secrets left out (ARCHITECTURE: secrets are never returned). */
+  publicList(): Array<{ key: string; value: string }> {
+    return [...this.values.entries()]
+      .filter(([key]) => !isSecretOptionKey(key))
+      .map(([key, value]) => ({ key, value }))
+      .sort((a, b) => a.key.localeCompare(b.key));
+  }
+
+  /** Validates then persists one option; throws a user-facing Chinese error when the value is unacceptable. */
+  async set(key: string, rawValue: unknown): Promise<void> {
+    if (!knownKeys.has(key)) fail(`未知的配置项：${key}`);
+    if (typeof rawValue !== 'string' && typeof rawValue !== 'number' && typeof rawValue !== 'boolean') {
+      fail('配置值必须是字符串');
+    }
+    let value = String(rawValue);
+    if (isBooleanOptionKey(key)) {
+      if (value !== 'true' && value !== 'false') fail(`${key} 只能是 "true" 或 "false"`);
+      this.checkSwitchPrerequisites(key, value);
+    } else if (integerKeys.has(key)) {
+      if (!/^-?\d+$/.test(value.trim()) || Number(value) < 0) fail(`${key} 必须是非负整数`);
+      value = String(Number(value));
+    } else if (numberKeys.has(key)) {
+      const n = Number(value);
+      if (value.trim() === '' || !Number.isFinite(n) || n < 0) fail(`${key} 必须是非负数字`);
+      value = String(n);
+    } else if (ratioKeys.has(key)) {
+      if (!parseRatioMap(value)) fail(`${RATIO_OPTION_LABELS[key as keyof typeof RATIO_OPTION_LABELS]}不是合法的 JSON 字符串`);
+    } else if (key === 'Theme' && !THEMES.includes(value)) {
+      fail(`主题只能是 ${THEMES.join(' / ')}`);
+    } else if (key === 'ServerAddress') {
+      value = value.trim().replace(/\/$/, '');
+    }
+    await this.repository.set(key, value);
+    this.values.set(key, value);
+    this.parsedRatios.delete(key);
+  }
+
+  private checkSwitchPrerequisites(key: string, value: string): void {
+    if (value !== 'true') return;
+    const needs: Record<string, [OptionKey, string]> = {
+      GitHubOAuthEnabled: ['GitHubClientId', '无法启用 GitHub OAuth，请先填入 GitHub Client Id 以及 GitHub Client Secret！'],
+      EmailDomainRestrictionEnabled: ['EmailDomainWhitelist', '无法启用邮箱域名限制，请先填入限制的邮箱域名！'],
+      WeChatAuthEnabled: ['WeChatServerAddress', '无法启用微信登录，请先填入微信登录相关配置信息！'],
+      TurnstileCheckEnabled: ['TurnstileSiteKey', '无法启用 Turnstile 校验，请先填入 Turnstile 校验相关配置信息！'],
+    };
+    const need = needs[key];
+    if (need && this.get(need[0]).trim() === '') fail(need[1]);
+  }
+}
+
+/** Parses a ratio option: a JSON object whose values are all finite non-negative numbers. */
+export function parseRatioMap(text: string): Record<string, number> | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  for (const value of Object.values(parsed)) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return undefined;
+  }
+  return parsed as Record<string, number>;
+}

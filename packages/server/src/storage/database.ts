@@ -1,0 +1,71 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, MysqlDialect, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import { createPool as createMysqlPool } from 'mysql2';
+import pg from 'pg';
+import { initialMigration } from './migrations/001-initial.js';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres' | 'mysql';
+
+export interface Storage {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface StorageOptions {
+  /** postgres://... or mysql://...; empty means embedded SQLite. */
+  dsn?: string;
+  sqlitePath?: string;
+}
+
+/** Picks the dialect from the DSN (spec: SQL_DSN selects PostgreSQL or MySQL, SQLite otherwise). */
+export function dialectOf(dsn: string | undefined): Dialect {
+  if (!dsn) return 'sqlite';
+  if (/^postgres(ql)?:\/\//i.test(dsn)) return 'postgres';
+  if (/^(mysql|mariadb):\/\//i.test(dsn)) return 'mysql';
+  throw new Error(`SQL_DSN must start with postgres:// or mysql:// (got "${dsn.split(':')[0]}:")`);
+}
+
+// PostgreSQL returns BIGINT (20) and NUMERIC (1700, e.g. SUM) as strings; quota values fit in a double exactly.
+pg.types.setTypeParser(20, (value) => Number(value));
+pg.types.setTypeParser(1700, (value) => Number(value));
+
+/** Opens the configured database and brings its schema up to date. */
+export async function openStorage(options: StorageOptions): Promise<Storage> {
+  const dialect = dialectOf(options.dsn);
+  let db: Kysely<Database>;
+  if (dialect === 'sqlite') {
+    const path = options.sqlitePath ?? './data/gateway.db';
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const sqlite = new SQLite(path);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  } else if (dialect === 'postgres') {
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.dsn, max: 20 }) }) });
+  } else {
+    const url = options.dsn!.replace(/^mariadb:/i, 'mysql:');
+    db = new Kysely<Database>({
+      dialect: new MysqlDialect({
+        pool: createMysqlPool({ uri: url, connectionLimit: 20, supportBigNumbers: true, bigNumberStrings: false, decimalNumbers: true }),
+      }),
+    });
+  }
+  await migrate(db, dialect);
+  return { db, dialect, close: () => db.destroy() };
+}
+
+async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+  const migrations: Record<string, Migration> = { '001-initial': initialMigration(dialect) };
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+  }
+}

@@ -1,0 +1,57 @@
+import type { Kysely } from 'kysely';
+import { PAGE_SIZE } from '@model-relay/contract';
+import type { Database, LogRow, NewLog } from '../schema.js';
+
+export interface LogFilter {
+  type?: number;
+  userId?: number;
+  username?: string;
+  tokenName?: string;
+  modelName?: string;
+  channelId?: number;
+  startTimestamp?: number;
+  endTimestamp?: number;
+}
+
+export class LogsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(log: NewLog, db: Kysely<Database> = this.db): Promise<void> {
+    await db.insertInto('logs').values(log).execute();
+  }
+
+  private filtered(filter: LogFilter) {
+    let query = this.db.selectFrom('logs');
+    if (filter.type) query = query.where('type', '=', filter.type);
+    if (filter.userId) query = query.where('user_id', '=', filter.userId);
+    if (filter.username) query = query.where('username', '=', filter.username);
+    if (filter.tokenName) query = query.where('token_name', '=', filter.tokenName);
+    if (filter.modelName) query = query.where('model_name', '=', filter.modelName);
+    if (filter.channelId) query = query.where('channel_id', '=', filter.channelId);
+    if (filter.startTimestamp) query = query.where('created_at', '>=', filter.startTimestamp);
+    if (filter.endTimestamp) query = query.where('created_at', '<=', filter.endTimestamp);
+    return query;
+  }
+
+  list(filter: LogFilter, page: number): Promise<LogRow[]> {
+    return this.filtered(filter)
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(PAGE_SIZE)
+      .offset(Math.max(0, page) * PAGE_SIZE)
+      .execute();
+  }
+
+  /** Sum of consumed quota (type 2 rows) under the filter. */
+  async sumQuota(filter: LogFilter): Promise<number> {
+    const row = await this.filtered({ ...filter, type: 2 })
+      .select((eb) => eb.fn.sum<number>('quota').as('total'))
+      .executeTakeFirst();
+    return Number(row?.total ?? 0);
+  }
+
+  async deleteBefore(timestamp: number): Promise<number> {
+    const result = await this.db.deleteFrom('logs').where('created_at', '<', timestamp).executeTakeFirst();
+    return Number(result.numDeletedRows ?? 0);
+  }
+}

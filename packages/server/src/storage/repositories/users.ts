@@ -1,0 +1,101 @@
+import { sql, type Kysely } from 'kysely';
+import { PAGE_SIZE } from '@model-relay/contract';
+import type { Database, NewUser, UserRow, UserUpdate } from '../schema.js';
+
+export type UserOrder = 'quota' | 'used_quota' | 'request_count' | '';
+
+/** Data access for users. Pure SQL: no permission logic here (that lives in the services). */
+export class UsersRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  count(): Promise<number> {
+    return this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+      .then((row) => Number(row.n));
+  }
+
+  findById(id: number): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByUsername(username: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+  }
+
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  }
+
+  findByAccessToken(token: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('access_token', '=', token).executeTakeFirst();
+  }
+
+  findByAffCode(code: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('aff_code', '=', code).executeTakeFirst();
+  }
+
+  async insert(user: NewUser, db: Kysely<Database> = this.db): Promise<number> {
+    const result = await db.insertInto('users').values(user).executeTakeFirstOrThrow();
+    if (result.insertId !== undefined) return Number(result.insertId);
+    const row = await db.selectFrom('users').select('id').where('username', '=', user.username).executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async update(id: number, changes: UserUpdate, db: Kysely<Database> = this.db): Promise<void> {
+    if (Object.keys(changes).length === 0) return;
+    await db.updateTable('users').set(changes).where('id', '=', id).execute();
+  }
+
+  /** Adds (or with a negative delta removes) quota in one atomic statement. */
+  async addQuota(id: number, delta: number, db: Kysely<Database> = this.db): Promise<void> {
+    await db
+      .updateTable('users')
+      .set({ quota: sql<number>`quota + ${delta}` })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('tokens').where('user_id', '=', id).execute();
+      await trx.deleteFrom('users').where('id', '=', id).execute();
+    });
+  }
+
+  list(page: number, order: UserOrder): Promise<UserRow[]> {
+    let query = this.db.selectFrom('users').selectAll();
+    query = order ? query.orderBy(order, 'desc').orderBy('id', 'desc') : query.orderBy('id', 'desc');
+    return query.limit(PAGE_SIZE).offset(Math.max(0, page) * PAGE_SIZE).execute();
+  }
+
+  /** Exact id, or prefix match on username, email and display name (spec section 2: search by ID, username, display name, email). */
+  search(keyword: string): Promise<UserRow[]> {
+    const prefix = `${escapeLike(keyword)}%`;
+    const like = (column: 'username' | 'email' | 'display_name') => sql<boolean>`${sql.ref(column)} like ${prefix} escape '!'`;
+    const id = /^\d+$/.test(keyword) ? Number(keyword) : -1;
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb('id', '=', id),
+          like('username'),
+          like('email'),
+          like('display_name'),
+        ]),
+      )
+      .orderBy('id', 'desc')
+      .limit(100)
+      .execute();
+  }
+}
+
+/**
+ * Escapes LIKE wildcards so a search for "a_b" is literal. Uses "!" with an explicit ESCAPE clause because
+ * the three dialects disagree on backslash (SQLite has no default escape, PostgreSQL's standard strings).
+ */
+export function escapeLike(text: string): string {
+  return text.replace(/[!%_]/g, (c) => `!${c}`);
+}

@@ -1,0 +1,149 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Table types of the whole product (spec section 3 entities plus what the relay and billing need).
+ * Quota columns are 64-bit integers in SQL and plain numbers here (exact below 2^53, far above any real quota).
+ */
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  password: string;
+  display_name: string;
+  role: number;
+  status: number;
+  email: string;
+  github_id: string;
+  wechat_id: string;
+  lark_id: string;
+  access_token: string | null;
+  quota: number;
+  used_quota: number;
+  request_count: number;
+  group: string;
+  aff_code: string;
+  inviter_id: number;
+  created_at: number;
+}
+
+export interface TokensTable {
+  id: Generated<number>;
+  user_id: number;
+  key: string;
+  status: number;
+  name: string;
+  created_time: number;
+  accessed_time: number;
+  expired_time: number;
+  remain_quota: number;
+  unlimited_quota: number;
+  used_quota: number;
+  request_count: number;
+  models: string;
+  subnet: string;
+}
+
+export interface ChannelsTable {
+  id: Generated<number>;
+  type: number;
+  key: string;
+  status: number;
+  name: string;
+  weight: number;
+  created_time: number;
+  test_time: number;
+  response_time: number;
+  base_url: string;
+  other: string;
+  balance: number;
+  balance_updated_time: number;
+  models: string;
+  group: string;
+  used_quota: number;
+  request_count: number;
+  model_mapping: string;
+  priority: number;
+  config: string;
+  system_prompt: string;
+}
+
+/** One row per (group, model, channel): the index the relay uses to pick channels. */
+export interface AbilitiesTable {
+  group: string;
+  model: string;
+  channel_id: number;
+  enabled: number;
+  priority: number;
+  weight: number;
+}
+
+export interface RedemptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  key: string;
+  status: number;
+  name: string;
+  quota: number;
+  created_time: number;
+  redeemed_time: number;
+  used_user_id: number;
+}
+
+export interface LogsTable {
+  id: Generated<number>;
+  user_id: Generated<number>;
+  created_at: number;
+  type: number;
+  content: Generated<string>;
+  username: string;
+  token_name: Generated<string>;
+  token_id: Generated<number>;
+  model_name: Generated<string>;
+  quota: number;
+  prompt_tokens: Generated<number>;
+  completion_tokens: Generated<number>;
+  channel_id: Generated<number>;
+  request_id: Generated<string>;
+  elapsed_time: Generated<number>;
+  is_stream: Generated<number>;
+}
+
+export interface OptionsTable {
+  key: string;
+  value: string;
+}
+
+/**
+ * Billing ledger: one row per relay request, written before the upstream call (status 'open') and
+ * settled exactly once ('settled'). Rows still open at start-up are refunded by crash recovery.
+ */
+export interface QuotaReservationsTable {
+  id: Generated<number>;
+  request_id: string;
+  user_id: number;
+  token_id: number;
+  amount: number;
+  charged: number;
+  status: string;
+  created_at: number;
+  settled_at: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  tokens: TokensTable;
+  channels: ChannelsTable;
+  abilities: AbilitiesTable;
+  redemptions: RedemptionsTable;
+  logs: LogsTable;
+  options: OptionsTable;
+  quota_reservations: QuotaReservationsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type LogRow = Selectable<LogsTable>;
+export type NewLog = Insertable<LogsTable>;
+export type TokenRow = Selectable<TokensTable>;
+export type ChannelRow = Selectable<ChannelsTable>;
+export type RedemptionRow = Selectable<RedemptionsTable>;

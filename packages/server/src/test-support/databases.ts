@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import { Kysely, MysqlDialect, PostgresDialect, sql } from 'kysely';
+import { createPool } from 'mysql2';
+import pg from 'pg';
+import { openStorage, type Storage } from '../storage/database.js';
+
+/**
+ * The real databases a test suite runs against: SQLite always; PostgreSQL and MariaDB when the test command
+ * provides TEST_PG_DSN / TEST_MYSQL_DSN (scripts/test.sh does). Each suite gets a database of its own,
+ * created fresh and dropped afterwards, so suites run in parallel without seeing each other's rows.
+ */
+export interface TestDatabase {
+  name: 'sqlite' | 'postgres' | 'mysql';
+  open(): Promise<Storage & { drop(): Promise<void> }>;
+}
+
+const testEnv = process.env;
+
+export function testDatabases(): TestDatabase[] {
+  const list: TestDatabase[] = [{ name: 'sqlite', open: openSqlite }];
+  if (testEnv.TEST_PG_DSN) list.push({ name: 'postgres', open: () => openServerDatabase('postgres', testEnv.TEST_PG_DSN!) });
+  if (testEnv.TEST_MYSQL_DSN) list.push({ name: 'mysql', open: () => openServerDatabase('mysql', testEnv.TEST_MYSQL_DSN!) });
+  return list;
+}
+
+async function openSqlite() {
+  const storage = await openStorage({ sqlitePath: ':memory:' });
+  return { ...storage, drop: () => storage.close() };
+}
+
+function withDatabase(dsn: string, database: string): string {
+  const url = new URL(dsn);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function openServerDatabase(kind: 'postgres' | 'mysql', adminDsn: string) {
+  const name = `mr_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin =
+    kind === 'postgres'
+      ? new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: adminDsn, max: 1 }) }) })
+      : new Kysely<unknown>({ dialect: new MysqlDialect({ pool: createPool({ uri: adminDsn, connectionLimit: 1 }) }) });
+  await sql`create database ${sql.id(name)}`.execute(admin);
+  const storage = await openStorage({ dsn: withDatabase(adminDsn, name) });
+  return {
+    ...storage,
+    async drop() {
+      await storage.close();
+      await sql`drop database ${sql.id(name)}`.execute(admin);
+      await admin.destroy();
+    },
+  };
+}
