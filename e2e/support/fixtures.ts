@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test as base, expect, type APIRequestContext } from '@playwright/test';
+
+const serverMain = fileURLToPath(new URL('../../packages/server/dist/main.js', import.meta.url));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface GatewayServer {
+  url: string;
+  /** An API client with its own cookie jar, logged in as `username`. */
+  apiAs(username: string, password: string): Promise<APIRequestContext>;
+}
+
+/** Starts the real built server on a free port and a fresh SQLite file; stops it after the test. */
+export const test = base.extend<{ gateway: GatewayServer }>({
+  gateway: async ({ playwright }, use) => {
+    const dir = mkdtempSync(join(tmpdir(), 'mr-e2e-'));
+    const port = await freePort();
+    const child: ChildProcess = spawn(process.execPath, [serverMain], {
+      env: { ...process.env, PORT: String(port), SQLITE_PATH: join(dir, 'gateway.db'), LOG_LEVEL: 'warn', SQL_DSN: '', REDIS_CONN_STRING: '' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    const url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      try {
+        const res = await fetch(`${url}/api/status`);
+        if (res.ok) break;
+      } catch {
+        /* not up yet */
+      }
+      if (Date.now() > deadline) throw new Error('server did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const contexts: APIRequestContext[] = [];
+    await use({
+      url,
+      async apiAs(username, password) {
+        const api = await playwright.request.newContext({ baseURL: url });
+        contexts.push(api);
+        const res = await api.post('/api/user/login', { data: { username, password } });
+        expect((await res.json()).success).toBe(true);
+        return api;
+      },
+    });
+    for (const api of contexts) await api.dispose();
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    rmSync(dir, { recursive: true, force: true });
+  },
+});
+
+export { expect };
