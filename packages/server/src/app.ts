@@ -9,6 +9,7 @@ import { optionRoutes } from './api/option/routes.js';
 import { statusRoutes } from './api/status/routes.js';
 import { userRoutes } from './api/user/routes.js';
 import type { AppContext } from './context.js';
+import { relayRoutes } from './relay/routes.js';
 import { UserFacingError } from './lib/errors.js';
 
 export interface BuildAppOptions {
@@ -56,6 +57,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   userRoutes(app, ctx);
   groupRoutes(app, ctx);
   logRoutes(app, ctx);
+  await relayRoutes(app, { ...ctx.relay, options: ctx.options, logs: ctx.repositories.logs });
 
   const webDist = options.webDist;
   const hasConsole = webDist !== undefined && existsSync(join(webDist, 'index.html'));

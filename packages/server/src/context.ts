@@ -1,5 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { UserService } from './api/user/user-service.js';
+import type { QuotaLedger } from './billing/ledger.js';
+import type { UpstreamPools } from './relay/pipeline/forward.js';
+import type { RelayStore } from './storage/repositories/relay-store.js';
 import type { RateLimiter } from './auth/rate-limiter.js';
 import type { SessionCodec } from './auth/session.js';
 import type { Config } from './config.js';
@@ -18,6 +21,7 @@ export interface AppContext {
   redis?: Redis;
   repositories: { users: UsersRepository; logs: LogsRepository };
   services: { users: UserService };
+  relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools };
   version: string;
   startTime: number;
 }

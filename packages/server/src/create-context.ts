@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { UserService } from './api/user/user-service.js';
+import { QuotaLedger } from './billing/ledger.js';
+import { UpstreamPools } from './relay/pipeline/forward.js';
+import { RelayStore } from './storage/repositories/relay-store.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './auth/rate-limiter.js';
 import { SessionCodec } from './auth/session.js';
 import type { Config } from './config.js';
@@ -43,6 +46,12 @@ export async function createContext(config: Config): Promise<AppContext> {
   const userService = new UserService(storage.db, users, logs, options);
   await userService.ensureRootUser();
 
+  // Crash recovery: reservations left open by an earlier process are refunded. With several instances
+  // (Redis configured) only those older than the longest possible request, which no live instance still holds.
+  const ledger = new QuotaLedger(storage.db, storage.dialect);
+  const startTime = Math.floor(Date.now() / 1000);
+  await ledger.recoverOpen(config.REDIS_CONN_STRING ? startTime - config.RELAY_TIMEOUT_SECONDS * 2 : startTime + 1);
+
   const redis = config.REDIS_CONN_STRING ? new Redis(config.REDIS_CONN_STRING, { maxRetriesPerRequest: 2 }) : undefined;
   const ctx: AppContext = {
     config,
@@ -53,13 +62,15 @@ export async function createContext(config: Config): Promise<AppContext> {
     redis,
     repositories: { users, logs },
     services: { users: userService },
+    relay: { store: new RelayStore(storage.db), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000) },
     version: readVersion(),
-    startTime: Math.floor(Date.now() / 1000),
+    startTime,
   };
   return ctx;
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.relay.pools.close();
   ctx.redis?.disconnect();
   await ctx.storage.close();
 }

@@ -1,0 +1,72 @@
+import { BlockList, isIP } from 'node:net';
+import { Role, TokenStatus, UserStatus } from '@model-relay/contract';
+import type { FastifyRequest } from 'fastify';
+import type { RelayStore } from '../../storage/repositories/relay-store.js';
+import type { TokenRow, UserRow } from '../../storage/schema.js';
+import { RelayError } from '../relay-error.js';
+
+export interface KeyAuth {
+  token: TokenRow;
+  user: UserRow;
+  /** Channel pinned with sk-<key>-<channelId> (admins only). */
+  pinnedChannelId?: number;
+}
+
+/** Reads the API key from `Authorization: Bearer sk-...` or `x-api-key` (Anthropic SDKs send either). */
+export function readKey(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  const raw = header ? header.replace(/^Bearer\s+/i, '').trim() : String(request.headers['x-api-key'] ?? '').trim();
+  return raw || undefined;
+}
+
+/**
+ * Step 1: who is calling. Checks the key, its status, expiry, quota and IP allow-list, and the owner's status.
+ * An expired key is moved to status 3 here, so the console shows it.
+ */
+export async function authenticateKey(store: RelayStore, request: FastifyRequest): Promise<KeyAuth> {
+  const raw = readKey(request);
+  if (!raw) throw new RelayError(401, '未提供令牌 (Authorization: Bearer sk-...)', 'invalid_request_error', 'invalid_api_key');
+  const [key, channelPart] = raw.replace(/^sk-/, '').split('-');
+  const token = await store.findTokenByKey(key);
+  if (!token) throw new RelayError(401, '无效的令牌', 'invalid_request_error', 'invalid_api_key');
+
+  const now = Math.floor(Date.now() / 1000);
+  if (token.status === TokenStatus.Expired || (Number(token.expired_time) !== -1 && Number(token.expired_time) < now)) {
+    if (token.status !== TokenStatus.Expired) await store.setTokenStatus(token.id, TokenStatus.Expired);
+    throw new RelayError(401, '该令牌已过期', 'invalid_request_error', 'token_expired');
+  }
+  if (token.status === TokenStatus.Exhausted || (!token.unlimited_quota && Number(token.remain_quota) <= 0)) {
+    if (token.status === TokenStatus.Enabled) await store.setTokenStatus(token.id, TokenStatus.Exhausted);
+    throw new RelayError(429, '该令牌额度已用尽', 'insufficient_quota', 'insufficient_quota');
+  }
+  if (token.status !== TokenStatus.Enabled) throw new RelayError(401, '该令牌状态不可用', 'invalid_request_error', 'token_disabled');
+  if (token.subnet && !ipAllowed(request.ip, token.subnet)) {
+    throw new RelayError(403, `该令牌只允许指定 IP 访问，当前 IP：${request.ip}`, 'invalid_request_error', 'ip_not_allowed');
+  }
+
+  const user = await store.findUser(token.user_id);
+  if (!user || user.status !== UserStatus.Enabled) throw new RelayError(403, '用户已被封禁', 'invalid_request_error', 'user_disabled');
+
+  let pinnedChannelId: number | undefined;
+  if (channelPart !== undefined) {
+    if (user.role < Role.Admin) throw new RelayError(403, '普通用户不支持指定渠道', 'invalid_request_error', 'channel_pin_forbidden');
+    pinnedChannelId = Number(channelPart);
+    if (!Number.isInteger(pinnedChannelId) || pinnedChannelId <= 0) throw new RelayError(400, '无效的渠道 ID', 'invalid_request_error');
+  }
+  return { token, user, pinnedChannelId };
+}
+
+/** True when `ip` is inside one of the comma-separated CIDRs (or equal to a plain address). */
+export function ipAllowed(ip: string, subnets: string): boolean {
+  const list = new BlockList();
+  const address = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+  const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+  for (const entry of subnets.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [net, prefix] = entry.split('/');
+    const netFamily = isIP(net) === 6 ? 'ipv6' : isIP(net) === 4 ? 'ipv4' : undefined;
+    if (!netFamily) continue;
+    if (prefix === undefined) list.addAddress(net, netFamily);
+    else list.addSubnet(net, Number(prefix), netFamily);
+  }
+  return list.check(address, family);
+}

@@ -1,0 +1,33 @@
+import { openAiAdapter, bodyOf } from '../openai/adapter.js';
+import type { ProviderAdapter, RelayMode } from '../types.js';
+
+export const AZURE_DEFAULT_API_VERSION = '2024-03-01-preview';
+
+const OPERATION: Record<RelayMode, string> = {
+  chat: 'chat/completions',
+  completions: 'completions',
+  embeddings: 'embeddings',
+  images: 'images/generations',
+  audio_speech: 'audio/speech',
+  audio_transcription: 'audio/transcriptions',
+  audio_translation: 'audio/translations',
+  moderations: 'moderations',
+};
+
+/**
+ * Azure OpenAI: the model names a deployment in the URL, the API version is a query parameter (the channel's
+ * `other`, default 2024-03-01-preview) and the key goes in the `api-key` header.
+ * https://learn.microsoft.com/azure/ai-services/openai/reference
+ */
+export const azureAdapter: ProviderAdapter = {
+  ...openAiAdapter,
+  channelTypes: [3],
+  defaultBaseUrl: () => '',
+  buildRequest(input) {
+    // Azure deployment names cannot contain dots; "gpt-3.5-turbo" is conventionally deployed as "gpt-35-turbo".
+    const deployment = input.upstreamModel.replace(/\./g, '');
+    const version = input.channel.other || AZURE_DEFAULT_API_VERSION;
+    const url = `${input.channel.baseUrl}/openai/deployments/${encodeURIComponent(deployment)}/${OPERATION[input.mode]}?api-version=${encodeURIComponent(version)}`;
+    return { url, method: 'POST', ...bodyOf(input, { 'api-key': input.channel.key }) };
+  },
+};

@@ -1,0 +1,169 @@
+import { ChannelStatus, LogType } from '@model-relay/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { InsufficientQuotaError, type QuotaLedger, type Reservation } from '../billing/ledger.js';
+import { costOf, describePrice, pricesFor } from '../billing/pricing.js';
+import type { OptionStore } from '../options/option-store.js';
+import type { LogsRepository } from '../storage/repositories/logs.js';
+import type { RelayStore } from '../storage/repositories/relay-store.js';
+import type { ChannelRow } from '../storage/schema.js';
+import { authenticateKey } from './pipeline/authenticate-key.js';
+import { forward, type ForwardOutcome, type UpstreamPools } from './pipeline/forward.js';
+import { readRequest } from './pipeline/read-request.js';
+import { selectChannel } from './pipeline/select-channel.js';
+import { countPromptTokens, usageToBill } from './pipeline/settle-usage.js';
+import { adapterFor } from './providers/registry.js';
+import type { RelayMode } from './providers/types.js';
+import { RelayError } from './relay-error.js';
+
+export interface RelayDeps {
+  store: RelayStore;
+  ledger: QuotaLedger;
+  options: OptionStore;
+  pools: UpstreamPools;
+  logs: LogsRepository;
+}
+
+/** Parses a channel's model_mapping JSON; a broken mapping maps nothing rather than failing requests. */
+function mapModel(channel: ChannelRow, model: string): string {
+  if (!channel.model_mapping) return model;
+  try {
+    const mapping = JSON.parse(channel.model_mapping) as Record<string, unknown>;
+    const target = mapping[model];
+    return typeof target === 'string' && target ? target : model;
+  } catch {
+    return model;
+  }
+}
+
+function parseConfig(text: string | null): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The relay pipeline for one request: authenticate the key -> read the request -> reserve quota ->
+ * (select channel -> adapt -> forward, retrying on another channel on a retryable failure) -> settle once.
+ * The reservation is settled exactly once on every path, including thrown errors, through `finally`.
+ */
+export async function handleRelay(deps: RelayDeps, mode: RelayMode, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const started = Date.now();
+  const auth = await authenticateKey(deps.store, request);
+  const body = readRequest(request, mode);
+  const { token, user } = auth;
+  if (token.models) {
+    const allowed = token.models.split(',').map((m) => m.trim()).filter(Boolean);
+    if (allowed.length > 0 && !allowed.includes(body.model)) {
+      throw new RelayError(403, `该令牌无权使用模型：${body.model}`, 'invalid_request_error', 'model_not_allowed');
+    }
+  }
+
+  const prices = pricesFor(deps.options, body.model, user.group);
+  const estimate = costOf({ prompt_tokens: body.promptEstimate, completion_tokens: body.maxTokens }, prices);
+  const reserveAmount = Math.max(estimate, prices.modelRatio > 0 ? deps.options.number('PreConsumedQuota') : 0);
+
+  let reservation: Reservation;
+  try {
+    reservation = await deps.ledger.reserve({
+      requestId: request.id,
+      userId: user.id,
+      tokenId: token.id,
+      unlimited: Boolean(token.unlimited_quota),
+      amount: reserveAmount,
+    });
+  } catch (error) {
+    if (error instanceof InsufficientQuotaError) throw new RelayError(429, error.message, 'insufficient_quota', 'insufficient_quota');
+    throw error;
+  }
+
+  let outcome: ForwardOutcome | undefined;
+  let channel: ChannelRow | undefined;
+  try {
+    const tried = new Set<number>();
+    const retryTimes = Math.max(0, Math.floor(deps.options.number('RetryTimes')));
+    const candidates = auth.pinnedChannelId ? [] : await deps.store.candidates(user.group, body.model);
+    let lastFailure: RelayError | undefined;
+    for (let attempt = 0; attempt <= retryTimes; attempt++) {
+      if (auth.pinnedChannelId) {
+        if (attempt > 0) break;
+        channel = await deps.store.findChannel(auth.pinnedChannelId);
+        if (!channel) throw new RelayError(404, `渠道 #${auth.pinnedChannelId} 不存在`);
+      } else {
+        const pick = selectChannel(candidates, tried);
+        if (!pick) break;
+        channel = await deps.store.findChannel(pick.id);
+        if (!channel) continue;
+      }
+      tried.add(channel.id);
+      const adapter = adapterFor(channel.type);
+      if (!adapter) {
+        lastFailure = new RelayError(501, `渠道类型 ${channel.type} 暂不支持转发`, 'upstream_error');
+        continue;
+      }
+      const upstreamModel = mapModel(channel, body.model);
+      const upstream = adapter.buildRequest({
+        mode,
+        path: request.url.split('?')[0],
+        channel: { type: channel.type, baseUrl: channel.base_url, key: channel.key, other: channel.other, config: parseConfig(channel.config) },
+        upstreamModel,
+        body: body.json ? { ...body.json, model: upstreamModel } : undefined,
+        rawBody: body.rawBody,
+        contentType: body.contentType,
+        stream: body.stream,
+      });
+      outcome = await forward(deps.pools, adapter, upstream, reply, request.id);
+      if (outcome.kind !== 'failure') return;
+      const verdict = adapter.classifyError(outcome.status, outcome.body);
+      request.log.warn({ channel: channel.id, status: outcome.status, message: verdict.message }, 'upstream failure');
+      if (verdict.disableChannel && deps.options.bool('AutomaticDisableChannelEnabled')) await disableChannel(deps, channel, verdict.message);
+      lastFailure = new RelayError(outcome.status, verdict.message, 'upstream_error', 'upstream_error');
+      if (!verdict.retry) break;
+    }
+    throw lastFailure ?? new RelayError(503, `当前分组 ${user.group} 下对于模型 ${body.model} 无可用渠道`, 'model_not_available', 'model_not_available');
+  } finally {
+    const delivered = outcome && outcome.kind !== 'failure' ? outcome : undefined;
+    const usage = delivered ? usageToBill(delivered.usage, delivered.text, delivered.usage ? 0 : countPromptTokens(body.json)) : { prompt_tokens: 0, completion_tokens: 0 };
+    const cost = delivered ? costOf(usage, prices) : 0;
+    const suffix = delivered?.kind === 'aborted' ? '（客户端中途断开）' : delivered?.kind === 'broken' ? '（上游流式响应中断）' : '';
+    await deps.ledger
+      .settle(reservation, {
+        cost,
+        channelId: delivered && channel ? channel.id : 0,
+        log:
+          delivered && deps.options.bool('LogConsumeEnabled')
+            ? {
+                user_id: user.id,
+                username: user.username,
+                created_at: Math.floor(Date.now() / 1000),
+                content: describePrice(prices, usage, cost) + suffix,
+                token_name: token.name,
+                token_id: token.id,
+                model_name: body.model,
+                prompt_tokens: usage.prompt_tokens,
+                completion_tokens: usage.completion_tokens,
+                channel_id: channel?.id ?? 0,
+                request_id: request.id,
+                elapsed_time: Date.now() - started,
+                is_stream: body.stream ? 1 : 0,
+              }
+            : undefined,
+      })
+      .catch((error: unknown) => request.log.error({ err: error, reservation: reservation.id }, 'settlement failed; crash recovery will refund it'));
+  }
+}
+
+/** Auto-disable (AutomaticDisableChannelEnabled): status 3 plus a system log the super admin sees. */
+async function disableChannel(deps: RelayDeps, channel: ChannelRow, reason: string): Promise<void> {
+  if (channel.status !== ChannelStatus.Enabled) return;
+  await deps.store.setChannelStatus(channel.id, ChannelStatus.AutoDisabled);
+  await deps.logs.insert({
+    type: LogType.System,
+    username: '',
+    created_at: Math.floor(Date.now() / 1000),
+    content: `渠道「${channel.name}」（#${channel.id}）已被自动禁用，原因：${reason}`,
+    quota: 0,
+  });
+}

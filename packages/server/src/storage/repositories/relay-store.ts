@@ -1,0 +1,70 @@
+import type { Kysely } from 'kysely';
+import { ChannelStatus } from '@model-relay/contract';
+import type { ChannelRow, Database, TokenRow, UserRow } from '../schema.js';
+
+/** A channel that can serve a (group, model) pair, with what selection needs. */
+export interface Candidate {
+  id: number;
+  priority: number;
+  weight: number;
+}
+
+/** The reads and the few writes the relay makes outside the billing ledger. */
+export class RelayStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  findTokenByKey(key: string): Promise<TokenRow | undefined> {
+    return this.db.selectFrom('tokens').selectAll().where('key', '=', key).executeTakeFirst();
+  }
+
+  findUser(id: number): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findChannel(id: number): Promise<ChannelRow | undefined> {
+    return this.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Enabled channels serving the model for the group, from the abilities index. */
+  async candidates(group: string, model: string): Promise<Candidate[]> {
+    const rows = await this.db
+      .selectFrom('abilities')
+      .innerJoin('channels', 'channels.id', 'abilities.channel_id')
+      .select(['channels.id as id', 'channels.priority as priority', 'channels.weight as weight'])
+      .where('abilities.group', '=', group)
+      .where('abilities.model', '=', model)
+      .where('abilities.enabled', '=', 1)
+      .where('channels.status', '=', ChannelStatus.Enabled)
+      .execute();
+    return rows.map((row) => ({ id: row.id, priority: Number(row.priority), weight: Number(row.weight) }));
+  }
+
+  /** Every model some enabled channel serves for the group, sorted. */
+  async groupModels(group: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('abilities')
+      .select('model')
+      .distinct()
+      .where('group', '=', group)
+      .where('enabled', '=', 1)
+      .orderBy('model')
+      .execute();
+    return rows.map((row) => row.model);
+  }
+
+  async setTokenStatus(id: number, status: number): Promise<void> {
+    await this.db.updateTable('tokens').set({ status }).where('id', '=', id).execute();
+  }
+
+  /** Sets a channel's status and keeps the abilities index in step, in one transaction. */
+  async setChannelStatus(id: number, status: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('channels').set({ status }).where('id', '=', id).execute();
+      await trx
+        .updateTable('abilities')
+        .set({ enabled: status === ChannelStatus.Enabled ? 1 : 0 })
+        .where('channel_id', '=', id)
+        .execute();
+    });
+  }
+}
