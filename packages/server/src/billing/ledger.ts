@@ -94,15 +94,6 @@ export class QuotaLedger {
       const refund = reservation.amount - Math.min(cost, reservation.amount);
 
       await trx
-        .updateTable('users')
-        .set({
-          quota: sql<number>`quota + ${refund}`,
-          used_quota: sql<number>`used_quota + ${charged}`,
-          request_count: sql<number>`request_count + 1`,
-        })
-        .where('id', '=', reservation.userId)
-        .execute();
-      await trx
         .updateTable('tokens')
         .set({
           remain_quota: reservation.unlimited ? sql<number>`remain_quota` : sql<number>`remain_quota + ${refund}`,
@@ -111,6 +102,15 @@ export class QuotaLedger {
           accessed_time: now(),
         })
         .where('id', '=', reservation.tokenId)
+        .execute();
+      await trx
+        .updateTable('users')
+        .set({
+          quota: sql<number>`quota + ${refund}`,
+          used_quota: sql<number>`used_quota + ${charged}`,
+          request_count: sql<number>`request_count + 1`,
+        })
+        .where('id', '=', reservation.userId)
         .execute();
       if (!reservation.unlimited) {
         await trx
@@ -142,20 +142,21 @@ export class QuotaLedger {
 
   /** Takes up to `extra` more from the token and the user, as far as both have it. */
   private async takeExtra(trx: Transaction<Database>, reservation: Reservation, extra: number): Promise<number> {
-    let user = trx.selectFrom('users').select('quota').where('id', '=', reservation.userId);
+    // Lock order everywhere in the ledger: token row, then user row (no deadlocks between reserve and settle).
     let token = trx.selectFrom('tokens').select('remain_quota').where('id', '=', reservation.tokenId);
+    let user = trx.selectFrom('users').select('quota').where('id', '=', reservation.userId);
     if (this.dialect !== 'sqlite') {
-      user = user.forUpdate();
       token = token.forUpdate();
+      user = user.forUpdate();
     }
-    const userQuota = Number((await user.executeTakeFirst())?.quota ?? 0);
     const tokenQuota = reservation.unlimited ? Number.MAX_SAFE_INTEGER : Number((await token.executeTakeFirst())?.remain_quota ?? 0);
+    const userQuota = Number((await user.executeTakeFirst())?.quota ?? 0);
     const take = Math.max(0, Math.min(extra, userQuota, tokenQuota));
     if (take > 0) {
-      await trx.updateTable('users').set({ quota: sql<number>`quota - ${take}` }).where('id', '=', reservation.userId).execute();
       if (!reservation.unlimited) {
         await trx.updateTable('tokens').set({ remain_quota: sql<number>`remain_quota - ${take}` }).where('id', '=', reservation.tokenId).execute();
       }
+      await trx.updateTable('users').set({ quota: sql<number>`quota - ${take}` }).where('id', '=', reservation.userId).execute();
     }
     return take;
   }
@@ -177,11 +178,11 @@ export class QuotaLedger {
           .executeTakeFirst();
         if (Number(claimed.numUpdatedRows) === 0) return;
         const amount = Number(row.amount);
-        await trx.updateTable('users').set({ quota: sql<number>`quota + ${amount}` }).where('id', '=', row.user_id).execute();
         const token = await trx.selectFrom('tokens').select('unlimited_quota').where('id', '=', row.token_id).executeTakeFirst();
         if (token && !token.unlimited_quota) {
           await trx.updateTable('tokens').set({ remain_quota: sql<number>`remain_quota + ${amount}` }).where('id', '=', row.token_id).execute();
         }
+        await trx.updateTable('users').set({ quota: sql<number>`quota + ${amount}` }).where('id', '=', row.user_id).execute();
         recovered++;
       });
     }

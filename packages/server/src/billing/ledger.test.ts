@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../test-support/databases.js';
+import { seedToken } from '../test-support/seed.js';
+import type { Storage } from '../storage/database.js';
+import { UsersRepository } from '../storage/repositories/users.js';
+import { InsufficientQuotaError, QuotaLedger } from './ledger.js';
+
+describe.each(testDatabases())('quota ledger on $name', (database) => {
+  let storage: Storage & { drop(): Promise<void> };
+  let ledger: QuotaLedger;
+  let userId: number;
+  beforeAll(async () => {
+    storage = await database.open();
+    ledger = new QuotaLedger(storage.db, storage.dialect);
+    userId = await new UsersRepository(storage.db).insert({
+      username: 'payer', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
+      access_token: null, quota: 10_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'PAY1', inviter_id: 0, created_at: 0,
+    });
+  });
+  afterAll(async () => {
+    await storage?.drop();
+  });
+
+  const balances = async (tokenId: number) => ({
+    user: await storage.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow(),
+    token: await storage.db.selectFrom('tokens').selectAll().where('id', '=', tokenId).executeTakeFirstOrThrow(),
+  });
+
+  it('reserves, settles the actual cost once and refunds the rest', async () => {
+    const token = await seedToken(storage, userId, { remain_quota: 1000 });
+    const before = await balances(token.id);
+    const reservation = await ledger.reserve({ requestId: `r-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 300 });
+    expect((await balances(token.id)).token.remain_quota).toBe(700);
+    const charged = await ledger.settle(reservation, { cost: 120, channelId: 0, log: { user_id: userId, username: 'payer', created_at: 1, token_id: token.id } });
+    expect(charged).toBe(120);
+    expect(await ledger.settle(reservation, { cost: 120, channelId: 0 })).toBeUndefined();
+    const after = await balances(token.id);
+    expect(after.token.remain_quota).toBe(880);
+    expect(after.token.used_quota).toBe(120);
+    expect(after.user.quota).toBe(before.user.quota - 120);
+    expect(after.user.used_quota).toBe(before.user.used_quota + 120);
+    const logs = await storage.db.selectFrom('logs').selectAll().where('token_id', '=', token.id).execute();
+    expect(logs.map((l) => [l.type, Number(l.quota)])).toEqual([[2, 120]]);
+  });
+
+  it('refuses a reservation beyond the token or the user balance, changing nothing', async () => {
+    const token = await seedToken(storage, userId, { remain_quota: 50 });
+    await expect(ledger.reserve({ requestId: `big-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 51 })).rejects.toBeInstanceOf(InsufficientQuotaError);
+    const unlimited = await seedToken(storage, userId, { unlimited: true });
+    await expect(ledger.reserve({ requestId: `huge-${unlimited.id}`, userId, tokenId: unlimited.id, unlimited: true, amount: 10_000_000 })).rejects.toMatchObject({ who: 'user' });
+    expect((await balances(token.id)).token.remain_quota).toBe(50);
+    const open = await storage.db.selectFrom('quota_reservations').selectAll().where('request_id', 'in', [`big-${token.id}`, `huge-${unlimited.id}`]).execute();
+    expect(open).toEqual([]);
+  });
+
+  it('a cost above the reservation takes only what is left: never negative, token marked exhausted', async () => {
+    const token = await seedToken(storage, userId, { remain_quota: 100 });
+    const reservation = await ledger.reserve({ requestId: `over-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 60 });
+    expect(await ledger.settle(reservation, { cost: 500, channelId: 0 })).toBe(100);
+    const after = await balances(token.id);
+    expect(after.token.remain_quota).toBe(0);
+    expect(after.token.status).toBe(4);
+  });
+
+  it('parallel reserve/settle on one token never overdraws and every unit is accounted for', async () => {
+    const token = await seedToken(storage, userId, { remain_quota: 1000 });
+    const userBefore = (await balances(token.id)).user.quota;
+    const results = await Promise.allSettled(
+      Array.from({ length: 100 }, async (_, i) => {
+        const reservation = await ledger.reserve({ requestId: `par-${token.id}-${i}`, userId, tokenId: token.id, unlimited: false, amount: 50 });
+        return ledger.settle(reservation, { cost: 30, channelId: 0 });
+      }),
+    );
+    const charged = results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<number | undefined>).value ?? 0);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(InsufficientQuotaError);
+    const total = charged.reduce((a, b) => a + b, 0);
+    const after = await balances(token.id);
+    expect(after.token.remain_quota).toBe(1000 - total);
+    expect(after.token.remain_quota).toBeGreaterThanOrEqual(0);
+    expect(after.user.quota).toBe(userBefore - total);
+    expect(charged.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('crash recovery refunds open reservations once', async () => {
+    const token = await seedToken(storage, userId, { remain_quota: 1000 });
+    await ledger.reserve({ requestId: `crash-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 400 });
+    expect(await ledger.recoverOpen(Math.floor(Date.now() / 1000) + 1)).toBeGreaterThanOrEqual(1);
+    expect((await balances(token.id)).token.remain_quota).toBe(1000);
+    expect(await ledger.recoverOpen(Math.floor(Date.now() / 1000) + 1)).toBe(0);
+  });
+});
