@@ -33,7 +33,7 @@ export async function startMockUpstream(): Promise<MockUpstream> {
   const requests: MockUpstream['requests'] = [];
   const server: Server = createServer(async (req, res) => {
     const raw = await readBody(req);
-    const key = String(req.headers.authorization ?? req.headers['api-key'] ?? '').replace(/^Bearer\s+/i, '');
+    const key = String(req.headers['api-key'] ?? req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
     const mode = key.split(':')[0];
     const isJson = String(req.headers['content-type'] ?? '').includes('json');
     const body = isJson && raw.length ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : undefined;
@@ -41,6 +41,7 @@ export async function startMockUpstream(): Promise<MockUpstream> {
     requests.push({ path, key, body: body ?? raw.toString('latin1'), headers: req.headers });
 
     if (mode === 'slow') return; // never answers: the gateway's timeout must fire
+    if (mode === 'lag') await new Promise((r) => setTimeout(r, 300));
     if (mode === 'fail-500') return json(res, 500, { error: { message: 'upstream exploded', type: 'server_error' } });
     if (mode === 'fail-429') return json(res, 429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } });
     if (mode === 'fail-401') return json(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
@@ -96,6 +97,9 @@ export async function startMockUpstream(): Promise<MockUpstream> {
     if (path.endsWith('/audio/transcriptions') || path.endsWith('/audio/translations')) {
       return json(res, 200, { text: 'transcribed text' });
     }
+    if (path.endsWith('/dashboard/billing/subscription')) return json(res, 200, { object: 'billing_subscription', hard_limit_usd: 120 });
+    if (path.endsWith('/dashboard/billing/usage')) return json(res, 200, { object: 'list', total_usage: 2050 });
+    if (path.endsWith('/dashboard/billing/credit_grants')) return json(res, 200, { object: 'credit_summary', total_available: 33.5, total_remaining: 33.5 });
     if (path.endsWith('/moderations')) {
       return json(res, 200, { id: 'modr-mock', model, results: [{ flagged: false, categories: {}, category_scores: {} }] });
     }

@@ -52,6 +52,20 @@ export class RelayStore {
     return rows.map((row) => row.model);
   }
 
+  async recordTest(id: number, responseTimeMs: number, testTime: number): Promise<void> {
+    await this.db.updateTable('channels').set({ response_time: responseTimeMs, test_time: testTime }).where('id', '=', id).execute();
+  }
+
+  async recordBalance(id: number, balance: number, updatedTime: number): Promise<void> {
+    await this.db.updateTable('channels').set({ balance, balance_updated_time: updatedTime }).where('id', '=', id).execute();
+  }
+
+  /** Channels for "test all" (status 1) or "test disabled" (status 2 and 3). */
+  channelsForTest(scope: 'all' | 'disabled'): Promise<ChannelRow[]> {
+    const query = this.db.selectFrom('channels').selectAll();
+    return (scope === 'disabled' ? query.where('status', '!=', ChannelStatus.Enabled) : query.where('status', '=', ChannelStatus.Enabled)).orderBy('id').execute();
+  }
+
   async setTokenStatus(id: number, status: number): Promise<void> {
     await this.db.updateTable('tokens').set({ status }).where('id', '=', id).execute();
   }

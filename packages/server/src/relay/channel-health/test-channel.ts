@@ -1,0 +1,109 @@
+import { ChannelStatus, LogType } from '@model-relay/contract';
+import type { OptionStore } from '../../options/option-store.js';
+import type { LogsRepository } from '../../storage/repositories/logs.js';
+import type { RelayStore } from '../../storage/repositories/relay-store.js';
+import type { ChannelRow } from '../../storage/schema.js';
+import type { UpstreamPools } from '../pipeline/forward.js';
+import { adapterFor } from '../providers/registry.js';
+
+export interface ChannelTestResult {
+  success: boolean;
+  message: string;
+  /** seconds */
+  time: number;
+  model: string;
+}
+
+export interface ChannelHealthDeps {
+  store: RelayStore;
+  options: OptionStore;
+  pools: UpstreamPools;
+  logs: LogsRepository;
+}
+
+/** The model a test uses: the one asked for, else the channel's first model, else a common chat model. */
+export function testModelOf(channel: ChannelRow, requested?: string): string {
+  if (requested) return requested;
+  const first = (channel.models ?? '').split(',').map((m) => m.trim()).find(Boolean);
+  return first ?? 'gpt-4o-mini';
+}
+
+/**
+ * Sends one tiny chat request to the channel (no billing), stores response_time and test_time, and applies
+ * the automatic rules: a failure that means a dead key, or an answer slower than ChannelDisableThreshold
+ * seconds, disables it (AutomaticDisableChannelEnabled); a success re-enables a channel the program had
+ * disabled (AutomaticEnableChannelEnabled). Each automatic change leaves a system log for the super admin.
+ */
+export async function testChannel(deps: ChannelHealthDeps, channel: ChannelRow, requestedModel?: string): Promise<ChannelTestResult> {
+  const model = testModelOf(channel, requestedModel);
+  const adapter = adapterFor(channel.type);
+  if (!adapter) return { success: false, message: `渠道类型 ${channel.type} 暂不支持测试`, time: 0, model };
+  const mapping = safeJson(channel.model_mapping);
+  const upstreamModel = typeof mapping[model] === 'string' ? (mapping[model] as string) : model;
+  const request = adapter.buildRequest({
+    mode: 'chat',
+    path: '/v1/chat/completions',
+    channel: { type: channel.type, baseUrl: channel.base_url, key: channel.key, other: channel.other, config: safeJson(channel.config) },
+    upstreamModel,
+    body: { model: upstreamModel, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 },
+    stream: false,
+  });
+  const started = performance.now();
+  let success = false;
+  let message: string;
+  let deadKey = false;
+  try {
+    const url = new URL(request.url);
+    const response = await deps.pools.get(url.origin).request({ method: 'POST', path: `${url.pathname}${url.search}`, headers: request.headers, body: request.body });
+    const text = await response.body.text();
+    if (response.statusCode >= 400) {
+      const verdict = adapter.classifyError(response.statusCode, text);
+      message = verdict.message;
+      deadKey = verdict.disableChannel;
+    } else {
+      success = true;
+      message = replyText(text);
+    }
+  } catch (error) {
+    message = `请求失败：${(error as Error).message}`;
+  }
+  const elapsedMs = Math.round(performance.now() - started);
+  const time = elapsedMs / 1000;
+  await deps.store.recordTest(channel.id, elapsedMs, Math.floor(Date.now() / 1000));
+
+  const tooSlow = success && time > deps.options.number('ChannelDisableThreshold');
+  if ((!success && deadKey) || tooSlow) {
+    if (deps.options.bool('AutomaticDisableChannelEnabled') && channel.status === ChannelStatus.Enabled) {
+      await deps.store.setChannelStatus(channel.id, ChannelStatus.AutoDisabled);
+      await notify(deps, `渠道「${channel.name}」（#${channel.id}）已被自动禁用，原因：${tooSlow ? `响应时间 ${time.toFixed(2)}s 超过阈值` : message}`);
+    }
+  } else if (success && channel.status === ChannelStatus.AutoDisabled && deps.options.bool('AutomaticEnableChannelEnabled')) {
+    await deps.store.setChannelStatus(channel.id, ChannelStatus.Enabled);
+    await notify(deps, `渠道「${channel.name}」（#${channel.id}）测试成功，已被自动启用`);
+  }
+  return { success, message, time, model };
+}
+
+async function notify(deps: ChannelHealthDeps, content: string): Promise<void> {
+  await deps.logs.insert({ type: LogType.System, username: '', created_at: Math.floor(Date.now() / 1000), quota: 0, content });
+}
+
+function replyText(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { choices?: Array<{ message?: { content?: unknown } }> };
+    const content = parsed.choices?.[0]?.message?.content;
+    return typeof content === 'string' ? content : '';
+  } catch {
+    return '';
+  }
+}
+
+function safeJson(text: string | null): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
