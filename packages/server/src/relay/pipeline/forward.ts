@@ -55,6 +55,13 @@ class StreamWatcher {
   }
 }
 
+/** The client left before an answer was sent: nothing more to write, and fastify must not try to. */
+function clientGone(reply: FastifyReply): ForwardOutcome {
+  reply.hijack();
+  reply.raw.destroy();
+  return { kind: 'aborted', text: '' };
+}
+
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'set-cookie', 'server', 'date']);
 
 /**
@@ -87,7 +94,7 @@ export async function forward(
         signal: abort.signal,
       });
     } catch (error) {
-      if (abort.signal.aborted) return { kind: 'aborted', text: '' };
+      if (abort.signal.aborted) return clientGone(reply);
       return { kind: 'failure', status: 504, body: JSON.stringify({ error: { message: `上游请求失败：${(error as Error).message}` } }) };
     }
 
@@ -107,7 +114,7 @@ export async function forward(
       try {
         buffer = Buffer.from(await response.body.arrayBuffer());
       } catch (error) {
-        if (abort.signal.aborted) return { kind: 'aborted', text: '' };
+        if (abort.signal.aborted) return clientGone(reply);
         return { kind: 'failure', status: 502, body: JSON.stringify({ error: { message: `上游响应中断：${(error as Error).message}` } }) };
       }
       let usage: Usage | undefined;
