@@ -116,6 +116,19 @@ describe('relay through the official openai SDK', () => {
     expect(after.open).toEqual([]);
   });
 
+  it('billing endpoints report the key balance in dollars; CORS preflight answers', async () => {
+    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 250_000 });
+    await t.ctx.storage.db.updateTable('tokens').set({ used_quota: 250_000 }).where('id', '=', token.id).execute();
+    const headers = { authorization: `Bearer sk-${token.key}` };
+    const subscription = await (await fetch(`${gatewayUrl}/v1/dashboard/billing/subscription`, { headers })).json();
+    expect(subscription).toMatchObject({ object: 'billing_subscription', hard_limit_usd: 1 });
+    const usage = await (await fetch(`${gatewayUrl}/dashboard/billing/usage`, { headers })).json();
+    expect(usage).toEqual({ object: 'list', total_usage: 50 });
+    const preflight = await fetch(`${gatewayUrl}/v1/chat/completions`, { method: 'OPTIONS' });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
   it('/v1/models lists what the key may use', async () => {
     await seedChannel(t.ctx.storage, { key: 'ok', baseUrl: mock.url, models: 'gpt-4o-mini,gpt-4o' });
     const token = await seedToken(t.ctx.storage, userId, { unlimited: true, models: 'gpt-4o' });

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { billingRoutes } from './billing-routes.js';
 import { authenticateKey } from './pipeline/authenticate-key.js';
 import type { RelayMode } from './providers/types.js';
 import { handleRelay, type RelayDeps } from './relay-handler.js';
@@ -35,13 +36,18 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayDeps): Promis
       reply.header('X-Request-Id', request.id);
       reply.header('Access-Control-Allow-Origin', '*');
     });
-    v1.options('/v1/*', async (_request, reply) => {
-      reply
-        .header('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS')
-        .header('Access-Control-Allow-Headers', '*')
-        .status(204)
-        .send();
-    });
+    // CORS preflight: browser-based chat clients call /v1 and the billing endpoints from other origins.
+    for (const path of ['/v1/*', '/dashboard/*']) {
+      v1.options(path, async (_request, reply) => {
+        reply
+          .header('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS')
+          .header('Access-Control-Allow-Headers', '*')
+          .status(204)
+          .send();
+      });
+    }
+
+    billingRoutes(v1, deps);
 
     for (const [path, mode] of ENDPOINTS) {
       v1.post(path, (request, reply) => handleRelay(deps, mode, request, reply));

@@ -23,7 +23,7 @@ export function readKey(request: FastifyRequest): string | undefined {
  * Step 1: who is calling. Checks the key, its status, expiry, quota and IP allow-list, and the owner's status.
  * An expired key is moved to status 3 here, so the console shows it.
  */
-export async function authenticateKey(store: RelayStore, request: FastifyRequest): Promise<KeyAuth> {
+export async function authenticateKey(store: RelayStore, request: FastifyRequest, options: { allowExhausted?: boolean } = {}): Promise<KeyAuth> {
   const raw = readKey(request);
   if (!raw) throw new RelayError(401, '未提供令牌 (Authorization: Bearer sk-...)', 'invalid_request_error', 'invalid_api_key');
   const [key, channelPart] = raw.replace(/^sk-/, '').split('-');
@@ -35,11 +35,12 @@ export async function authenticateKey(store: RelayStore, request: FastifyRequest
     if (token.status !== TokenStatus.Expired) await store.setTokenStatus(token.id, TokenStatus.Expired);
     throw new RelayError(401, '该令牌已过期', 'invalid_request_error', 'token_expired');
   }
-  if (token.status === TokenStatus.Exhausted || (!token.unlimited_quota && Number(token.remain_quota) <= 0)) {
+  const exhausted = token.status === TokenStatus.Exhausted || (!token.unlimited_quota && Number(token.remain_quota) <= 0);
+  if (exhausted && !options.allowExhausted) {
     if (token.status === TokenStatus.Enabled) await store.setTokenStatus(token.id, TokenStatus.Exhausted);
     throw new RelayError(429, '该令牌额度已用尽', 'insufficient_quota', 'insufficient_quota');
   }
-  if (token.status !== TokenStatus.Enabled) throw new RelayError(401, '该令牌状态不可用', 'invalid_request_error', 'token_disabled');
+  if (token.status !== TokenStatus.Enabled && !(exhausted && options.allowExhausted)) throw new RelayError(401, '该令牌状态不可用', 'invalid_request_error', 'token_disabled');
   if (token.subnet && !ipAllowed(request.ip, token.subnet)) {
     throw new RelayError(403, `该令牌只允许指定 IP 访问，当前 IP：${request.ip}`, 'invalid_request_error', 'ip_not_allowed');
   }
