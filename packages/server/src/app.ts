@@ -57,7 +57,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   userRoutes(app, ctx);
   groupRoutes(app, ctx);
   logRoutes(app, ctx);
-  await relayRoutes(app, { ...ctx.relay, options: ctx.options, logs: ctx.repositories.logs });
+  await relayRoutes(app, { ...ctx.relay, options: ctx.options, logs: ctx.repositories.logs, notifier: ctx.notifier });
 
   const webDist = options.webDist;
   const hasConsole = webDist !== undefined && existsSync(join(webDist, 'index.html'));

@@ -6,6 +6,7 @@ import type { RelayStore } from './storage/repositories/relay-store.js';
 import type { RateLimiter } from './auth/rate-limiter.js';
 import type { SessionCodec } from './auth/session.js';
 import type { Config } from './config.js';
+import type { Notifier } from './notify/notifier.js';
 import type { OptionStore } from './options/option-store.js';
 import type { LogsRepository } from './storage/repositories/logs.js';
 import type { UsersRepository } from './storage/repositories/users.js';
@@ -21,6 +22,7 @@ export interface AppContext {
   redis?: Redis;
   repositories: { users: UsersRepository; logs: LogsRepository };
   services: { users: UserService };
+  notifier: Notifier;
   relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools };
   version: string;
   startTime: number;

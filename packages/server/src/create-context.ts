@@ -9,6 +9,7 @@ import { SessionCodec } from './auth/session.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { randomHex } from './lib/random.js';
+import { Notifier } from './notify/notifier.js';
 import { OptionStore } from './options/option-store.js';
 import { openStorage } from './storage/database.js';
 import { LogsRepository } from './storage/repositories/logs.js';
@@ -62,6 +63,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     redis,
     repositories: { users, logs },
     services: { users: userService },
+    notifier: new Notifier(storage.db, options, (error, what) => console.error(`${what} failed:`, error instanceof Error ? error.message : error)),
     relay: { store: new RelayStore(storage.db), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000) },
     version: readVersion(),
     startTime,

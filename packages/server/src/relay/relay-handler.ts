@@ -1,7 +1,8 @@
-import { ChannelStatus, LogType } from '@model-relay/contract';
+import { ChannelStatus } from '@model-relay/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { InsufficientQuotaError, type QuotaLedger, type Reservation } from '../billing/ledger.js';
 import { costOf, describePrice, pricesFor } from '../billing/pricing.js';
+import type { Notifier } from '../notify/notifier.js';
 import type { OptionStore } from '../options/option-store.js';
 import type { LogsRepository } from '../storage/repositories/logs.js';
 import type { RelayStore } from '../storage/repositories/relay-store.js';
@@ -21,6 +22,7 @@ export interface RelayDeps {
   options: OptionStore;
   pools: UpstreamPools;
   logs: LogsRepository;
+  notifier: Notifier;
 }
 
 /** Parses a channel's model_mapping JSON; a broken mapping maps nothing rather than failing requests. */
@@ -159,11 +161,5 @@ export async function handleRelay(deps: RelayDeps, mode: RelayMode, request: Fas
 async function disableChannel(deps: RelayDeps, channel: ChannelRow, reason: string): Promise<void> {
   if (channel.status !== ChannelStatus.Enabled) return;
   await deps.store.setChannelStatus(channel.id, ChannelStatus.AutoDisabled);
-  await deps.logs.insert({
-    type: LogType.System,
-    username: '',
-    created_at: Math.floor(Date.now() / 1000),
-    content: `渠道「${channel.name}」（#${channel.id}）已被自动禁用，原因：${reason}`,
-    quota: 0,
-  });
+  await deps.notifier.notifyRoot('渠道已被禁用', `渠道「${channel.name}」（#${channel.id}）已被自动禁用，原因：${reason}`);
 }

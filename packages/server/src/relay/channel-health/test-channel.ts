@@ -1,6 +1,6 @@
-import { ChannelStatus, LogType } from '@model-relay/contract';
+import { ChannelStatus } from '@model-relay/contract';
+import type { Notifier } from '../../notify/notifier.js';
 import type { OptionStore } from '../../options/option-store.js';
-import type { LogsRepository } from '../../storage/repositories/logs.js';
 import type { RelayStore } from '../../storage/repositories/relay-store.js';
 import type { ChannelRow } from '../../storage/schema.js';
 import type { UpstreamPools } from '../pipeline/forward.js';
@@ -18,7 +18,7 @@ export interface ChannelHealthDeps {
   store: RelayStore;
   options: OptionStore;
   pools: UpstreamPools;
-  logs: LogsRepository;
+  notifier: Notifier;
 }
 
 /** The model a test uses: the one asked for, else the channel's first model, else a common chat model. */
@@ -75,17 +75,13 @@ export async function testChannel(deps: ChannelHealthDeps, channel: ChannelRow, 
   if ((!success && deadKey) || tooSlow) {
     if (deps.options.bool('AutomaticDisableChannelEnabled') && channel.status === ChannelStatus.Enabled) {
       await deps.store.setChannelStatus(channel.id, ChannelStatus.AutoDisabled);
-      await notify(deps, `渠道「${channel.name}」（#${channel.id}）已被自动禁用，原因：${tooSlow ? `响应时间 ${time.toFixed(2)}s 超过阈值` : message}`);
+      await deps.notifier.notifyRoot('渠道已被禁用', `渠道「${channel.name}」（#${channel.id}）已被自动禁用，原因：${tooSlow ? `响应时间 ${time.toFixed(2)}s 超过阈值` : message}`);
     }
   } else if (success && channel.status === ChannelStatus.AutoDisabled && deps.options.bool('AutomaticEnableChannelEnabled')) {
     await deps.store.setChannelStatus(channel.id, ChannelStatus.Enabled);
-    await notify(deps, `渠道「${channel.name}」（#${channel.id}）测试成功，已被自动启用`);
+    await deps.notifier.notifyRoot('渠道已被启用', `渠道「${channel.name}」（#${channel.id}）测试成功，已被自动启用`);
   }
   return { success, message, time, model };
-}
-
-async function notify(deps: ChannelHealthDeps, content: string): Promise<void> {
-  await deps.logs.insert({ type: LogType.System, username: '', created_at: Math.floor(Date.now() / 1000), quota: 0, content });
 }
 
 function replyText(body: string): string {

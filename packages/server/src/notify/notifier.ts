@@ -1,0 +1,59 @@
+import { LogType, Role } from '@model-relay/contract';
+import type { Kysely } from 'kysely';
+import nodemailer from 'nodemailer';
+import { request } from 'undici';
+import type { OptionStore } from '../options/option-store.js';
+import type { Database } from '../storage/schema.js';
+
+/**
+ * Notices to the super admin (channel disabled / enabled, ...): always a system log row (type 4), plus an
+ * e-mail to every super admin with an address when SMTP is configured, plus a Message Pusher call when its
+ * address is set. Delivery failures are logged, never thrown: a notice must not break the request that caused it.
+ */
+export class Notifier {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly options: OptionStore,
+    private readonly onError: (error: unknown, what: string) => void = () => undefined,
+  ) {}
+
+  async notifyRoot(subject: string, content: string): Promise<void> {
+    await this.db.insertInto('logs').values({ type: LogType.System, username: '', created_at: Math.floor(Date.now() / 1000), quota: 0, content }).execute();
+    const roots = await this.db.selectFrom('users').select('email').where('role', '>=', Role.Root).where('email', '!=', '').execute();
+    const deliveries: Array<Promise<unknown>> = roots.map((root) => this.sendMail(root.email, subject, content));
+    if (this.options.get('MessagePusherAddress')) deliveries.push(this.pushMessage(subject, content));
+    const results = await Promise.allSettled(deliveries);
+    for (const result of results) if (result.status === 'rejected') this.onError(result.reason, 'notify');
+  }
+
+  /** Sends one e-mail through the configured SMTP server. */
+  async sendMail(to: string, subject: string, text: string): Promise<void> {
+    const server = this.options.get('SMTPServer');
+    if (!server) throw new Error('SMTP 服务器未配置');
+    const port = this.options.number('SMTPPort') || 587;
+    const account = this.options.get('SMTPAccount');
+    const transport = nodemailer.createTransport({
+      host: server,
+      port,
+      secure: port === 465,
+      auth: account ? { user: account, pass: this.options.get('SMTPToken') } : undefined,
+      // Local and self-signed relays are common on self-hosted installs.
+      tls: { rejectUnauthorized: false },
+    });
+    const from = this.options.get('SMTPFrom') || account;
+    const systemName = this.options.get('SystemName');
+    await transport.sendMail({ from: `${systemName} <${from}>`, to, subject: `[${systemName}] ${subject}`, text });
+  }
+
+  private async pushMessage(title: string, content: string): Promise<void> {
+    const response = await request(this.options.get('MessagePusherAddress'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title, description: content, content, token: this.options.get('MessagePusherToken') }),
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+    });
+    await response.body.dump();
+    if (response.statusCode >= 400) throw new Error(`Message Pusher 返回 HTTP ${response.statusCode}`);
+  }
+}
