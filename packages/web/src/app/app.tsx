@@ -1,0 +1,50 @@
+import { App as AntApp, ConfigProvider, message } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import { Suspense, useEffect } from 'react';
+import { BrowserRouter, Route, Routes, useNavigate } from 'react-router';
+import { PageLoading } from '../components/page-loading';
+import { setRedirect } from '../lib/api';
+import { loadStatus } from '../lib/session';
+import { AppLayout } from './app-layout';
+import { RequireUser } from './require-user';
+import { ROUTES } from './routes';
+
+dayjs.locale('zh-cn');
+// Toasts sit top-center (antd's message placement); keep a few at most.
+message.config({ top: 16, maxCount: 3 });
+
+/** Lets the request client navigate inside the SPA (401 -> /login?expired=true) without a reload. */
+function RouterBridge() {
+  const navigate = useNavigate();
+  useEffect(() => setRedirect((path) => navigate(path)), [navigate]);
+  return null;
+}
+
+export function App() {
+  useEffect(() => {
+    void loadStatus();
+  }, []);
+  return (
+    <ConfigProvider locale={zhCN} button={{ autoInsertSpace: false }} theme={{ token: { colorPrimary: '#1677ff' } }}>
+      <AntApp>
+        <BrowserRouter>
+          <RouterBridge />
+          <AppLayout>
+            <Routes>
+              {ROUTES.map(({ path, page, component: Page, guard }) => {
+                const element = (
+                  <Suspense fallback={<PageLoading page={page} />}>
+                    <Page />
+                  </Suspense>
+                );
+                return <Route key={path} path={path} element={guard ? <RequireUser>{element}</RequireUser> : element} />;
+              })}
+            </Routes>
+          </AppLayout>
+        </BrowserRouter>
+      </AntApp>
+    </ConfigProvider>
+  );
+}

@@ -1,0 +1,30 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+/**
+ * The one table of screens (spec section 2): path, page name (for the loading text), guard, and the top-bar
+ * menu entry if any. Adding a screen = a feature folder + one line here.
+ */
+export interface AppRoute {
+  path: string;
+  page: string;
+  component: LazyExoticComponent<ComponentType>;
+  /** 'user' needs a stored user (the guard only checks that, spec section 6). */
+  guard?: 'user';
+  menu?: { key: string; label: string; order: number; admin?: boolean; needsChatLink?: boolean };
+}
+
+const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
+
+export const ROUTES: AppRoute[] = [
+  { path: '/', page: '首页', component: page(() => import('../features/home/home-page')), menu: { key: '/', label: '首页', order: 0 } },
+  { path: '/login', page: '登录', component: page(() => import('../features/login/login-page')) },
+  { path: '/register', page: '注册', component: page(() => import('../features/register/register-page')) },
+  { path: '/user', page: '用户管理', component: page(() => import('../features/users/users-page')), guard: 'user', menu: { key: '/user', label: '用户', order: 6, admin: true } },
+  { path: '/user/add', page: '添加用户', component: page(() => import('../features/user-create/user-create-page')), guard: 'user' },
+  { path: '/user/edit/:id', page: '编辑用户', component: page(() => import('../features/user-edit/user-edit-page')), guard: 'user' },
+  { path: '/user/edit', page: '编辑个人信息', component: page(() => import('../features/user-edit/user-edit-page')), guard: 'user' },
+  { path: '/setting', page: '设置', component: page(() => import('../features/settings/settings-page')), guard: 'user', menu: { key: '/setting', label: '设置', order: 8 } },
+  { path: '/chat', page: '聊天', component: page(() => import('../features/chat/chat-page')), menu: { key: '/chat', label: '聊天', order: 2, needsChatLink: true } },
+  { path: '/about', page: '关于', component: page(() => import('../features/about/about-page')), menu: { key: '/about', label: '关于', order: 9 } },
+  { path: '*', page: '页面', component: page(() => import('../features/not-found/not-found-page')) },
+];

@@ -1,0 +1,80 @@
+import { PAGE_SIZE } from '@model-relay/contract';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api } from '../lib/api';
+
+/**
+ * The paging of every list screen (spec section 4, "Lists"): server pages of PAGE_SIZE rows; page 0 replaces
+ * the list and later pages append; the next server page is loaded when the user reaches the last local
+ * page; the table paginates locally. A search replaces the list with the search results.
+ */
+export function usePagedList<T>(listUrl: (page: number) => string, searchUrl: (keyword: string) => string) {
+  const [rows, setRows] = useState<T[]>([]);
+  const [loading, setLoading] = useState(false);
+  const [activePage, setActivePage] = useState(1);
+  const [searching, setSearching] = useState(false);
+  const loadedPages = useRef(0);
+  const exhausted = useRef(false);
+
+  const loadPage = useCallback(
+    async (page: number) => {
+      setLoading(true);
+      try {
+        const res = await api<T[]>(listUrl(page));
+        if (!res.success) return;
+        const data = res.data ?? [];
+        exhausted.current = data.length < PAGE_SIZE;
+        loadedPages.current = page + 1;
+        setRows((current) => (page === 0 ? data : [...current, ...data]));
+      } catch {
+        /* shown by the request client */
+      } finally {
+        setLoading(false);
+      }
+    },
+    [listUrl],
+  );
+
+  const reload = useCallback(async () => {
+    setSearching(false);
+    setActivePage(1);
+    await loadPage(0);
+  }, [loadPage]);
+
+  useEffect(() => {
+    void loadPage(0);
+  }, [loadPage]);
+
+  const onPageChange = useCallback(
+    (page: number) => {
+      setActivePage(page);
+      const localPages = Math.ceil(rows.length / PAGE_SIZE);
+      if (!searching && page >= localPages && !exhausted.current) void loadPage(loadedPages.current);
+    },
+    [rows.length, searching, loadPage],
+  );
+
+  const search = useCallback(
+    async (keyword: string) => {
+      const trimmed = keyword.trim();
+      if (!trimmed) return reload();
+      setLoading(true);
+      try {
+        const res = await api<T[]>(searchUrl(trimmed));
+        if (res.success) {
+          setRows(res.data ?? []);
+          setSearching(true);
+          setActivePage(1);
+        }
+      } catch {
+        /* shown by the request client */
+      } finally {
+        setLoading(false);
+      }
+    },
+    [searchUrl, reload],
+  );
+
+  /** Total shown to the paginator: one extra page while more may exist on the server. */
+  const total = rows.length + (searching || exhausted.current ? 0 : PAGE_SIZE);
+  return { rows, setRows, loading, activePage, onPageChange, search, reload, total };
+}

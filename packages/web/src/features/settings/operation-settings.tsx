@@ -1,0 +1,101 @@
+import { Button, DatePicker, Space } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useMemo, useState } from 'react';
+import { api } from '../../lib/api';
+import { toast } from '../../lib/toast';
+import { OptionSection } from './option-section';
+import { ratioForEditing, ratioProblem } from './ratio-json';
+import { useOptions } from './use-options';
+
+/** 运营设置: general, log, monitoring, quota and ratio sections (spec section 2). */
+export default function OperationSettings() {
+  const { options, loaded, saveMany } = useOptions();
+  const [clearBefore, setClearBefore] = useState<Dayjs>(() => dayjs().subtract(30, 'day'));
+  // Ratios are edited pretty-printed, '{}' shown as empty.
+  const ratioOptions = useMemo(
+    () => ({ ...options, ModelRatio: ratioForEditing(options.ModelRatio), CompletionRatio: ratioForEditing(options.CompletionRatio), GroupRatio: ratioForEditing(options.GroupRatio) }),
+    [options],
+  );
+  if (!loaded) return null;
+
+  const clearLogs = async () => {
+    try {
+      const res = await api<number>(`/api/log/?target_timestamp=${clearBefore.unix()}`, { method: 'DELETE', quiet: true });
+      if (res.success) toast.success(`${res.data ?? 0} 条日志已清理！`);
+      else toast.error(`日志清理失败：${res.message}`);
+    } catch {
+      /* shown by the request client */
+    }
+  };
+
+  const ratio = (key: 'ModelRatio' | 'CompletionRatio' | 'GroupRatio', label: string) => ({
+    key,
+    label,
+    kind: 'textarea' as const,
+    placeholder: '为一个 JSON 文本，键为模型名称（分组名称），值为倍率',
+    check: (value: string) => ratioProblem(key, value),
+    normalise: (value: string) => (value.trim() === '' ? '{}' : value),
+  });
+
+  return (
+    <>
+      <OptionSection
+        title="通用设置"
+        options={options}
+        saveMany={saveMany}
+        fields={[
+          { key: 'TopUpLink', label: '充值链接', placeholder: '例如发卡网站的购买链接' },
+          { key: 'ChatLink', label: '聊天页面链接', placeholder: '例如 ChatGPT Next Web 的部署地址' },
+          { key: 'QuotaPerUnit', label: '单位美元额度', kind: 'decimal' },
+          { key: 'RetryTimes', label: '失败重试次数', kind: 'integer' },
+          { key: 'DisplayInCurrencyEnabled', label: '以货币形式显示额度', kind: 'switch' },
+          { key: 'DisplayTokenStatEnabled', label: 'Billing 相关 API 显示令牌额度而非用户额度', kind: 'switch' },
+          { key: 'ApproximateTokenEnabled', label: '使用近似的方式估算 token 数以减少计算量', kind: 'switch' },
+        ]}
+      />
+      <OptionSection
+        title="日志设置"
+        options={options}
+        saveMany={saveMany}
+        fields={[{ key: 'LogConsumeEnabled', label: '启用额度消费日志记录', kind: 'switch' }]}
+        extra={
+          <Space wrap>
+            <span>清除此时间之前的历史日志：</span>
+            <DatePicker showTime value={clearBefore} onChange={(value) => value && setClearBefore(value)} aria-label="日志清理时间" />
+            <Button danger onClick={() => void clearLogs()}>
+              清除历史日志
+            </Button>
+          </Space>
+        }
+      />
+      <OptionSection
+        title="监控设置"
+        options={options}
+        saveMany={saveMany}
+        fields={[
+          { key: 'ChannelDisableThreshold', label: '最长响应时间（秒）', kind: 'number' },
+          { key: 'QuotaRemindThreshold', label: '额度提醒阈值', kind: 'integer' },
+          { key: 'AutomaticDisableChannelEnabled', label: '失败时自动禁用通道', kind: 'switch' },
+          { key: 'AutomaticEnableChannelEnabled', label: '成功时自动启用通道', kind: 'switch' },
+        ]}
+      />
+      <OptionSection
+        title="额度设置"
+        options={options}
+        saveMany={saveMany}
+        fields={[
+          { key: 'QuotaForNewUser', label: '新用户初始额度', kind: 'integer', span: 6 },
+          { key: 'PreConsumedQuota', label: '请求预扣费额度', kind: 'integer', span: 6 },
+          { key: 'QuotaForInviter', label: '邀请新用户奖励额度', kind: 'integer', span: 6 },
+          { key: 'QuotaForInvitee', label: '新用户使用邀请码奖励额度', kind: 'integer', span: 6 },
+        ]}
+      />
+      <OptionSection
+        title="倍率设置"
+        options={ratioOptions}
+        saveMany={saveMany}
+        fields={[ratio('ModelRatio', '模型倍率'), ratio('CompletionRatio', '补全倍率'), ratio('GroupRatio', '分组倍率')]}
+      />
+    </>
+  );
+}

@@ -1,0 +1,130 @@
+import { isSecretOptionKey } from '@model-relay/contract';
+import { Button, Card, Checkbox, Col, Form, Input, InputNumber, Row, Select } from 'antd';
+import { useEffect, useState, type ReactNode } from 'react';
+import { toast } from '../../lib/toast';
+import type { OptionMap } from './use-options';
+
+export interface OptionField {
+  key: string;
+  label: string;
+  kind?: 'text' | 'textarea' | 'number' | 'integer' | 'decimal' | 'secret' | 'switch' | 'select';
+  placeholder?: string;
+  options?: Array<{ value: string; label: string }>;
+  /** Validates/normalises before saving; return a message to refuse. */
+  check?: (value: string) => string | undefined;
+  normalise?: (value: string) => string;
+  span?: number;
+}
+
+/**
+ * One section of option fields with a save button that sends only the changed keys. Switches (keys ending
+ * in Enabled) are sent at once when toggled. Secrets start empty and are saved only when non-empty and
+ * changed (spec section 5).
+ */
+export function OptionSection({
+  title,
+  fields,
+  options,
+  saveMany,
+  extra,
+  beforeToggle,
+}: {
+  title: string;
+  fields: OptionField[];
+  options: OptionMap;
+  saveMany: (entries: Array<[string, string]>) => Promise<boolean>;
+  extra?: ReactNode;
+  /** Asked before a switch is sent; return false to keep it as it is. */
+  beforeToggle?: (key: string, next: boolean) => Promise<boolean>;
+}) {
+  const initial = (field: OptionField) => (isSecretOptionKey(field.key) ? '' : (options[field.key] ?? ''));
+  const [values, setValues] = useState<Record<string, string>>({});
+  useEffect(() => {
+    setValues(Object.fromEntries(fields.map((f) => [f.key, isSecretOptionKey(f.key) ? '' : (options[f.key] ?? '')])));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [options]);
+
+  const toggle = async (key: string, next: boolean) => {
+    if (beforeToggle && !(await beforeToggle(key, next))) return;
+    if (await saveMany([[key, next ? 'true' : 'false']])) toast.success('操作成功完成！');
+  };
+
+  const submit = async () => {
+    const changed: Array<[string, string]> = [];
+    for (const field of fields) {
+      if (field.kind === 'switch') continue;
+      let value = values[field.key] ?? '';
+      if (isSecretOptionKey(field.key) && value === '') continue;
+      if (field.normalise) value = field.normalise(value);
+      if (value === initial(field) && !isSecretOptionKey(field.key)) continue;
+      const problem = field.check?.(value);
+      if (problem) {
+        toast.error(problem);
+        return;
+      }
+      changed.push([field.key, value]);
+    }
+    if (changed.length === 0) {
+      toast.info('没有需要保存的修改');
+      return;
+    }
+    if (await saveMany(changed)) toast.success('保存成功');
+  };
+
+  const hasInputs = fields.some((f) => f.kind !== 'switch');
+  return (
+    <Card size="small" title={title} style={{ marginBottom: 16 }}>
+      <Form layout="vertical">
+        <Row gutter={16}>
+          {fields.map((field) => (
+            <Col key={field.key} xs={24} md={field.span ?? (field.kind === 'textarea' ? 24 : field.kind === 'switch' ? 12 : 8)}>
+              {field.kind === 'switch' ? (
+                <Form.Item>
+                  <Checkbox checked={options[field.key] === 'true'} onChange={(e) => void toggle(field.key, e.target.checked)}>
+                    {field.label}
+                  </Checkbox>
+                </Form.Item>
+              ) : (
+                <Form.Item label={field.label}>{renderInput(field, values[field.key] ?? '', (v) => setValues((c) => ({ ...c, [field.key]: v })))}</Form.Item>
+              )}
+            </Col>
+          ))}
+        </Row>
+        {extra}
+        {hasInputs && (
+          <Button type="primary" onClick={() => void submit()}>
+            保存{title}
+          </Button>
+        )}
+      </Form>
+    </Card>
+  );
+}
+
+function renderInput(field: OptionField, value: string, onChange: (value: string) => void) {
+  const label = field.label;
+  switch (field.kind) {
+    case 'textarea':
+      return <Input.TextArea aria-label={label} autoSize={{ minRows: 4, maxRows: 16 }} value={value} placeholder={field.placeholder} onChange={(e) => onChange(e.target.value)} style={{ fontFamily: 'monospace' }} />;
+    case 'integer':
+    case 'number':
+    case 'decimal':
+      return (
+        <InputNumber
+          aria-label={label}
+          style={{ width: '100%' }}
+          value={value === '' ? null : Number(value)}
+          min={0}
+          step={field.kind === 'decimal' ? 0.01 : 1}
+          precision={field.kind === 'integer' ? 0 : undefined}
+          onChange={(v) => onChange(v === null ? '' : String(v))}
+        />
+      );
+    case 'secret':
+      return <Input.Password aria-label={label} value={value} placeholder={field.placeholder ?? '敏感信息不会发送到前端显示'} onChange={(e) => onChange(e.target.value)} autoComplete="new-password" />;
+    case 'select':
+      return <Select aria-label={label} value={value} options={field.options} onChange={onChange} />;
+    default:
+      return <Input aria-label={label} value={value} placeholder={field.placeholder} onChange={(e) => onChange(e.target.value)} />;
+  }
+}

@@ -1,0 +1,112 @@
+import type { UserDto } from '@model-relay/contract';
+import { Button, Card, Form, Input, InputNumber, Select, Space } from 'antd';
+import { useEffect, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { api } from '../../lib/api';
+import { isAdmin, useUser } from '../../lib/session';
+import { getStoredUser, setStoredUser } from '../../lib/storage';
+import { toast } from '../../lib/toast';
+
+interface EditForm {
+  username: string;
+  display_name: string;
+  password: string;
+  group: string;
+  quota: number;
+}
+
+/** /user/edit (own profile) and /user/edit/{id} (an admin edits someone else: also group and quota). */
+export default function UserEditPage() {
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const me = useUser();
+  const editingOther = Boolean(id) && isAdmin(me) && Number(id) !== me?.id;
+  const [form] = Form.useForm<EditForm>();
+  const [user, setUser] = useState<UserDto | undefined>();
+  const [groups, setGroups] = useState<string[]>([]);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    const url = id ? `/api/user/${id}` : '/api/user/self';
+    api<UserDto>(url)
+      .then((res) => {
+        if (!res.success || !res.data) return;
+        setUser(res.data);
+        form.setFieldsValue({ username: res.data.username, display_name: res.data.display_name, password: '', group: res.data.group, quota: res.data.quota });
+      })
+      .catch(() => undefined);
+    if (editingOther) {
+      api<string[]>('/api/group/')
+        .then((res) => res.success && setGroups(res.data ?? []))
+        .catch(() => undefined);
+    }
+  }, [id, editingOther, form]);
+
+  const submit = async (values: EditForm) => {
+    setSaving(true);
+    try {
+      const body: Record<string, unknown> = { username: values.username, display_name: values.display_name ?? '', password: values.password ?? '' };
+      const res = id
+        ? await api('/api/user/', { method: 'PUT', body: { ...body, id: Number(id), ...(editingOther ? { group: values.group, quota: Math.trunc(Number(values.quota)) } : {}) } })
+        : await api('/api/user/self', { method: 'PUT', body });
+      if (!res.success) return;
+      toast.success('用户信息更新成功！');
+      if (!id) {
+        const stored = getStoredUser();
+        if (stored) setStoredUser({ ...stored, username: values.username, display_name: values.display_name });
+      }
+      form.setFieldValue('password', '');
+    } catch {
+      /* shown by the request client */
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Card className="page-card" title="更新用户信息" style={{ maxWidth: 640 }}>
+      <Form form={form} layout="vertical" onFinish={(v) => void submit(v)}>
+        <Form.Item label="用户名" name="username" rules={[{ required: true, message: '请输入用户名' }]}>
+          <Input placeholder="请输入新的用户名" maxLength={12} />
+        </Form.Item>
+        <Form.Item label="密码" name="password">
+          <Input.Password placeholder="请输入新的密码，最短 8 位" autoComplete="new-password" maxLength={20} />
+        </Form.Item>
+        <Form.Item label="显示名称" name="display_name">
+          <Input placeholder="请输入新的显示名称" maxLength={20} />
+        </Form.Item>
+        {editingOther && (
+          <>
+            <Form.Item label="分组" name="group">
+              <Select
+                showSearch
+                placeholder="请选择分组"
+                options={groups.map((g) => ({ value: g, label: g }))}
+                // New group names can be typed and added (spec section 2).
+                onSearch={(text) => text && !groups.includes(text) && setGroups((g) => [...g.filter((x) => x !== text), text])}
+              />
+            </Form.Item>
+            <Form.Item label="剩余额度" name="quota">
+              <InputNumber min={0} precision={0} style={{ width: '100%' }} placeholder="请输入新的剩余额度" />
+            </Form.Item>
+          </>
+        )}
+        <Form.Item label="已绑定的 GitHub 账户">
+          <Input readOnly value={user?.github_id ?? ''} placeholder="此项只读，需要用户通过个人设置页面的相关绑定按钮进行绑定，不可直接修改" />
+        </Form.Item>
+        <Form.Item label="已绑定的微信账户">
+          <Input readOnly value={user?.wechat_id ?? ''} placeholder="此项只读，需要用户通过个人设置页面的相关绑定按钮进行绑定，不可直接修改" />
+        </Form.Item>
+        <Form.Item label="已绑定的邮箱账户">
+          <Input readOnly value={user?.email ?? ''} placeholder="此项只读，需要用户通过个人设置页面的相关绑定按钮进行绑定，不可直接修改" />
+        </Form.Item>
+        <Space>
+          <Button onClick={() => navigate('/setting')}>取消</Button>
+          <Button type="primary" htmlType="submit" loading={saving}>
+            提交
+          </Button>
+        </Space>
+      </Form>
+    </Card>
+  );
+}
