@@ -27,6 +27,13 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     genReqId: () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`,
   });
   app.decorateRequest('caller', null);
+  // An empty body sent with a JSON content type (common for DELETE/GET from browsers) means "no body".
+  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    return parseJson(request, String(body), done);
+  });
   await app.register(fastifyCookie);
 
   app.addHook('onRequest', async (request, reply) => {

@@ -4,7 +4,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { api } from '../lib/api';
 import { DEFAULT_LOGO, DEFAULT_SYSTEM_NAME, isAdmin, useStatus, useUser } from '../lib/session';
-import { setStoredUser } from '../lib/storage';
+import { forgetUserQuietly } from '../lib/storage';
 import { toast } from '../lib/toast';
 import { ROUTES } from './routes';
 
@@ -35,9 +35,9 @@ export function AppLayout({ children }: { children: ReactNode }) {
     try {
       await api('/api/user/logout');
     } finally {
-      setStoredUser(undefined);
+      forgetUserQuietly();
+      navigate('/login', { replace: true });
       toast.success('注销成功！');
-      navigate('/login');
     }
   };
 

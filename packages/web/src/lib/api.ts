@@ -1,5 +1,5 @@
 import type { ApiEnvelope } from '@model-relay/contract';
-import { setStoredUser } from './storage';
+import { forgetUserQuietly } from './storage';
 import { toast } from './toast';
 
 /** Base URL of the server: a build-time setting, empty by default (same origin). */
@@ -29,7 +29,7 @@ export class ApiError extends Error {
  */
 export function showHttpError(status: number, serverMessage?: string): void {
   if (status === 401) {
-    setStoredUser(undefined);
+    forgetUserQuietly();
     redirectTo('/login?expired=true');
     return;
   }

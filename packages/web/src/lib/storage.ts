@@ -53,6 +53,18 @@ export function setStoredUser(user: StoredUser | undefined): void {
   emit();
 }
 
+/**
+ * Forgets the user without re-rendering anyone. Used right before navigating to /login: a re-render first
+ * would let the route guard of the current page redirect to plain /login (losing ?expired=true). The login
+ * page calls refreshStoredUser() when it mounts.
+ */
+export function forgetUserQuietly(): void {
+  localStorage.removeItem(StorageKeys.user);
+}
+export function refreshStoredUser(): void {
+  emit();
+}
+
 let cachedStatusText: string | null = null;
 let cachedStatus: StatusObject | undefined;
 export function getStoredStatus(): StatusObject | undefined {

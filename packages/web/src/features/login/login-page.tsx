@@ -1,11 +1,11 @@
 import { GithubOutlined, WechatOutlined } from '@ant-design/icons';
 import type { UserDto } from '@model-relay/contract';
 import { Alert, Button, Card, Divider, Form, Image, Input, Modal, Space } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../lib/api';
 import { useStatus } from '../../lib/session';
-import { setStoredUser } from '../../lib/storage';
+import { refreshStoredUser, setStoredUser } from '../../lib/storage';
 import { toast } from '../../lib/toast';
 
 /** The default super admin credentials; logging in with them asks for a new password at once. */
@@ -19,6 +19,8 @@ export default function LoginPage() {
   const [loading, setLoading] = useState(false);
   const [wechatOpen, setWechatOpen] = useState(false);
   const [wechatCode, setWechatCode] = useState('');
+  // A logout or an expired session forgot the user quietly; let the top bar catch up now.
+  useEffect(refreshStoredUser, []);
   const from = (location.state as { from?: { pathname: string; search?: string } } | null)?.from;
 
   const submit = async (values: { username: string; password: string }) => {

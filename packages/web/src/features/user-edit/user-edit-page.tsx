@@ -32,7 +32,8 @@ export default function UserEditPage() {
       .then((res) => {
         if (!res.success || !res.data) return;
         setUser(res.data);
-        form.setFieldsValue({ username: res.data.username, display_name: res.data.display_name, password: '', group: res.data.group, quota: res.data.quota });
+        // The password is never prefilled (and not touched here, so typing before the load finishes is kept).
+        form.setFieldsValue({ username: res.data.username, display_name: res.data.display_name, group: res.data.group, quota: res.data.quota });
       })
       .catch(() => undefined);
     if (editingOther) {

@@ -1,0 +1,34 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Browser tests against the real built server (packages/server/dist + packages/web/dist), driving Debian's
+ * Chromium. Each test starts its own server on a fresh SQLite file (see support/fixtures.ts), so tests never
+ * share state and can run in parallel.
+ */
+export default defineConfig({
+  testDir: './tests',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : 2,
+  retries: 0,
+  reporter: [['list'], ['json', { outputFile: '../.tmp/playwright.json' }]],
+  use: {
+    locale: 'zh-CN',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  outputDir: '../.tmp/test-results',
+});
