@@ -2,3 +2,4 @@ export * from './roles.js';
 export * from './channel-types.js';
 export * from './options.js';
 export * from './users.js';
+export * from './tokens.js';

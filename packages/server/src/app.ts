@@ -7,6 +7,7 @@ import { groupRoutes } from './api/group/routes.js';
 import { logRoutes } from './api/log/routes.js';
 import { optionRoutes } from './api/option/routes.js';
 import { statusRoutes } from './api/status/routes.js';
+import { tokenRoutes } from './api/token/routes.js';
 import { userRoutes } from './api/user/routes.js';
 import type { AppContext } from './context.js';
 import { relayRoutes } from './relay/routes.js';
@@ -63,6 +64,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   optionRoutes(app, ctx);
   userRoutes(app, ctx);
   groupRoutes(app, ctx);
+  tokenRoutes(app, ctx);
   logRoutes(app, ctx);
   await relayRoutes(app, { ...ctx.relay, options: ctx.options, logs: ctx.repositories.logs, notifier: ctx.notifier });
 

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { TokenService } from './api/token/token-service.js';
 import type { UserService } from './api/user/user-service.js';
 import type { QuotaLedger } from './billing/ledger.js';
 import type { UpstreamPools } from './relay/pipeline/forward.js';
@@ -21,7 +22,7 @@ export interface AppContext {
   rateLimiter: RateLimiter;
   redis?: Redis;
   repositories: { users: UsersRepository; logs: LogsRepository };
-  services: { users: UserService };
+  services: { users: UserService; tokens: TokenService };
   notifier: Notifier;
   relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools };
   version: string;

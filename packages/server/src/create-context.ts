@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
+import { TokenService } from './api/token/token-service.js';
 import { UserService } from './api/user/user-service.js';
 import { QuotaLedger } from './billing/ledger.js';
 import { UpstreamPools } from './relay/pipeline/forward.js';
@@ -14,6 +15,7 @@ import { OptionStore } from './options/option-store.js';
 import { openStorage } from './storage/database.js';
 import { LogsRepository } from './storage/repositories/logs.js';
 import { OptionsRepository } from './storage/repositories/options.js';
+import { TokensRepository } from './storage/repositories/tokens.js';
 import { UsersRepository } from './storage/repositories/users.js';
 
 const SESSION_SECRET_KEY = 'internal.SessionSecret';
@@ -62,7 +64,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     rateLimiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
     redis,
     repositories: { users, logs },
-    services: { users: userService },
+    services: { users: userService, tokens: new TokenService(new TokensRepository(storage.db)) },
     notifier: new Notifier(storage.db, options, (error, what) => console.error(`${what} failed:`, error instanceof Error ? error.message : error)),
     relay: { store: new RelayStore(storage.db), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000) },
     version: readVersion(),
