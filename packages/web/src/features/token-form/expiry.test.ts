@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { EXPIRY_SHORTCUTS, expiryFromShortcut, parseExpiry } from './expiry';
+
+describe('token expiry (spec sections 5 and 9)', () => {
+  // covers S5-VALID-30, S5-VALID-34
+  it('-1 means never; a text that is not a date is refused', () => {
+    expect(parseExpiry('-1')).toBe(-1);
+    expect(parseExpiry('not a date')).toBe('invalid');
+    expect(parseExpiry('')).toBe('invalid');
+    expect(parseExpiry('2030-01-02 03:04:05')).toBeGreaterThan(1_800_000_000);
+  });
+  // covers S2-TOKENFORM-06, S2-TOKENFORM-07, S2-TOKENFORM-08, S2-TOKENFORM-09, S2-TOKENFORM-10
+  it('offers never, 30 days, one day, one hour and one minute', () => {
+    expect(EXPIRY_SHORTCUTS.map((s) => s.seconds)).toEqual([null, 2592000, 86400, 3600, 60]);
+    const now = Date.UTC(2030, 0, 1, 0, 0, 0);
+    expect(expiryFromShortcut(null, now)).toBe('-1');
+    expect(parseExpiry(expiryFromShortcut(3600, now))).toBe(now / 1000 + 3600);
+  });
+});

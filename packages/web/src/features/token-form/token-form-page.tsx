@@ -1,0 +1,114 @@
+import { DEFAULT_TOKEN_QUOTA, type TokenDto } from '@model-relay/contract';
+import { Button, Card, Checkbox, Form, Input, InputNumber, Select, Space } from 'antd';
+import { useEffect, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { api } from '../../lib/api';
+import { renderQuota } from '../../lib/format';
+import { toast } from '../../lib/toast';
+import { EXPIRY_SHORTCUTS, expiryFromShortcut, expiryText, parseExpiry } from './expiry';
+
+interface FormState {
+  name: string;
+  models: string[];
+  subnet: string;
+  expiry: string;
+  remain_quota: number;
+  unlimited_quota: boolean;
+}
+
+/** /token/add and /token/edit/{id} (spec section 2, "Token form"). */
+export default function TokenFormPage() {
+  const { id } = useParams();
+  const editing = Boolean(id);
+  const navigate = useNavigate();
+  // Defaults of spec sections 5 and 9: quota 500000 when creating, 0 when editing (until loaded); expiry -1.
+  const [state, setState] = useState<FormState>({ name: '', models: [], subnet: '', expiry: '-1', remain_quota: editing ? 0 : DEFAULT_TOKEN_QUOTA, unlimited_quota: false });
+  const [models, setModels] = useState<string[]>([]);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    api<string[]>('/api/user/available_models', { quiet: true })
+      .then((res) => res.success && setModels(res.data ?? []))
+      .catch(() => undefined);
+    if (!id) return;
+    api<TokenDto>(`/api/token/${id}`)
+      .then((res) => {
+        if (!res.success || !res.data) return;
+        const t = res.data;
+        setState({ name: t.name, models: t.models ? t.models.split(',').filter(Boolean) : [], subnet: t.subnet, expiry: expiryText(t.expired_time), remain_quota: t.remain_quota, unlimited_quota: t.unlimited_quota });
+      })
+      .catch(() => undefined);
+  }, [id]);
+
+  const submit = async () => {
+    if (!state.name.trim()) {
+      toast.error('请输入令牌名称');
+      return;
+    }
+    const expired = parseExpiry(state.expiry);
+    if (expired === 'invalid') {
+      toast.error('过期时间格式错误！');
+      return;
+    }
+    const body = {
+      name: state.name.trim(),
+      models: state.models.join(','),
+      subnet: state.subnet.trim(),
+      expired_time: expired,
+      remain_quota: Math.trunc(Number(state.remain_quota) || 0),
+      unlimited_quota: state.unlimited_quota,
+    };
+    setSaving(true);
+    try {
+      const res = editing ? await api('/api/token/', { method: 'PUT', body: { ...body, id: Number(id) } }) : await api('/api/token/', { method: 'POST', body });
+      if (!res.success) return;
+      toast.success(editing ? '令牌更新成功！' : '令牌创建成功，请在列表页面点击复制获取令牌！');
+      navigate('/token');
+    } catch {
+      /* shown by the request client */
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setState((s) => ({ ...s, [key]: value }));
+  return (
+    <Card className="page-card" title={editing ? '更新令牌信息' : '创建新的令牌'} style={{ maxWidth: 720 }}>
+      <Form layout="vertical" onFinish={() => void submit()}>
+        <Form.Item label="名称" required>
+          <Input placeholder="请输入名称" value={state.name} onChange={(e) => set('name', e.target.value)} maxLength={30} />
+        </Form.Item>
+        <Form.Item label="模型范围" extra="留空表示可以使用所有可用模型">
+          <Select mode="multiple" aria-label="模型范围" placeholder="请选择允许使用的模型，留空则不进行限制" value={state.models} options={models.map((m) => ({ value: m, label: m }))} onChange={(v) => set('models', v)} allowClear />
+        </Form.Item>
+        <Form.Item label="IP 限制" extra="以英文逗号分隔的 IP 或 CIDR，留空表示不限制">
+          <Input placeholder="例如：192.168.0.0/24,10.0.0.1" value={state.subnet} onChange={(e) => set('subnet', e.target.value)} />
+        </Form.Item>
+        <Form.Item label="过期时间" extra="格式 YYYY-MM-DD HH:mm:ss，-1 表示永不过期">
+          <Input placeholder="请输入过期时间，格式为 yyyy-MM-dd HH:mm:ss，-1 表示无限制" value={state.expiry} onChange={(e) => set('expiry', e.target.value)} />
+        </Form.Item>
+        <Space wrap style={{ marginBottom: 16 }}>
+          {EXPIRY_SHORTCUTS.map((s) => (
+            <Button key={s.label} onClick={() => set('expiry', expiryFromShortcut(s.seconds))}>
+              {s.label}
+            </Button>
+          ))}
+        </Space>
+        <Form.Item label={`额度${state.unlimited_quota ? '' : `（${renderQuota(Number(state.remain_quota) || 0)}）`}`}>
+          <InputNumber aria-label="额度" min={0} precision={0} style={{ width: '100%' }} value={state.remain_quota} disabled={state.unlimited_quota} onChange={(v) => set('remain_quota', Math.trunc(Number(v ?? 0)))} />
+        </Form.Item>
+        <Form.Item>
+          <Checkbox checked={state.unlimited_quota} onChange={(e) => set('unlimited_quota', e.target.checked)}>
+            设为无限额度
+          </Checkbox>
+        </Form.Item>
+        <Space>
+          <Button onClick={() => navigate('/token')}>取消</Button>
+          <Button type="primary" htmlType="submit" loading={saving}>
+            提交
+          </Button>
+        </Space>
+      </Form>
+    </Card>
+  );
+}
