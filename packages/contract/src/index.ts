@@ -3,3 +3,5 @@ export * from './channel-types.js';
 export * from './options.js';
 export * from './users.js';
 export * from './tokens.js';
+export * from './channels.js';
+export * from './channel-models.js';

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { channelRoutes } from './api/channel/routes.js';
 import { groupRoutes } from './api/group/routes.js';
 import { logRoutes } from './api/log/routes.js';
 import { optionRoutes } from './api/option/routes.js';
@@ -65,6 +66,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   userRoutes(app, ctx);
   groupRoutes(app, ctx);
   tokenRoutes(app, ctx);
+  channelRoutes(app, ctx);
   logRoutes(app, ctx);
   await relayRoutes(app, { ...ctx.relay, options: ctx.options, logs: ctx.repositories.logs, notifier: ctx.notifier });
 

@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
+import type { ChannelService } from './api/channel/channel-service.js';
 import type { TokenService } from './api/token/token-service.js';
+import type { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import type { UserService } from './api/user/user-service.js';
 import type { QuotaLedger } from './billing/ledger.js';
 import type { UpstreamPools } from './relay/pipeline/forward.js';
@@ -22,7 +24,8 @@ export interface AppContext {
   rateLimiter: RateLimiter;
   redis?: Redis;
   repositories: { users: UsersRepository; logs: LogsRepository };
-  services: { users: UserService; tokens: TokenService };
+  services: { users: UserService; tokens: TokenService; channels: ChannelService };
+  channelTests: ChannelTestRunner;
   notifier: Notifier;
   relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools };
   version: string;

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
+import { ChannelService } from './api/channel/channel-service.js';
 import { TokenService } from './api/token/token-service.js';
+import { ChannelTestRunner } from './relay/channel-health/test-all.js';
+import { ChannelsRepository } from './storage/repositories/channels.js';
 import { UserService } from './api/user/user-service.js';
 import { QuotaLedger } from './billing/ledger.js';
 import { UpstreamPools } from './relay/pipeline/forward.js';
@@ -55,6 +58,9 @@ export async function createContext(config: Config): Promise<AppContext> {
   const startTime = Math.floor(Date.now() / 1000);
   await ledger.recoverOpen(config.REDIS_CONN_STRING ? startTime - config.RELAY_TIMEOUT_SECONDS * 2 : startTime + 1);
 
+  const notifier = new Notifier(storage.db, options, (error, what) => console.error(`${what} failed:`, error instanceof Error ? error.message : error));
+  const relay = { store: new RelayStore(storage.db), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000) };
+
   const redis = config.REDIS_CONN_STRING ? new Redis(config.REDIS_CONN_STRING, { maxRetriesPerRequest: 2 }) : undefined;
   const ctx: AppContext = {
     config,
@@ -64,9 +70,14 @@ export async function createContext(config: Config): Promise<AppContext> {
     rateLimiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
     redis,
     repositories: { users, logs },
-    services: { users: userService, tokens: new TokenService(new TokensRepository(storage.db)) },
-    notifier: new Notifier(storage.db, options, (error, what) => console.error(`${what} failed:`, error instanceof Error ? error.message : error)),
-    relay: { store: new RelayStore(storage.db), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000) },
+    services: {
+      users: userService,
+      tokens: new TokenService(new TokensRepository(storage.db)),
+      channels: new ChannelService(new ChannelsRepository(storage.db, storage.dialect)),
+    },
+    channelTests: new ChannelTestRunner({ store: relay.store, options, pools: relay.pools, notifier }),
+    notifier,
+    relay,
     version: readVersion(),
     startTime,
   };

@@ -1,7 +1,7 @@
+import { AZURE_DEFAULT_API_VERSION } from '@model-relay/contract';
 import { openAiAdapter, bodyOf } from '../openai/adapter.js';
 import type { ProviderAdapter, RelayMode } from '../types.js';
 
-export const AZURE_DEFAULT_API_VERSION = '2024-03-01-preview';
 
 const OPERATION: Record<RelayMode, string> = {
   chat: 'chat/completions',

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+export const ChannelMessages = {
+  nameAndKeyRequired: '请填写渠道名称和渠道密钥！',
+  modelRequired: '请至少选择一个模型！',
+  mappingInvalid: '模型重定向必须是合法的 JSON 格式！',
+  configInvalid: '渠道配置必须是合法的 JSON 格式！',
+} as const;
+
+/** Type with no model list (spec section 3, "Type 43 has no models"). */
+export const PROXY_CHANNEL_TYPE = 43;
+export const AZURE_CHANNEL_TYPE = 3;
+export const AZURE_DEFAULT_API_VERSION = '2024-03-01-preview';
+
+/** Key format hints of spec section 5. */
+export const CHANNEL_KEY_HINTS: Record<number, string> = {
+  15: '按照如下格式输入：APIKey|SecretKey',
+  18: '按照如下格式输入：APPID|APISecret|APIKey',
+  22: '按照如下格式输入：APIKey-AppId，例如：fastgpt-0sp2gtvfdgyi4k30jwlgwf1i-64f335d84283f05518e9e041',
+  23: '按照如下格式输入：AppId|SecretId|SecretKey',
+  33: '按照如下格式输入：AK|SK|Region',
+  42: '按照如下格式输入：Region|ProjectID|凭证 JSON',
+};
+
+/** The model redirect example of the channel form: dated names mapped to base names. */
+export const MODEL_MAPPING_EXAMPLE = JSON.stringify({ 'gpt-3.5-turbo-0301': 'gpt-3.5-turbo', 'gpt-4-0314': 'gpt-4', 'gpt-4-32k-0314': 'gpt-4-32k' }, null, 2);
+
+/** A JSON text that must be empty or an object; `valueType` constrains the values. */
+export function isJsonObjectText(text: string, valueType?: 'string'): boolean {
+  if (text.trim() === '') return true;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
+    return valueType ? Object.values(parsed).every((v) => typeof v === valueType) : true;
+  } catch {
+    return false;
+  }
+}
+
+const integer = z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().int().optional());
+
+/** Fields of POST /api/channel/ and the full-update form of PUT /api/channel/. */
+export const channelInputSchema = z.object({
+  name: z.string().trim().default(''),
+  type: z.coerce.number().int().min(1).default(1),
+  key: z.string().default(''),
+  base_url: z.string().trim().default(''),
+  other: z.string().trim().default(''),
+  model_mapping: z.string().default('').refine((v) => isJsonObjectText(v, 'string'), ChannelMessages.mappingInvalid),
+  models: z.string().default(''),
+  group: z.string().default('default'),
+  config: z.string().default('').refine((v) => isJsonObjectText(v), ChannelMessages.configInvalid),
+  system_prompt: z.string().default(''),
+  priority: integer,
+  weight: integer,
+});
+export type ChannelInput = z.infer<typeof channelInputSchema>;
+
+/** Comma list -> trimmed, de-duplicated entries. */
+export function splitList(text: string): string[] {
+  return [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+}
+
+/** The channel as lists and reads return it: never with its key. */
+export interface ChannelDto {
+  id: number;
+  type: number;
+  name: string;
+  key: string;
+  status: number;
+  weight: number;
+  priority: number;
+  created_time: number;
+  test_time: number;
+  response_time: number;
+  base_url: string;
+  other: string;
+  balance: number;
+  balance_updated_time: number;
+  models: string;
+  group: string;
+  used_quota: number;
+  request_count: number;
+  model_mapping: string;
+  config: string;
+  system_prompt: string;
+}

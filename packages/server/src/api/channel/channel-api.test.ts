@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test-support/test-app.js';
+import { startMockUpstream, type MockUpstream } from '../../test-support/mock-openai.js';
+
+let t: TestApp;
+let root: string;
+let mock: MockUpstream;
+
+beforeAll(async () => {
+  mock = await startMockUpstream();
+  t = await createTestApp();
+  root = await t.login('root', '123456');
+});
+afterAll(async () => {
+  await t.close();
+  await mock.close();
+});
+beforeEach(async () => {
+  await t.ctx.storage.db.deleteFrom('abilities').execute();
+  await t.ctx.storage.db.deleteFrom('channels').execute();
+});
+
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) => t.call({ method, url, cookie: root, payload });
+const abilities = () => t.ctx.storage.db.selectFrom('abilities').selectAll().orderBy('model').orderBy('group').execute();
+
+describe('/api/channel', () => {
+  // covers S7-API-46, S7-API-43, S7-API-44, S7-API-45
+  it('creates one channel per key line, never returns keys, and indexes group x model', async () => {
+    const created = await call('POST', '/api/channel/', { name: 'openai', type: 1, key: 'sk-a\nsk-b\n\n', base_url: 'https://api.example.com/', models: 'gpt-4o,gpt-4o-mini', group: 'default,vip', model_mapping: '', config: '' });
+    expect(created.body).toMatchObject({ success: true, data: 2 });
+    const list = await call('GET', '/api/channel/?p=0');
+    expect(list.body.data).toHaveLength(2);
+    expect(list.body.data.every((c: { key: string }) => c.key === '')).toBe(true);
+    expect(list.body.data[0]).toMatchObject({ base_url: 'https://api.example.com', models: 'gpt-4o,gpt-4o-mini', group: 'default,vip', status: 1 });
+    expect(await abilities()).toHaveLength(8);
+    const byKey = await call('GET', '/api/channel/search?keyword=sk-a');
+    expect(byKey.body.data).toHaveLength(1);
+    expect(JSON.stringify(byKey.body)).not.toContain('sk-a');
+    const one = await call('GET', `/api/channel/${list.body.data[0].id}`);
+    expect(one.body.data.key).toBe('');
+  });
+
+  // covers S5-VALID-35, S5-VALID-36, S5-VALID-38
+  it('validates name/key, models (except type 43), model mapping JSON; Azure gets the default API version', async () => {
+    expect((await call('POST', '/api/channel/', { name: '', type: 1, key: 'k', models: 'a' })).body.message).toBe('请填写渠道名称和渠道密钥！');
+    expect((await call('POST', '/api/channel/', { name: 'n', type: 1, key: '', models: 'a' })).body.message).toBe('请填写渠道名称和渠道密钥！');
+    expect((await call('POST', '/api/channel/', { name: 'n', type: 1, key: 'k', models: '' })).body.message).toBe('请至少选择一个模型！');
+    expect((await call('POST', '/api/channel/', { name: 'proxy', type: 43, key: 'k', models: '' })).body.success).toBe(true);
+    expect((await call('POST', '/api/channel/', { name: 'n', type: 1, key: 'k', models: 'a', model_mapping: '{bad' })).body.message).toBe('模型重定向必须是合法的 JSON 格式！');
+    expect((await call('POST', '/api/channel/', { name: 'azure', type: 3, key: 'k', models: 'gpt-4o', base_url: 'https://x.openai.azure.com' })).body.success).toBe(true);
+    const azure = (await call('GET', '/api/channel/search?keyword=azure')).body.data[0];
+    expect(azure.other).toBe('2024-03-01-preview');
+    expect((await call('POST', '/api/channel/', { name: 'w', type: 1, key: 'k2', models: 'a', weight: -5, priority: '' })).body.success).toBe(true);
+    expect((await call('GET', '/api/channel/search?keyword=w')).body.data[0]).toMatchObject({ weight: 0, priority: 0 });
+  });
+
+  // covers S7-API-47, S4-STATES-11, S4-STATES-12
+  it('status, priority and weight update alone; a full update keeps the key when left empty; abilities follow', async () => {
+    await call('POST', '/api/channel/', { name: 'c', type: 1, key: 'secret-key', models: 'gpt-4o', group: 'default' });
+    const id = (await call('GET', '/api/channel/?p=0')).body.data[0].id;
+    expect((await call('PUT', '/api/channel/', { id, status: 2 })).body.data.status).toBe(2);
+    expect((await abilities()).every((a) => a.enabled === 0)).toBe(true);
+    expect((await call('PUT', '/api/channel/', { id, status: 1 })).body.data.status).toBe(1);
+    expect((await call('PUT', '/api/channel/', { id, priority: 7 })).body.data.priority).toBe(7);
+    expect((await call('PUT', '/api/channel/', { id, weight: 3 })).body.data.weight).toBe(3);
+    expect((await abilities())[0]).toMatchObject({ enabled: 1, priority: 7, weight: 3 });
+    const full = await call('PUT', '/api/channel/', { id, name: 'renamed', type: 1, key: '', models: 'gpt-4o-mini,o1', group: 'vip', base_url: '', model_mapping: '{"gpt-4o-mini":"gpt-4o"}', config: '' });
+    expect(full.body.data).toMatchObject({ name: 'renamed', models: 'gpt-4o-mini,o1', group: 'vip', key: '' });
+    const row = await t.ctx.storage.db.selectFrom('channels').select('key').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.key).toBe('secret-key');
+    expect((await abilities()).map((a) => `${a.group}/${a.model}`)).toEqual(['vip/gpt-4o-mini', 'vip/o1']);
+  });
+
+  // covers S7-API-48, S7-API-49
+  it('deletes one channel, and all disabled ones with their abilities', async () => {
+    await call('POST', '/api/channel/', { name: 'a', type: 1, key: 'k1\nk2\nk3', models: 'm' });
+    const ids = (await call('GET', '/api/channel/?p=0')).body.data.map((c: { id: number }) => c.id);
+    expect((await call('DELETE', `/api/channel/${ids[0]}/`)).body.success).toBe(true);
+    await call('PUT', '/api/channel/', { id: ids[1], status: 2 });
+    await t.ctx.relay.store.setChannelStatus(ids[2], 3);
+    await call('POST', '/api/channel/', { name: 'keep', type: 1, key: 'k4', models: 'm' });
+    expect((await call('DELETE', '/api/channel/disabled')).body.data).toBe(2);
+    const left = (await call('GET', '/api/channel/?p=0')).body.data;
+    expect(left.map((c: { name: string }) => c.name)).toEqual(['keep']);
+    expect(await abilities()).toHaveLength(1);
+  });
+
+  // covers S7-API-52, S7-API-53, S7-API-50
+  it('tests one channel (time in seconds and model) and refreshes its balance', async () => {
+    await call('POST', '/api/channel/', { name: 'mock', type: 1, key: 'ok', base_url: mock.url, models: 'gpt-4o-mini' });
+    const id = (await call('GET', '/api/channel/?p=0')).body.data[0].id;
+    const test = await call('GET', `/api/channel/test/${id}?model=gpt-4o-mini`);
+    expect(test.body).toMatchObject({ success: true, model: 'gpt-4o-mini' });
+    expect(typeof test.body.time).toBe('number');
+    const balance = await call('GET', `/api/channel/update_balance/${id}/`);
+    expect(balance.body).toMatchObject({ success: true, balance: 99.5 });
+    const row = (await call('GET', `/api/channel/${id}`)).body.data;
+    expect(row.balance).toBe(99.5);
+    expect(row.test_time).toBeGreaterThan(0);
+    expect((await call('GET', '/api/channel/test?scope=all')).body.success).toBe(true);
+    await t.ctx.channelTests.idle();
+  });
+
+  // covers S7-API-54
+  it('lists built-in models for the form', async () => {
+    const all = await call('GET', '/api/channel/models');
+    expect(all.body.data.some((m: { id: string }) => m.id === 'gpt-4o')).toBe(true);
+    const byType = await call('GET', '/api/models');
+    expect(byType.body.data['1']).toContain('gpt-4o');
+    expect(byType.body.data['43']).toEqual([]);
+  });
+
+  it('every channel route is admin-only', async () => {
+    await call('POST', '/api/user/', { username: 'plain', password: 'password123' });
+    const plain = await t.login('plain', 'password123');
+    for (const [method, url] of [['GET', '/api/channel/?p=0'], ['GET', '/api/channel/search?keyword=a'], ['GET', '/api/channel/1'], ['POST', '/api/channel/'], ['PUT', '/api/channel/'], ['DELETE', '/api/channel/1/'], ['DELETE', '/api/channel/disabled'], ['GET', '/api/channel/test/1'], ['GET', '/api/channel/test?scope=all'], ['GET', '/api/channel/update_balance/1/'], ['GET', '/api/channel/models']] as const) {
+      const res = await t.call({ method, url, cookie: plain, payload: method === 'POST' || method === 'PUT' ? {} : undefined });
+      expect(res.body, `${method} ${url}`).toMatchObject({ success: false, message: '无权进行此操作，权限不足' });
+    }
+  });
+});

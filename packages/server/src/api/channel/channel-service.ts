@@ -1,0 +1,164 @@
+import {
+  AZURE_CHANNEL_TYPE,
+  AZURE_DEFAULT_API_VERSION,
+  ChannelMessages,
+  ChannelStatus,
+  PROXY_CHANNEL_TYPE,
+  channelInputSchema,
+  splitList,
+  type ChannelDto,
+  type ChannelInput,
+} from '@model-relay/contract';
+import { fail } from '../../lib/errors.js';
+import { nowSeconds, parseInput } from '../../lib/validate.js';
+import type { ChannelChanges, ChannelsRepository, NewChannel } from '../../storage/repositories/channels.js';
+import type { ChannelRow } from '../../storage/schema.js';
+
+/** A channel as the API shows it: the key is never sent back (ARCHITECTURE: channel keys never leave the server). */
+export function toChannelDto(row: ChannelRow): ChannelDto {
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    key: '',
+    status: row.status,
+    weight: Number(row.weight),
+    priority: Number(row.priority),
+    created_time: Number(row.created_time),
+    test_time: Number(row.test_time),
+    response_time: Number(row.response_time),
+    base_url: row.base_url,
+    other: row.other,
+    balance: Number(row.balance),
+    balance_updated_time: Number(row.balance_updated_time),
+    models: row.models ?? '',
+    group: row.group,
+    used_quota: Number(row.used_quota),
+    request_count: Number(row.request_count),
+    model_mapping: row.model_mapping ?? '',
+    config: row.config ?? '',
+    system_prompt: row.system_prompt ?? '',
+  };
+}
+
+/** Normalisation shared by create and full update (spec section 5, "Channel submit"). */
+function normalise(input: ChannelInput) {
+  return {
+    name: input.name,
+    type: input.type,
+    base_url: input.base_url.replace(/\/$/, ''),
+    other: input.type === AZURE_CHANNEL_TYPE && !input.other ? AZURE_DEFAULT_API_VERSION : input.other,
+    model_mapping: input.model_mapping.trim(),
+    models: splitList(input.models).join(','),
+    group: splitList(input.group).join(',') || 'default',
+    config: input.config.trim(),
+    system_prompt: input.system_prompt,
+  };
+}
+
+/** Channels (spec section 7, "Channels"); admin only, enforced by the routes. */
+export class ChannelService {
+  constructor(private readonly channels: ChannelsRepository) {}
+
+  async list(page: number): Promise<ChannelDto[]> {
+    return (await this.channels.list(page)).map(toChannelDto);
+  }
+
+  async search(keyword: string): Promise<ChannelDto[]> {
+    const trimmed = keyword.trim();
+    if (!trimmed) return this.list(0);
+    return (await this.channels.search(trimmed)).map(toChannelDto);
+  }
+
+  async get(id: number): Promise<ChannelDto> {
+    return toChannelDto(await this.mustFind(id));
+  }
+
+  /** The full row, key included, for server-side use (tests, balance). */
+  async row(id: number): Promise<ChannelRow> {
+    return this.mustFind(id);
+  }
+
+  /** Creates one channel per non-empty key line (batch create), all or none. Returns how many. */
+  async create(body: unknown): Promise<number> {
+    const input = parseInput(channelInputSchema, body);
+    const keys = input.key.split('\n').map((k) => k.trim()).filter(Boolean);
+    if (!input.name || keys.length === 0) fail(ChannelMessages.nameAndKeyRequired);
+    const fields = normalise(input);
+    if (input.type !== PROXY_CHANNEL_TYPE && !fields.models) fail(ChannelMessages.modelRequired);
+    const now = nowSeconds();
+    const rows: NewChannel[] = keys.map((key) => ({
+      ...fields,
+      key,
+      status: ChannelStatus.Enabled,
+      weight: Math.max(0, input.weight ?? 0),
+      priority: input.priority ?? 0,
+      created_time: now,
+      test_time: 0,
+      response_time: 0,
+      balance: 0,
+      balance_updated_time: 0,
+      used_quota: 0,
+      request_count: 0,
+    }));
+    await this.channels.insertMany(rows);
+    return rows.length;
+  }
+
+  /**
+   * PUT /api/channel/: id plus changed fields. A body with only status, priority or weight changes just those
+   * (inline edits); anything else is a full update where an empty key keeps the stored one.
+   */
+  async update(body: unknown): Promise<ChannelDto> {
+    const raw = (body ?? {}) as Record<string, unknown>;
+    const id = Number(raw.id);
+    if (!Number.isInteger(id) || id <= 0) fail('无效的渠道 ID');
+    await this.mustFind(id);
+    const changes: ChannelChanges = {};
+    const keys = Object.keys(raw).filter((k) => k !== 'id');
+    const partial = keys.every((k) => k === 'status' || k === 'priority' || k === 'weight');
+    if (partial) {
+      if ('status' in raw) {
+        const status = Number(raw.status);
+        if (![ChannelStatus.Enabled, ChannelStatus.ManuallyDisabled, ChannelStatus.AutoDisabled].includes(status as 1 | 2 | 3)) fail('无效的渠道状态');
+        changes.status = status;
+      }
+      if ('priority' in raw && raw.priority !== '' && raw.priority !== null) {
+        const priority = Number(raw.priority);
+        if (!Number.isInteger(priority)) fail('优先级必须是整数');
+        changes.priority = priority;
+      }
+      if ('weight' in raw && raw.weight !== '' && raw.weight !== null) {
+        const weight = Number(raw.weight);
+        if (!Number.isInteger(weight)) fail('权重必须是整数');
+        changes.weight = Math.max(0, weight);
+      }
+    } else {
+      const input = parseInput(channelInputSchema, raw);
+      const fields = normalise(input);
+      if (!fields.name) fail(ChannelMessages.nameAndKeyRequired);
+      if (input.type !== PROXY_CHANNEL_TYPE && !fields.models) fail(ChannelMessages.modelRequired);
+      Object.assign(changes, fields);
+      const key = input.key.trim();
+      if (key) changes.key = key;
+      if (input.priority !== undefined) changes.priority = input.priority;
+      if (input.weight !== undefined) changes.weight = Math.max(0, input.weight);
+    }
+    await this.channels.update(id, changes);
+    return this.get(id);
+  }
+
+  async delete(id: number): Promise<void> {
+    if (!(await this.channels.delete(id))) fail('渠道不存在');
+  }
+
+  deleteDisabled(): Promise<number> {
+    return this.channels.deleteDisabled();
+  }
+
+  private async mustFind(id: number): Promise<ChannelRow> {
+    const row = await this.channels.find(id);
+    if (!row) return fail('渠道不存在');
+    return row;
+  }
+}

@@ -1,0 +1,68 @@
+import { CHANNEL_MODELS, allBuiltInModels } from '@model-relay/contract';
+import type { FastifyInstance } from 'fastify';
+import { requireAdmin, requireUser } from '../../auth/authenticate.js';
+import type { AppContext } from '../../context.js';
+import { fail } from '../../lib/errors.js';
+import { nowSeconds, pageOf } from '../../lib/validate.js';
+import { queryBalance } from '../../relay/channel-health/query-balance.js';
+import { testChannel } from '../../relay/channel-health/test-channel.js';
+
+/** /api/channel (admin) and /api/models. */
+export function channelRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const channels = ctx.services.channels;
+  const admin = { preHandler: requireAdmin(ctx) };
+  const health = { store: ctx.relay.store, options: ctx.options, pools: ctx.relay.pools, notifier: ctx.notifier };
+  const idParam = (params: unknown) => {
+    const id = Number((params as { id: string }).id);
+    if (!Number.isInteger(id) || id <= 0) fail('无效的渠道 ID');
+    return id;
+  };
+
+  app.get('/api/models', { preHandler: requireUser(ctx) }, async () => ({ success: true, message: '', data: CHANNEL_MODELS }));
+
+  app.get('/api/channel/', admin, async (request) => ({ success: true, message: '', data: await channels.list(pageOf(request.query)) }));
+  app.get('/api/channel/search', admin, async (request) => ({
+    success: true,
+    message: '',
+    data: await channels.search(String((request.query as { keyword?: unknown }).keyword ?? '')),
+  }));
+  app.get('/api/channel/models', admin, async () => ({
+    success: true,
+    message: '',
+    data: allBuiltInModels().map((id) => ({ id, object: 'model', owned_by: 'model-relay' })),
+  }));
+  app.get('/api/channel/test', admin, async (request) => {
+    const scope = (request.query as { scope?: unknown }).scope === 'disabled' ? 'disabled' : 'all';
+    if (!ctx.channelTests.start(scope)) return { success: false, message: '测试已在运行中' };
+    return { success: true, message: '' };
+  });
+  app.get('/api/channel/test/:id', admin, async (request) => {
+    const channel = await channels.row(idParam(request.params));
+    const model = String((request.query as { model?: unknown }).model ?? '') || undefined;
+    const result = await testChannel(health, channel, model);
+    return { success: result.success, message: result.message, time: result.time, model: result.model, data: { time: result.time, model: result.model } };
+  });
+  const updateBalance = async (request: { params: unknown }) => {
+    const channel = await channels.row(idParam(request.params));
+    let balance: number;
+    try {
+      balance = await queryBalance(ctx.relay.pools, channel);
+    } catch (error) {
+      return fail(`余额查询失败：${(error as Error).message}`);
+    }
+    await ctx.relay.store.recordBalance(channel.id, balance, nowSeconds());
+    return { success: true, message: '', balance, data: { balance } };
+  };
+  app.get('/api/channel/update_balance/:id', admin, updateBalance);
+  app.get('/api/channel/update_balance/:id/', admin, updateBalance);
+  app.delete('/api/channel/disabled', admin, async () => ({ success: true, message: '', data: await channels.deleteDisabled() }));
+  app.get('/api/channel/:id', admin, async (request) => ({ success: true, message: '', data: await channels.get(idParam(request.params)) }));
+  app.post('/api/channel/', admin, async (request) => ({ success: true, message: '', data: await channels.create(request.body) }));
+  app.put('/api/channel/', admin, async (request) => ({ success: true, message: '', data: await channels.update(request.body) }));
+  const remove = async (request: { params: unknown }) => {
+    await channels.delete(idParam(request.params));
+    return { success: true, message: '' };
+  };
+  app.delete('/api/channel/:id', admin, remove);
+  app.delete('/api/channel/:id/', admin, remove);
+}
