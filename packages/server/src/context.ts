@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { ChannelService } from './api/channel/channel-service.js';
+import type { LogService } from './api/log/log-service.js';
 import type { TokenService } from './api/token/token-service.js';
 import type { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import type { UserService } from './api/user/user-service.js';
@@ -24,7 +25,7 @@ export interface AppContext {
   rateLimiter: RateLimiter;
   redis?: Redis;
   repositories: { users: UsersRepository; logs: LogsRepository };
-  services: { users: UserService; tokens: TokenService; channels: ChannelService };
+  services: { users: UserService; tokens: TokenService; channels: ChannelService; logs: LogService };
   channelTests: ChannelTestRunner;
   notifier: Notifier;
   relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools };

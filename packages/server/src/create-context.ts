@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { ChannelService } from './api/channel/channel-service.js';
+import { LogService } from './api/log/log-service.js';
 import { TokenService } from './api/token/token-service.js';
 import { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import { ChannelsRepository } from './storage/repositories/channels.js';
@@ -74,6 +75,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       users: userService,
       tokens: new TokenService(new TokensRepository(storage.db)),
       channels: new ChannelService(new ChannelsRepository(storage.db, storage.dialect)),
+      logs: new LogService(logs),
     },
     channelTests: new ChannelTestRunner({ store: relay.store, options, pools: relay.pools, notifier }),
     notifier,

@@ -1,13 +1,30 @@
 import type { FastifyInstance } from 'fastify';
-import { requireAdmin } from '../../auth/authenticate.js';
+import { callerOf, requireAdmin, requireUser } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../lib/errors.js';
+import { pageOf } from '../../lib/validate.js';
+import { filterOf } from './log-service.js';
 
-/** /api/log: deleting history (the list and stats arrive with the relay). */
+/** /api/log: all logs and their sum for admins; one's own for users; deleting history (admin). */
 export function logRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.delete('/api/log/', { preHandler: requireAdmin(ctx) }, async (request) => {
+  const logs = ctx.services.logs;
+  const admin = { preHandler: requireAdmin(ctx) };
+  const user = { preHandler: requireUser(ctx) };
+  const query = (q: unknown) => (q ?? {}) as Record<string, unknown>;
+
+  app.get('/api/log/', admin, async (request) => ({ success: true, message: '', data: await logs.list(filterOf(query(request.query)), pageOf(request.query)) }));
+  app.get('/api/log/stat', admin, async (request) => ({ success: true, message: '', data: await logs.stat(filterOf(query(request.query))) }));
+  const self = async (request: Parameters<typeof callerOf>[0]) => ({
+    success: true,
+    message: '',
+    data: await logs.list(filterOf(query(request.query), callerOf(request)), pageOf(request.query)),
+  });
+  app.get('/api/log/self', user, self);
+  app.get('/api/log/self/', user, self);
+  app.get('/api/log/self/stat', user, async (request) => ({ success: true, message: '', data: await logs.stat(filterOf(query(request.query), callerOf(request))) }));
+  app.delete('/api/log/', admin, async (request) => {
     const target = Number((request.query as { target_timestamp?: unknown }).target_timestamp);
     if (!Number.isInteger(target) || target <= 0) fail('target_timestamp 参数不合法');
-    return { success: true, message: '', data: await ctx.repositories.logs.deleteBefore(target) };
+    return { success: true, message: '', data: await logs.deleteBefore(target) };
   });
 }

@@ -1,0 +1,82 @@
+import type { LogFilter, LogsRepository } from '../../storage/repositories/logs.js';
+import type { LogRow } from '../../storage/schema.js';
+import type { Caller } from '../user/user-service.js';
+
+export interface LogDto {
+  id: number;
+  user_id: number;
+  created_at: number;
+  type: number;
+  content: string;
+  username: string;
+  token_name: string;
+  model_name: string;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  channel: number;
+  request_id: string;
+  elapsed_time: number;
+  is_stream: boolean;
+}
+
+function toLogDto(row: LogRow): LogDto {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    created_at: Number(row.created_at),
+    type: row.type,
+    content: row.content ?? '',
+    username: row.username,
+    token_name: row.token_name,
+    model_name: row.model_name,
+    quota: Number(row.quota),
+    prompt_tokens: row.prompt_tokens,
+    completion_tokens: row.completion_tokens,
+    channel: row.channel_id,
+    request_id: row.request_id,
+    elapsed_time: Number(row.elapsed_time),
+    is_stream: Boolean(row.is_stream),
+  };
+}
+
+const num = (value: unknown): number | undefined => {
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : undefined;
+};
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+
+/** The filters of GET /api/log/ (spec section 7); `self` drops username and channel and pins the caller. */
+export function filterOf(query: Record<string, unknown>, self?: Caller): LogFilter {
+  const filter: LogFilter = {
+    type: num(query.type),
+    tokenName: text(query.token_name),
+    modelName: text(query.model_name),
+    startTimestamp: num(query.start_timestamp),
+    endTimestamp: num(query.end_timestamp),
+  };
+  if (self) filter.userId = self.id;
+  else {
+    filter.username = text(query.username);
+    filter.channelId = num(query.channel);
+  }
+  return filter;
+}
+
+/** Usage logs: everyone's for admins, one's own for users. */
+export class LogService {
+  constructor(private readonly logs: LogsRepository) {}
+
+  async list(filter: LogFilter, page: number): Promise<LogDto[]> {
+    return (await this.logs.list(filter, page)).map(toLogDto);
+  }
+
+  /** Sum of consumed quota (type 2) under the filter. */
+  async stat(filter: LogFilter): Promise<{ quota: number }> {
+    return { quota: await this.logs.sumQuota(filter) };
+  }
+
+  deleteBefore(timestamp: number): Promise<number> {
+    return this.logs.deleteBefore(timestamp);
+  }
+}
