@@ -1,0 +1,220 @@
+import {
+  AZURE_DEFAULT_API_VERSION,
+  CHANNEL_KEY_HINTS,
+  CHANNEL_TYPES,
+  ChannelMessages,
+  MODEL_MAPPING_EXAMPLE,
+  PROXY_CHANNEL_TYPE,
+  isJsonObjectText,
+  type ChannelDto,
+} from '@model-relay/contract';
+import { Button, Card, Checkbox, Form, Input, InputNumber, Select, Space, Tag } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { api } from '../../lib/api';
+import { channelModelsOf, loadChannelModels } from '../../lib/channel-models';
+import { toast } from '../../lib/toast';
+import { EMPTY_KEY_PARTS, composeKey, type KeyParts } from './channel-key';
+
+const CATEGORY_LABELS = { main: '主要类型', knowledge: '知识库', proxy: '代理' } as const;
+
+interface State {
+  type: number;
+  name: string;
+  groups: string[];
+  models: string[];
+  model_mapping: string;
+  key: string;
+  base_url: string;
+  other: string;
+  priority: number | null;
+  weight: number | null;
+  batch: boolean;
+}
+
+/** /channel/add and /channel/edit/{id} (spec section 2, "Channel form"). */
+export default function ChannelFormPage() {
+  const { id } = useParams();
+  const editing = Boolean(id);
+  const navigate = useNavigate();
+  const [state, setState] = useState<State>({ type: 1, name: '', groups: ['default'], models: [], model_mapping: '', key: '', base_url: '', other: '', priority: 0, weight: 0, batch: false });
+  const [parts, setParts] = useState<KeyParts>(EMPTY_KEY_PARTS);
+  const [groups, setGroups] = useState<string[]>(['default']);
+  const [customModel, setCustomModel] = useState('');
+  const [, setModelsLoaded] = useState(0);
+  const [saving, setSaving] = useState(false);
+  const set = <K extends keyof State>(key: K, value: State[K]) => setState((s) => ({ ...s, [key]: value }));
+
+  useEffect(() => {
+    loadChannelModels().then(() => setModelsLoaded((n) => n + 1)).catch(() => undefined);
+    api<string[]>('/api/group/', { quiet: true })
+      .then((res) => res.success && setGroups((g) => [...new Set([...g, ...(res.data ?? [])])]))
+      .catch(() => undefined);
+    if (!id) return;
+    api<ChannelDto>(`/api/channel/${id}`)
+      .then((res) => {
+        if (!res.success || !res.data) return;
+        const c = res.data;
+        setState({
+          type: c.type,
+          name: c.name,
+          groups: c.group.split(',').filter(Boolean),
+          models: c.models.split(',').filter(Boolean),
+          model_mapping: c.model_mapping,
+          key: '',
+          base_url: c.base_url,
+          other: c.other,
+          priority: c.priority,
+          weight: c.weight,
+          batch: false,
+        });
+      })
+      .catch(() => undefined);
+  }, [id]);
+
+  const typeOptions = useMemo(
+    () =>
+      (Object.keys(CATEGORY_LABELS) as Array<keyof typeof CATEGORY_LABELS>).map((category) => ({
+        label: CATEGORY_LABELS[category],
+        options: CHANNEL_TYPES.filter((t) => t.category === category).map((t) => ({ value: t.value, label: <Tag color={t.color}>{t.text}</Tag>, title: t.text })),
+      })),
+    [],
+  );
+  const modelOptions = [...new Set([...channelModelsOf(state.type), ...state.models])].map((m) => ({ value: m, label: m }));
+
+  const submit = async () => {
+    const key = composeKey(state.type, parts, state.key);
+    if (!editing && (!state.name.trim() || !key.trim())) {
+      toast.info(ChannelMessages.nameAndKeyRequired);
+      return;
+    }
+    if (state.type !== PROXY_CHANNEL_TYPE && state.models.length === 0) {
+      toast.info(ChannelMessages.modelRequired);
+      return;
+    }
+    if (!isJsonObjectText(state.model_mapping, 'string')) {
+      toast.info(ChannelMessages.mappingInvalid);
+      return;
+    }
+    const body: Record<string, unknown> = {
+      type: state.type,
+      name: state.name.trim(),
+      key: state.batch ? key : key.split('\n')[0] ?? '',
+      base_url: state.base_url.trim().replace(/\/$/, ''),
+      other: state.type === 3 && !state.other.trim() ? AZURE_DEFAULT_API_VERSION : state.other.trim(),
+      model_mapping: state.model_mapping,
+      models: state.models.join(','),
+      group: state.groups.join(','),
+      config: state.type === 33 ? JSON.stringify({ region: parts.region, ak: parts.ak, sk: parts.sk }) : state.type === 42 ? JSON.stringify({ region: parts.region, vertex_ai_project_id: parts.projectId, vertex_ai_adc: parts.credentials }) : '',
+    };
+    // Priority and weight are integers; empty input is ignored; a negative weight becomes 0 (spec section 5).
+    if (state.priority !== null) body.priority = Math.trunc(state.priority);
+    if (state.weight !== null) body.weight = Math.max(0, Math.trunc(state.weight));
+    setSaving(true);
+    try {
+      const res = editing ? await api('/api/channel/', { method: 'PUT', body: { ...body, id: Number(id) } }) : await api('/api/channel/', { method: 'POST', body });
+      if (!res.success) return;
+      toast.success(editing ? '渠道更新成功！' : '渠道创建成功！');
+      navigate('/channel');
+    } catch {
+      /* shown by the request client */
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const setPart = (key: keyof KeyParts) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setParts((p) => ({ ...p, [key]: e.target.value }));
+  const keyHint = CHANNEL_KEY_HINTS[state.type] ?? '请输入渠道对应的鉴权密钥';
+
+  return (
+    <Card className="page-card" title={editing ? '更新渠道信息' : '创建新的渠道'} style={{ maxWidth: 860 }}>
+      <Form layout="vertical" onFinish={() => void submit()}>
+        <Form.Item label="类型">
+          <Select aria-label="渠道类型" value={state.type} options={typeOptions} onChange={(v) => set('type', v)} showSearch optionFilterProp="title" />
+        </Form.Item>
+        <Form.Item label="名称">
+          <Input placeholder="请为渠道命名" value={state.name} onChange={(e) => set('name', e.target.value)} />
+        </Form.Item>
+        {state.type === 3 && (
+          <Form.Item label="默认 API 版本" extra="请输入默认 API 版本，例如：2024-03-01-preview，该配置可以被实际的请求查询参数所覆盖">
+            <Input placeholder={AZURE_DEFAULT_API_VERSION} value={state.other} onChange={(e) => set('other', e.target.value)} />
+          </Form.Item>
+        )}
+        <Form.Item label={state.type === 3 ? 'AZURE_OPENAI_ENDPOINT' : state.type === 8 ? 'Base URL' : '代理'} extra={state.type === 3 ? '例如：https://docs-test-001.openai.azure.com' : '此项可选，用于通过代理站来进行 API 调用，请输入代理站地址，格式为：https://domain.com'}>
+          <Input placeholder={state.type === 3 ? '请输入 AZURE_OPENAI_ENDPOINT' : '请输入代理地址'} value={state.base_url} onChange={(e) => set('base_url', e.target.value)} />
+        </Form.Item>
+        <Form.Item label="分组">
+          <Select mode="tags" aria-label="分组" placeholder="请选择可以使用该渠道的分组" value={state.groups} options={groups.map((g) => ({ value: g, label: g }))} onChange={(v) => set('groups', v)} />
+        </Form.Item>
+        {state.type !== PROXY_CHANNEL_TYPE && (
+          <Form.Item label="模型">
+            <Select mode="multiple" aria-label="模型" placeholder="请选择该渠道所支持的模型" value={state.models} options={modelOptions} onChange={(v) => set('models', v)} allowClear />
+            <Space wrap style={{ marginTop: 8 }}>
+              <Button onClick={() => set('models', [...new Set([...state.models, ...channelModelsOf(state.type)])])}>填入相关模型</Button>
+              <Button onClick={() => set('models', [])}>清除所有模型</Button>
+              <Space.Compact>
+                <Input placeholder="输入自定义模型名称" value={customModel} onChange={(e) => setCustomModel(e.target.value)} />
+                <Button
+                  onClick={() => {
+                    const names = customModel.split(',').map((m) => m.trim()).filter(Boolean);
+                    if (names.length) set('models', [...new Set([...state.models, ...names])]);
+                    setCustomModel('');
+                  }}
+                >
+                  填入
+                </Button>
+              </Space.Compact>
+            </Space>
+          </Form.Item>
+        )}
+        <Form.Item label="模型重定向" extra="此项可选，用于修改请求体中的模型名称，为一个 JSON 字符串，键为请求中模型名称，值为要替换的模型名称">
+          <Input.TextArea aria-label="模型重定向" placeholder={`例如：\n${MODEL_MAPPING_EXAMPLE}`} autoSize={{ minRows: 3, maxRows: 10 }} value={state.model_mapping} onChange={(e) => set('model_mapping', e.target.value)} style={{ fontFamily: 'monospace' }} />
+        </Form.Item>
+        {state.type === 33 ? (
+          <Space direction="vertical" style={{ width: '100%', marginBottom: 24 }}>
+            <Input placeholder="AWS IAM Access Key (AK)" value={parts.ak} onChange={setPart('ak')} />
+            <Input.Password placeholder="AWS IAM Secret Key (SK)" value={parts.sk} onChange={setPart('sk')} />
+            <Input placeholder="区域 Region，例如：us-west-2" value={parts.region} onChange={setPart('region')} />
+          </Space>
+        ) : state.type === 42 ? (
+          <Space direction="vertical" style={{ width: '100%', marginBottom: 24 }}>
+            <Input placeholder="Vertex AI 区域 Region，例如：us-east5" value={parts.region} onChange={setPart('region')} />
+            <Input placeholder="Vertex AI Project ID" value={parts.projectId} onChange={setPart('projectId')} />
+            <Input.TextArea placeholder="Google Cloud Application Default Credentials JSON" value={parts.credentials} onChange={setPart('credentials')} autoSize={{ minRows: 3 }} />
+          </Space>
+        ) : (
+          <Form.Item label="密钥" extra={editing ? '留空表示不修改密钥' : undefined}>
+            {state.batch ? (
+              <Input.TextArea aria-label="密钥" placeholder="请输入密钥，一行一个" autoSize={{ minRows: 3 }} value={state.key} onChange={(e) => set('key', e.target.value)} />
+            ) : (
+              <Input aria-label="密钥" placeholder={keyHint} value={state.key} onChange={(e) => set('key', e.target.value)} />
+            )}
+          </Form.Item>
+        )}
+        {!editing && (
+          <Form.Item>
+            <Checkbox checked={state.batch} onChange={(e) => set('batch', e.target.checked)}>
+              批量创建（一行一个密钥）
+            </Checkbox>
+          </Form.Item>
+        )}
+        <Space size="large" wrap style={{ marginBottom: 24 }}>
+          <span>
+            优先级 <InputNumber aria-label="优先级" precision={0} value={state.priority} onChange={(v) => set('priority', v)} />
+          </span>
+          <span>
+            权重 <InputNumber aria-label="权重" precision={0} value={state.weight} onChange={(v) => set('weight', v)} />
+          </span>
+        </Space>
+        <div>
+          <Space>
+            <Button onClick={() => navigate('/channel')}>取消</Button>
+            <Button type="primary" htmlType="submit" loading={saving}>
+              提交
+            </Button>
+          </Space>
+        </div>
+      </Form>
+    </Card>
+  );
+}

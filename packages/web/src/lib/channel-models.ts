@@ -1,0 +1,31 @@
+import { api } from './api';
+import { StorageKeys } from './storage';
+
+/**
+ * Per-type model lists of GET /api/models (spec section 7): cached in memory and in local storage under
+ * channel_models; lookups read memory first, then storage, and give an empty list for a missing type.
+ */
+let memory: Record<string, string[]> | undefined;
+
+export function channelModelsOf(type: number): string[] {
+  if (!memory) {
+    try {
+      memory = JSON.parse(localStorage.getItem(StorageKeys.channelModels) ?? 'null') ?? undefined;
+    } catch {
+      memory = undefined;
+    }
+  }
+  return memory?.[String(type)] ?? [];
+}
+
+export async function loadChannelModels(): Promise<void> {
+  const res = await api<Record<string, string[]>>('/api/models', { quiet: true });
+  if (!res.success || !res.data) return;
+  memory = res.data;
+  localStorage.setItem(StorageKeys.channelModels, JSON.stringify(res.data));
+}
+
+/** For tests: forget the in-memory copy. */
+export function resetChannelModelsMemory(): void {
+  memory = undefined;
+}
