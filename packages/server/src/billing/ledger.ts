@@ -30,7 +30,7 @@ const now = () => Math.floor(Date.now() / 1000);
 
 /**
  * The money ledger. `reserve` takes quota from the token and the user before the upstream call, atomically
- * and never below zero; `settle` runs exactly once per reservation (guarded by the reservation row's status)
+ * and never below zero; `settle` runs exactly once per reservation (deleting the reservation row is the claim)
  * and in one transaction charges the actual cost, refunds the rest, bumps the usage counters and writes the
  * consume log. Nothing is half-written: either all of it lands or none.
  */
@@ -72,72 +72,96 @@ export class QuotaLedger {
     return { id, requestId: input.requestId, userId: input.userId, tokenId: input.tokenId, unlimited: input.unlimited, amount };
   }
 
+  private queue: Array<{ reservation: Reservation; settlement: Settlement; resolve: (charged: number | undefined) => void; reject: (error: unknown) => void }> = [];
+  private flushing = false;
+
   /**
    * Settles a reservation once. Returns the amount charged, or undefined when it was already settled.
    * When the real cost exceeds the reservation, the extra is taken only as far as the balances allow:
    * quotas never go negative; the log records what was actually charged.
+   *
+   * Settlements queue up and are committed together (group commit): one transaction per event-loop turn
+   * instead of one per request, so the rows every request touches (the user, the key, the channel) are
+   * written once per batch. If a batch fails, each of its settlements is retried on its own, so one bad
+   * settlement never takes others down with it.
    */
-  async settle(reservation: Reservation, settlement: Settlement): Promise<number | undefined> {
-    return this.db.transaction().execute(async (trx) => {
-      const claimed = await trx
-        .updateTable('quota_reservations')
-        .set({ status: 'settled', settled_at: now() })
-        .where('id', '=', reservation.id)
-        .where('status', '=', 'open')
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 0) return undefined;
-
-      const cost = Math.max(0, Math.ceil(settlement.cost));
-      let charged = Math.min(cost, reservation.amount);
-      const extra = cost - charged;
-      if (extra > 0) charged += await this.takeExtra(trx, reservation, extra);
-      const refund = reservation.amount - Math.min(cost, reservation.amount);
-
-      await trx
-        .updateTable('tokens')
-        .set({
-          remain_quota: reservation.unlimited ? sql<number>`remain_quota` : sql<number>`remain_quota + ${refund}`,
-          used_quota: sql<number>`used_quota + ${charged}`,
-          request_count: sql<number>`request_count + 1`,
-          accessed_time: now(),
-        })
-        .where('id', '=', reservation.tokenId)
-        .execute();
-      await trx
-        .updateTable('users')
-        .set({
-          quota: sql<number>`quota + ${refund}`,
-          used_quota: sql<number>`used_quota + ${charged}`,
-          request_count: sql<number>`request_count + 1`,
-        })
-        .where('id', '=', reservation.userId)
-        .execute();
-      if (!reservation.unlimited) {
-        await trx
-          .updateTable('tokens')
-          .set({ status: TokenStatus.Exhausted })
-          .where('id', '=', reservation.tokenId)
-          .where('remain_quota', '<=', 0)
-          .where('status', '=', TokenStatus.Enabled)
-          .execute();
+  settle(reservation: Reservation, settlement: Settlement): Promise<number | undefined> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ reservation, settlement, resolve, reject });
+      if (!this.flushing) {
+        this.flushing = true;
+        setImmediate(() => void this.flush());
       }
-      if (settlement.channelId > 0) {
-        await trx
-          .updateTable('channels')
-          .set({ used_quota: sql<number>`used_quota + ${charged}`, request_count: sql<number>`request_count + 1` })
-          .where('id', '=', settlement.channelId)
-          .execute();
-      }
-      if (settlement.log) {
-        await trx.insertInto('logs').values({ ...settlement.log, type: LogType.Consume, quota: charged }).execute();
-      }
-      await trx
-        .updateTable('quota_reservations')
-        .set({ charged })
-        .where('id', '=', reservation.id)
-        .execute();
-      return charged;
     });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0);
+      try {
+        const results = await this.db.transaction().execute(async (trx) => {
+          const charged: Array<number | undefined> = [];
+          for (const item of batch) charged.push(await this.settleIn(trx, item.reservation, item.settlement));
+          return charged;
+        });
+        batch.forEach((item, i) => item.resolve(results[i]));
+      } catch {
+        for (const item of batch) {
+          await this.db
+            .transaction()
+            .execute((trx) => this.settleIn(trx, item.reservation, item.settlement))
+            .then(item.resolve, item.reject);
+        }
+      }
+    }
+    this.flushing = false;
+  }
+
+  /** One settlement inside a transaction. Deleting the reservation row is the claim: it succeeds once. */
+  private async settleIn(trx: Transaction<Database>, reservation: Reservation, settlement: Settlement): Promise<number | undefined> {
+    const claimed = await trx.deleteFrom('quota_reservations').where('id', '=', reservation.id).executeTakeFirst();
+    if (Number(claimed.numDeletedRows) === 0) return undefined;
+
+    const cost = Math.max(0, Math.ceil(settlement.cost));
+    let charged = Math.min(cost, reservation.amount);
+    const extra = cost - charged;
+    if (extra > 0) charged += await this.takeExtra(trx, reservation, extra);
+    const refund = reservation.amount - Math.min(cost, reservation.amount);
+
+    await trx
+      .updateTable('tokens')
+      .set({
+        remain_quota: reservation.unlimited ? sql<number>`remain_quota` : sql<number>`remain_quota + ${refund}`,
+        used_quota: sql<number>`used_quota + ${charged}`,
+        request_count: sql<number>`request_count + 1`,
+        accessed_time: now(),
+        // A limited key that has nothing left becomes "exhausted" (status 4) in the same statement.
+        ...(reservation.unlimited
+          ? {}
+          : { status: sql<number>`case when remain_quota + ${refund} <= 0 and status = ${TokenStatus.Enabled} then ${TokenStatus.Exhausted} else status end` }),
+      })
+      .where('id', '=', reservation.tokenId)
+      .execute();
+    await trx
+      .updateTable('users')
+      .set({
+        quota: sql<number>`quota + ${refund}`,
+        used_quota: sql<number>`used_quota + ${charged}`,
+        request_count: sql<number>`request_count + 1`,
+      })
+      .where('id', '=', reservation.userId)
+      .execute();
+    if (settlement.channelId > 0) {
+      await trx
+        .updateTable('channels')
+        .set({ used_quota: sql<number>`used_quota + ${charged}`, request_count: sql<number>`request_count + 1` })
+        .where('id', '=', settlement.channelId)
+        .execute();
+    }
+    if (settlement.log) {
+      await trx.insertInto('logs').values({ ...settlement.log, type: LogType.Consume, quota: charged }).execute();
+    }
+    return charged;
   }
 
   /** Takes up to `extra` more from the token and the user, as far as both have it. */
@@ -162,21 +186,16 @@ export class QuotaLedger {
   }
 
   /**
-   * Crash recovery: reservations still open from before `before` (unix seconds) are refunded in full and
-   * marked recovered. Returns how many were recovered.
+   * Crash recovery: reservations still open (their row exists) from before `before` (unix seconds) are
+   * refunded in full. Returns how many were recovered.
    */
   async recoverOpen(before: number): Promise<number> {
-    const open = await this.db.selectFrom('quota_reservations').selectAll().where('status', '=', 'open').where('created_at', '<', before).execute();
+    const open = await this.db.selectFrom('quota_reservations').selectAll().where('created_at', '<', before).execute();
     let recovered = 0;
     for (const row of open) {
       await this.db.transaction().execute(async (trx) => {
-        const claimed = await trx
-          .updateTable('quota_reservations')
-          .set({ status: 'recovered', settled_at: now() })
-          .where('id', '=', row.id)
-          .where('status', '=', 'open')
-          .executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) === 0) return;
+        const claimed = await trx.deleteFrom('quota_reservations').where('id', '=', row.id).executeTakeFirst();
+        if (Number(claimed.numDeletedRows) === 0) return;
         const amount = Number(row.amount);
         const token = await trx.selectFrom('tokens').select('unlimited_quota').where('id', '=', row.token_id).executeTakeFirst();
         if (token && !token.unlimited_quota) {

@@ -94,10 +94,8 @@ export async function handleRelay(deps: RelayDeps, mode: RelayMode, request: Fas
         channel = await deps.store.findChannel(auth.pinnedChannelId);
         if (!channel) throw new RelayError(404, `渠道 #${auth.pinnedChannelId} 不存在`);
       } else {
-        const pick = selectChannel(candidates, tried);
-        if (!pick) break;
-        channel = await deps.store.findChannel(pick.id);
-        if (!channel) continue;
+        channel = selectChannel(candidates, tried);
+        if (!channel) break;
       }
       tried.add(channel.id);
       const adapter = adapterFor(channel.type);

@@ -17,6 +17,16 @@ async function quotaState(tokenId: number) {
   return { user, token, logs, open };
 }
 
+/** Settlement is committed in batches just after the answer is sent: wait for it. */
+async function settled(tokenId: number, logs: number) {
+  let state = await quotaState(tokenId);
+  for (let i = 0; i < 100 && (state.logs.length < logs || state.open.length > 0); i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    state = await quotaState(tokenId);
+  }
+  return state;
+}
+
 beforeAll(async () => {
   mock = await startMockUpstream();
   t = await createTestApp({ RELAY_TIMEOUT_SECONDS: '1' });
@@ -48,7 +58,7 @@ describe('relay through the official openai SDK', () => {
     const completion = await client(token.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
     expect(completion.choices[0].message.content).toBe(MOCK_REPLY);
     // cost = ceil((12 + 10 x 4) x 0.075 x 1) = 4
-    const after = await quotaState(token.id);
+    const after = await settled(token.id, 1);
     expect(after.token.remain_quota).toBe(100_000 - 4);
     expect(after.user.quota).toBe(before.user.quota - 4);
     expect(after.token.used_quota).toBe(4);
@@ -66,7 +76,7 @@ describe('relay through the official openai SDK', () => {
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     expect(text).toBe(MOCK_REPLY);
     expect((mock.requests[0].body as { stream_options?: unknown }).stream_options).toEqual({ include_usage: true });
-    const after = await quotaState(token.id);
+    const after = await settled(token.id, 1);
     expect(after.logs[0]).toMatchObject({ quota: 4, is_stream: 1, prompt_tokens: 12, completion_tokens: 10 });
     expect(after.token.remain_quota).toBe(100_000 - 4);
   });
@@ -76,7 +86,7 @@ describe('relay through the official openai SDK', () => {
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 100_000 });
     const stream = await client(token.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true });
     for await (const _ of stream) void _;
-    const after = await quotaState(token.id);
+    const after = await settled(token.id, 1);
     expect(after.logs[0].completion_tokens).toBeGreaterThan(5);
     expect(after.logs[0].quota).toBeGreaterThan(0);
   });
@@ -95,7 +105,7 @@ describe('relay through the official openai SDK', () => {
     expect(transcription.text).toBe('transcribed text');
     const moderation = await openai.moderations.create({ input: 'fine' });
     expect(moderation.results[0].flagged).toBe(false);
-    const after = await quotaState(token.id);
+    const after = await settled(token.id, 5);
     expect(after.logs.map((l) => l.model_name).sort()).toEqual(['dall-e-3', 'text-embedding-3-small', 'text-moderation-latest', 'tts-1', 'whisper-1']);
     expect(after.token.request_count).toBe(5);
   });
@@ -111,7 +121,7 @@ describe('relay through the official openai SDK', () => {
     const raw = await fetch(`${gatewayUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' }, body: '{bad' });
     expect(raw.status).toBe(400);
     expect((await raw.json()).error.message).toBeTruthy();
-    const after = await quotaState(token.id);
+    const after = await settled(token.id, 0);
     expect(after.token.remain_quota).toBe(100_000);
     expect(after.open).toEqual([]);
   });
@@ -147,7 +157,7 @@ describe('retries, faults and settlement on every path', () => {
     const completion = await client(token.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
     expect(completion.choices[0].message.content).toBe(MOCK_REPLY);
     expect(mock.requests.map((r) => r.key)).toEqual(['fail-500', 'fail-429', 'ok']);
-    const after = await quotaState(token.id);
+    const after = await settled(token.id, 1);
     expect(after.logs).toHaveLength(1);
     expect(after.logs[0].channel_id).toBe(good);
     expect(after.token.remain_quota).toBe(100_000 - 4);
@@ -157,7 +167,7 @@ describe('retries, faults and settlement on every path', () => {
     await seedChannel(t.ctx.storage, { key: 'fail-500', baseUrl: mock.url, models: 'gpt-4o-mini' });
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 100_000 });
     await expect(client(token.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({ status: 500 });
-    const after = await quotaState(token.id);
+    const after = await settled(token.id, 0);
     expect(after.token.remain_quota).toBe(100_000);
     expect(after.logs).toEqual([]);
     expect(after.open).toEqual([]);
@@ -167,7 +177,7 @@ describe('retries, faults and settlement on every path', () => {
     await seedChannel(t.ctx.storage, { key: 'slow', baseUrl: mock.url, models: 'gpt-4o-mini' });
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 100_000 });
     await expect(client(token.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({ status: 504 });
-    const after = await quotaState(token.id);
+    const after = await settled(token.id, 0);
     expect(after.token.remain_quota).toBe(100_000);
     expect(after.open).toEqual([]);
   });
@@ -184,7 +194,7 @@ describe('retries, faults and settlement on every path', () => {
     expect(text).toContain('Hello');
     expect(text).toContain('"code":"stream_broken"');
     expect(text).not.toContain('[DONE]');
-    const after = await quotaState(token.id);
+    const after = await settled(token.id, 1);
     expect(after.logs).toHaveLength(1);
     expect(after.logs[0].content).toContain('上游流式响应中断');
     expect(after.logs[0].completion_tokens).toBeGreaterThan(0);
@@ -205,11 +215,7 @@ describe('retries, faults and settlement on every path', () => {
     const reader = res.body!.getReader();
     await reader.read();
     abort.abort();
-    let after = await quotaState(token.id);
-    for (let i = 0; i < 50 && after.logs.length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      after = await quotaState(token.id);
-    }
+    const after = await settled(token.id, 1);
     expect(after.logs).toHaveLength(1);
     expect(after.logs[0].content).toContain('客户端中途断开');
     expect(after.token.remain_quota).toBe(100_000 - after.logs[0].quota);
@@ -255,7 +261,7 @@ describe('concurrency', () => {
     const refused = results.filter((r) => r.status === 'rejected');
     expect(ok).toBeGreaterThan(0);
     for (const r of refused) expect((r as PromiseRejectedResult).reason).toMatchObject({ status: 429 });
-    const after = await quotaState(token.id);
+    const after = await settled(token.id, ok);
     const logged = after.logs.reduce((sum, l) => sum + Number(l.quota), 0);
     expect(after.logs).toHaveLength(ok);
     expect(logged).toBe(ok * 4);

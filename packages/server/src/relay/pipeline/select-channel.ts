@@ -5,7 +5,7 @@ import type { Candidate } from '../../storage/repositories/relay-store.js';
  * weights mean equal chances). Channels already tried for this request are skipped, so a retry never hits
  * the same failed channel twice and falls through to lower tiers when a tier is used up.
  */
-export function selectChannel(candidates: Candidate[], exclude: ReadonlySet<number>, random: () => number = Math.random): Candidate | undefined {
+export function selectChannel<C extends Candidate>(candidates: C[], exclude: ReadonlySet<number>, random: () => number = Math.random): C | undefined {
   const open = candidates.filter((c) => !exclude.has(c.id));
   if (open.length === 0) return undefined;
   const top = Math.max(...open.map((c) => c.priority));

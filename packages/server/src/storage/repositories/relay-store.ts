@@ -25,18 +25,18 @@ export class RelayStore {
     return this.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Enabled channels serving the model for the group, from the abilities index. */
-  async candidates(group: string, model: string): Promise<Candidate[]> {
+  /** Enabled channels serving the model for the group, from the abilities index (whole rows: no second lookup). */
+  async candidates(group: string, model: string): Promise<ChannelRow[]> {
     const rows = await this.db
       .selectFrom('abilities')
       .innerJoin('channels', 'channels.id', 'abilities.channel_id')
-      .select(['channels.id as id', 'channels.priority as priority', 'channels.weight as weight'])
+      .selectAll('channels')
       .where('abilities.group', '=', group)
       .where('abilities.model', '=', model)
       .where('abilities.enabled', '=', 1)
       .where('channels.status', '=', ChannelStatus.Enabled)
       .execute();
-    return rows.map((row) => ({ id: row.id, priority: Number(row.priority), weight: Number(row.weight) }));
+    return rows.map((row) => ({ ...row, priority: Number(row.priority), weight: Number(row.weight) }));
   }
 
   /** Every model some enabled channel serves for the group, sorted. */
