@@ -8,7 +8,7 @@ async function login(page: Page, url: string, username: string, password: string
   await page.locator('form').getByRole('button', { name: '登录' }).click();
 }
 
-// covers S2-LOGIN-01, S4-STATES-33
+// covers S2-LOGIN-01, S2-LOGIN-02, S2-LOGIN-13, S2-LOGIN-14, S2-LOGIN-15, S2-LOGIN-16, S2-LOGIN-17, S7-API-09, S7-API-13
 test('first start: root logs in with the default password, is sent to change it, and changes it', async ({ page, gateway }) => {
   await login(page, gateway.url, 'root', '123456');
   await expect(page).toHaveURL(/\/user\/edit$/);
@@ -27,7 +27,7 @@ test('first start: root logs in with the default password, is sent to change it,
   await expect(page).toHaveURL(/\/token$/);
 });
 
-// covers S2-REGISTER-01, S4-STATES-35, S5-VALID-02, S5-VALID-03
+// covers S2-REGISTER-01, S2-REGISTER-02, S2-REGISTER-03, S5-VALID-02, S5-VALID-03, S6-ROLES-12
 test('a visitor registers, is sent to login, logs in and lands on /token', async ({ page, gateway }) => {
   await page.goto(`${gateway.url}/register`);
   await page.getByPlaceholder('输入用户名，最长 12 位').fill('newbie');
@@ -82,7 +82,7 @@ test('an admin promotes, demotes, disables, enables and deletes a user in the UI
   expect(list.data.map((u: { username: string }) => u.username)).toEqual(['root']);
 });
 
-// covers S2-LOGIN-02, S8-ERRORS-03, S2-ROUTES-22, S2-ROUTES-23
+// covers S2-LOGIN-03, S8-ERRORS-03, S2-ROUTES-07, S2-ROUTES-11, S2-ROUTES-22, S2-ROUTES-23
 test('an expired session sends the user to /login?expired=true with the message; the guard remembers the origin', async ({ page, gateway }) => {
   await page.goto(`${gateway.url}/user`);
   await expect(page).toHaveURL(/\/login$/);
@@ -104,6 +104,7 @@ test('an expired session sends the user to /login?expired=true with the message;
   await expect(page).toHaveURL(/\/user\/edit$/);
 });
 
+// covers S2-ROUTES-21, S6-ROLES-04
 test('an ordinary user is refused by every admin route on the server, even from the browser', async ({ page, gateway }) => {
   const root = await gateway.apiAs('root', '123456');
   await root.post('/api/user/', { data: { username: 'plain', password: 'password123' } });

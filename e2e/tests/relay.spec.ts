@@ -1,7 +1,7 @@
 import { expect, test } from '../support/fixtures.js';
 import { startMockUpstream } from '../support/mock-upstream.js';
 
-// covers S2-CHANNELS-01, S2-CHANNELFORM-01, S2-LOGS-01, S6-ROLES-07
+// covers S2-ROUTES-08, S2-ROUTES-16, S6-ROLES-07, S6-ROLES-10
 test('an admin adds a channel in the browser; a user creates a key, calls the gateway with it, and sees the log row and the lower quota', async ({ page, gateway, context }) => {
   const mock = await startMockUpstream();
   try {

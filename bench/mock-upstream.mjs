@@ -1,0 +1,37 @@
+// A zero-latency OpenAI-format upstream for the benchmark (node:http, fixed bodies).
+//   POST /v1/chat/completions          -> chat.completion JSON with usage
+//   ... with "stream": true            -> 10 SSE chunks, a usage chunk when asked, [DONE]
+//   ... with model "hold-model"        -> one chunk, then the stream stays open HOLD_MS before finishing
+import { createServer } from 'node:http';
+
+const port = Number(process.env.PORT ?? 9999);
+const holdMs = Number(process.env.HOLD_MS ?? 15000);
+const usage = { prompt_tokens: 12, completion_tokens: 10, total_tokens: 22 };
+const completion = JSON.stringify({
+  id: 'chatcmpl-bench', object: 'chat.completion', created: 1, model: 'gpt-4o-mini',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'Hello! How can I help you today?' }, finish_reason: 'stop' }], usage,
+});
+const chunk = (content) => `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+const words = 'Hello ! How can I help you today ? Thanks .'.split(' ');
+
+createServer((req, res) => {
+  let raw = '';
+  req.on('data', (c) => (raw += c));
+  req.on('end', () => {
+    let body = {};
+    try { body = JSON.parse(raw || '{}'); } catch { /* ignore */ }
+    if (!body.stream) {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(completion) });
+      return res.end(completion);
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const finish = () => {
+      for (const w of words.slice(1)) res.write(chunk(` ${w}`));
+      if (body.stream_options?.include_usage) res.write(`data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [], usage })}\n\n`);
+      res.end('data: [DONE]\n\n');
+    };
+    res.write(chunk(words[0]));
+    if (body.model === 'hold-model') setTimeout(finish, holdMs);
+    else finish();
+  });
+}).listen(port, '127.0.0.1', () => console.log(`mock upstream on ${port}`));

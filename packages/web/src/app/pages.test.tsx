@@ -1,0 +1,33 @@
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PageLoading } from '../components/page-loading';
+import NotFoundPage from '../features/not-found/not-found-page';
+import { ROUTES } from './routes';
+
+afterEach(cleanup);
+
+describe('routes and shared pages', () => {
+  // covers S1-PRODUCT-05
+  it('every page is lazy and shows "loading {page} ..." while it loads', () => {
+    for (const route of ROUTES) expect(route.component.$$typeof.toString()).toBe('Symbol(react.lazy)');
+    render(<PageLoading page="登录" />);
+    expect(screen.getByText('正在加载登录...')).toBeTruthy();
+  });
+
+  // covers S2-ROUTES-19, S2-ROUTES-20
+  it('the not-found page has the heading 页面不存在 and a hint to check the address', () => {
+    render(<NotFoundPage />);
+    expect(screen.getByText('页面不存在')).toBeTruthy();
+    expect(screen.getByText(/浏览器地址/)).toBeTruthy();
+  });
+
+  // covers S2-ROUTES-01, S2-ROUTES-02, S2-ROUTES-03, S2-ROUTES-09, S2-ROUTES-12, S2-ROUTES-13, S2-ROUTES-14, S2-ROUTES-17, S2-ROUTES-18
+  it('declares the routes of spec section 2 with their guards', () => {
+    const guard = (path: string) => ROUTES.find((r) => r.path === path);
+    for (const path of ['/', '/login', '/register', '/about', '/chat']) expect(guard(path)?.guard).toBeUndefined();
+    for (const path of ['/token', '/token/add', '/token/edit/:id', '/user/add', '/user/edit/:id', '/user/edit', '/setting', '/channel', '/log']) {
+      expect(guard(path)?.guard, path).toBe('user');
+    }
+    expect(ROUTES.at(-1)?.path).toBe('*');
+  });
+});

@@ -1,0 +1,30 @@
+import type { StatusObject } from '@model-relay/contract';
+import { render } from '@testing-library/react';
+import { ConfigProvider } from 'antd';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router';
+import { setStoredUser, storeStatus, type StoredUser } from './lib/storage';
+
+export const baseStatus: StatusObject = {
+  version: '0.1.0', start_time: 0, system_name: 'Model Relay', logo: '', footer_html: '', quota_per_unit: 500000, display_in_currency: true,
+  chat_link: '', server_address: '', top_up_link: '', turnstile_check: false, turnstile_site_key: '', email_verification: false,
+  github_oauth: false, github_client_id: '', wechat_login: false, wechat_qrcode: '', lark_client_id: '',
+};
+
+export const users: Record<'common' | 'admin' | 'root', StoredUser> = {
+  common: { id: 2, username: 'amy', display_name: 'Amy', role: 1, status: 1 },
+  admin: { id: 3, username: 'boss', display_name: 'Boss', role: 10, status: 1 },
+  root: { id: 1, username: 'root', display_name: 'Root User', role: 100, status: 1 },
+};
+
+/** Renders a component inside a router with the given stored status and user. */
+export function renderWith(ui: ReactNode, options: { status?: Partial<StatusObject>; user?: StoredUser; path?: string } = {}) {
+  localStorage.clear();
+  storeStatus({ ...baseStatus, ...options.status });
+  setStoredUser(options.user);
+  return render(
+    <ConfigProvider button={{ autoInsertSpace: false }}>
+      <MemoryRouter initialEntries={[options.path ?? '/']}>{ui}</MemoryRouter>
+    </ConfigProvider>,
+  );
+}
