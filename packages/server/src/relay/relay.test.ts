@@ -147,6 +147,49 @@ describe('relay through the official openai SDK', () => {
   });
 });
 
+describe('channel rules', () => {
+  it('Azure: deployment URL with the default API version and the api-key header', async () => {
+    await seedChannel(t.ctx.storage, { type: 3, key: 'ok', baseUrl: mock.url, models: 'gpt-3.5-turbo' });
+    const token = await seedToken(t.ctx.storage, userId, { unlimited: true });
+    await client(token.key).chat.completions.create({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hi' }] });
+    expect(mock.requests[0].path).toBe('/openai/deployments/gpt-35-turbo/chat/completions');
+    expect(mock.requests[0].headers['api-key']).toBe('ok');
+    expect(mock.requests[0].headers.authorization).toBeUndefined();
+  });
+
+  it('model mapping rewrites the upstream model; the log keeps the requested one', async () => {
+    await seedChannel(t.ctx.storage, { key: 'ok', baseUrl: mock.url, models: 'gpt-4o-mini', modelMapping: '{"gpt-4o-mini":"gpt-4o-mini-2024-07-18"}' });
+    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 100_000 });
+    await client(token.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    expect((mock.requests[0].body as { model: string }).model).toBe('gpt-4o-mini-2024-07-18');
+    expect((await settled(token.id, 1)).logs[0].model_name).toBe('gpt-4o-mini');
+  });
+
+  it('sk-<key>-<channelId> pins a channel for admins only', async () => {
+    await seedChannel(t.ctx.storage, { key: 'ok', baseUrl: mock.url, models: 'gpt-4o-mini', priority: 10 });
+    const pinned = await seedChannel(t.ctx.storage, { name: 'pinned', key: 'ok:pinned', baseUrl: mock.url, models: 'gpt-4o-mini', priority: 0 });
+    const token = await seedToken(t.ctx.storage, userId, { unlimited: true });
+    await client(`${token.key}-${pinned}`).chat.completions.create({ model: 'gpt-4o-mini', messages: [] });
+    expect(mock.requests.at(-1)?.key).toBe('ok:pinned');
+    const plainUser = await t.ctx.repositories.users.insert({ username: 'plainpin', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '', access_token: null, quota: 1000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'PIN1', inviter_id: 0, created_at: 0 });
+    const plainToken = await seedToken(t.ctx.storage, plainUser, { unlimited: true });
+    await expect(client(`${plainToken.key}-${pinned}`).chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({ status: 403 });
+  });
+
+  it('IP restriction, disabled and expired keys are refused before anything is reserved', async () => {
+    await seedChannel(t.ctx.storage, { key: 'ok', baseUrl: mock.url, models: 'gpt-4o-mini' });
+    const fenced = await seedToken(t.ctx.storage, userId, { unlimited: true, subnet: '10.0.0.0/8' });
+    await expect(client(fenced.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({ status: 403 });
+    const local = await seedToken(t.ctx.storage, userId, { unlimited: true, subnet: '127.0.0.0/8,::1' });
+    await client(local.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [] });
+    const expired = await seedToken(t.ctx.storage, userId, { unlimited: true, expired_time: 1000 });
+    await expect(client(expired.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({ status: 401 });
+    expect((await quotaState(expired.id)).token.status).toBe(3);
+    const scoped = await seedToken(t.ctx.storage, userId, { unlimited: true, models: 'gpt-4o' });
+    await expect(client(scoped.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({ status: 403 });
+  });
+});
+
 describe('retries, faults and settlement on every path', () => {
   it('upstream 500 and 429 are retried on another channel, never the same one twice', async () => {
     await t.ctx.options.set('RetryTimes', '2');
