@@ -8,8 +8,9 @@ export function isNarrow(): boolean {
   return typeof window !== 'undefined' && window.innerWidth <= 600;
 }
 
+/** Notices sit bottom-right on wide windows so they never cover the top bar's user menu. */
 function placement() {
-  return isNarrow() ? ('top' as const) : ('topRight' as const);
+  return isNarrow() ? ('top' as const) : ('bottomRight' as const);
 }
 
 export const toast = {
