@@ -28,3 +28,18 @@ export function renderWith(ui: ReactNode, options: { status?: Partial<StatusObje
     </ConfigProvider>,
   );
 }
+
+/** Replaces fetch with handlers keyed by "METHOD /path" (query ignored); records every call. */
+export function mockApi(handlers: Record<string, (body: unknown, url: string) => unknown>) {
+  const calls: Array<{ method: string; url: string; body: unknown }> = [];
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    const method = init?.method ?? 'GET';
+    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+    calls.push({ method, url, body });
+    const handler = handlers[`${method} ${url.split('?')[0]}`];
+    const data = handler ? handler(body, url) : { success: false, message: `no mock for ${method} ${url}` };
+    return new Response(JSON.stringify(data), { status: 200, headers: { 'content-type': 'application/json' } });
+  }) as typeof fetch;
+  return calls;
+}

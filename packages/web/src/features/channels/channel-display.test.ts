@@ -1,0 +1,32 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { renderBalance, responseTimeColor } from './channel-display';
+
+beforeEach(() => {
+  localStorage.setItem('display_in_currency', 'true');
+  localStorage.setItem('quota_per_unit', '500000');
+});
+
+describe('channel list display rules (spec section 9)', () => {
+  // covers S9-CONST-09, S9-CONST-10, S9-CONST-11, S9-CONST-12, S9-CONST-13
+  it('colours response times: <= 1 s green, <= 3 s olive, <= 5 s yellow, above red; 0 is not tested', () => {
+    expect(responseTimeColor(0)).toEqual({ color: 'default', text: '未测试' });
+    expect(responseTimeColor(1000).color).toBe('green');
+    expect(responseTimeColor(1001).color).toBe('olive');
+    expect(responseTimeColor(3000).color).toBe('olive');
+    expect(responseTimeColor(4500).color).toBe('gold');
+    expect(responseTimeColor(5001).color).toBe('red');
+    expect(responseTimeColor(1234).text).toBe('1.23 秒');
+  });
+
+  // covers S9-CONST-14, S9-CONST-15, S9-CONST-16, S9-CONST-17
+  it('shows balances in dollars, yuan, yuan/10000 or quota by type, and nothing for other types', () => {
+    expect(renderBalance(1, 12.5)).toBe('$12.50');
+    expect(renderBalance(8, 3)).toBe('$3.00');
+    expect(renderBalance(4, 7)).toBe('¥7.00');
+    expect(renderBalance(12, 7)).toBe('¥7.00');
+    expect(renderBalance(5, 250000)).toBe('¥25.00');
+    expect(renderBalance(10, 1_000_000)).toBe('$2.00');
+    expect(renderBalance(13, 500_000)).toBe('$1.00');
+    expect(renderBalance(14, 99)).toBeUndefined();
+  });
+});

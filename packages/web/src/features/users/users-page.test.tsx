@@ -1,0 +1,93 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mockApi, renderWith, users } from '../../test-support';
+import UsersPage from './users-page';
+
+const rows = [
+  { id: 3, username: 'averyveryverylongname', display_name: '', email: '', role: 1, status: 1, group: '', quota: 1_000_000, used_quota: 500_000, request_count: 7 },
+  { id: 2, username: 'boss', display_name: 'Big Boss', email: 'boss@example.com', role: 10, status: 2, group: 'vip,svip', quota: 10, used_quota: 0, request_count: 0 },
+  { id: 1, username: 'root', display_name: 'Root User', email: '', role: 100, status: 1, group: 'default', quota: 5, used_quota: 0, request_count: 0 },
+];
+
+beforeAll(() => {
+  Object.defineProperty(window, 'matchMedia', { writable: true, value: () => ({ matches: false, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} }) });
+});
+afterEach(cleanup);
+
+async function renderPage(handlers: Parameters<typeof mockApi>[0] = {}) {
+  const calls = mockApi({ 'GET /api/user/': () => ({ success: true, message: '', data: rows }), ...handlers });
+  renderWith(<UsersPage />, { user: users.root, path: '/user' });
+  await screen.findByText('boss');
+  return calls;
+}
+const rowOf = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
+
+describe('管理用户', () => {
+  // covers S2-USERS-01, S2-USERS-04, S2-USERS-05, S2-USERS-06, S2-USERS-07, S2-USERS-08, S2-USERS-09, S2-USERS-10, S2-USERS-16, S2-USERS-17, S3-ENTITY-04, S3-ENTITY-05, S3-ENTITY-06, S3-ENTITY-08, S3-ENTITY-09
+  it('shows the heading, every column, group tags ("default" when empty), roles and statuses', async () => {
+    await renderPage();
+    expect(screen.getByText('管理用户')).toBeTruthy();
+    for (const title of ['ID', '用户名', '分组', '统计信息', '用户角色', '状态', '操作']) expect(screen.getAllByText(title).length).toBeGreaterThan(0);
+    expect(within(rowOf('boss')).getByText('vip')).toBeTruthy();
+    expect(within(rowOf('boss')).getByText('svip')).toBeTruthy();
+    expect(within(rowOf('averyveryver...')).getByText('default')).toBeTruthy();
+    expect(within(rowOf('boss')).getByText('管理员')).toBeTruthy();
+    expect(within(rowOf('root')).getByText('超级管理员')).toBeTruthy();
+    expect(within(rowOf('averyveryver...')).getByText('普通用户')).toBeTruthy();
+    expect(within(rowOf('boss')).getByText('已封禁')).toBeTruthy();
+    expect(within(rowOf('root')).getByText('已激活')).toBeTruthy();
+  });
+
+  // covers S2-USERS-13, S2-USERS-18, S2-USERS-19
+  it('truncates long usernames and shows remaining and used quota and request count', async () => {
+    await renderPage();
+    const row = rowOf('averyveryver...');
+    expect(within(row).getByText('$2.00')).toBeTruthy();
+    expect(within(row).getByText('$1.00')).toBeTruthy();
+    expect(within(row).getByText('7')).toBeTruthy();
+  });
+
+  // covers S4-STATES-06, S6-ROLES-16
+  it('disables promote, demote, delete and disable for the super admin row', async () => {
+    await renderPage();
+    const root = rowOf('root');
+    for (const name of ['提升', '降级', '删除', '禁用']) expect((within(root).getByRole('button', { name }) as HTMLButtonElement).disabled).toBe(true);
+    expect((within(root).getByRole('button', { name: '编辑' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  // covers S2-USERS-03, S7-API-04
+  it('searches with the trimmed keyword', async () => {
+    const calls = await renderPage({ 'GET /api/user/search': () => ({ success: true, message: '', data: [rows[1]] }) });
+    const box = screen.getByPlaceholderText(/搜索用户的 ID/);
+    fireEvent.change(box, { target: { value: '  boss  ' } });
+    fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/user/search?keyword=boss')).toBe(true));
+  });
+
+  // covers S4-STATES-01, S7-API-05
+  it('an action sends username and action and the row takes the returned role and status', async () => {
+    const calls = await renderPage({ 'POST /api/user/manage': () => ({ success: true, message: '', data: { role: 10, status: 1 } }) });
+    fireEvent.click(within(rowOf('averyveryver...')).getByRole('button', { name: '提升' }));
+    await waitFor(() => expect(within(rowOf('averyveryver...')).getByText('管理员')).toBeTruthy());
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ username: 'averyveryverylongname', action: 'promote' });
+  });
+
+  // covers S2-USERS-11, S2-USERS-12
+  it('a header click sorts locally without a request; a second click reverses', async () => {
+    const calls = await renderPage();
+    const before = calls.length;
+    const ids = () => screen.getAllByRole('row').slice(1).map((r) => r.querySelector('td')?.textContent);
+    const header = () => screen.getAllByRole('button', { name: /^ID/ })[0];
+    fireEvent.click(header());
+    expect(ids()).toEqual(['1', '2', '3']);
+    fireEvent.click(header());
+    expect(ids()).toEqual(['3', '2', '1']);
+    expect(calls.length).toBe(before);
+  });
+
+  it('has the add button and the sort dropdown in the footer', async () => {
+    await renderPage();
+    expect(screen.getByRole('button', { name: '添加新的用户' })).toBeTruthy();
+    expect(screen.getByText('默认排序')).toBeTruthy();
+  });
+});
