@@ -1,4 +1,4 @@
-import { Button, Input, Modal, Space, Tag } from 'antd';
+import { App, Button, Input, Space, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { toast } from '../../lib/toast';
 import { OptionSection } from './option-section';
@@ -7,6 +7,7 @@ import { useOptions } from './use-options';
 /** 系统设置: server address, login switches, e-mail whitelist, SMTP, OAuth, WeChat, Message Pusher, Turnstile. */
 export default function SystemSettings() {
   const { options, loaded, saveMany } = useOptions();
+  const { modal } = App.useApp();
   const [domains, setDomains] = useState<string[]>([]);
   const [newDomain, setNewDomain] = useState('');
   useEffect(() => {
@@ -19,7 +20,7 @@ export default function SystemSettings() {
     key !== 'PasswordLoginEnabled' || next
       ? Promise.resolve(true)
       : new Promise<boolean>((resolve) =>
-          Modal.confirm({
+          modal.confirm({
             title: '确定要取消密码登录吗？',
             content: '取消密码登录将导致所有未绑定其他登录方式的用户（包括管理员）无法通过密码登录，确认取消？',
             okText: '确定',
