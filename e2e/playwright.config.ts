@@ -11,7 +11,8 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   fullyParallel: true,
   workers: process.env.CI ? 2 : 2,
-  retries: 0,
+  // One retry in CI so a machine hiccup does not block a landing; Playwright still reports such a test as flaky.
+  retries: process.env.CI ? 1 : 0,
   reporter: [['list'], ['json', { outputFile: '../.tmp/playwright.json' }]],
   use: {
     locale: 'zh-CN',

@@ -18,8 +18,8 @@ test('first start: root logs in with the default password, is sent to change it,
   await expect(page.getByText('用户信息更新成功！')).toBeVisible();
 
   // log out through the user menu, the old password no longer works, the new one does
-  await page.getByRole('button', { name: '用户菜单' }).hover();
-  await page.getByText('注销').click();
+  await page.getByRole('button', { name: '用户菜单' }).click();
+  await page.getByRole('menuitem', { name: '注销' }).click();
   await expect(page).toHaveURL(/\/login$/);
   await login(page, gateway.url, 'root', '123456');
   await expect(page.getByText('用户名或密码错误，或用户已被封禁')).toBeVisible();

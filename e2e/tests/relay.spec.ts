@@ -28,8 +28,8 @@ test('an admin adds a channel in the browser; a user creates a key, calls the ga
     await page.getByRole('button', { name: '提交' }).click();
     await expect(page).toHaveURL(/\/channel$/);
     await expect(page.getByRole('row').filter({ hasText: 'mock-openai' })).toBeVisible();
-    await page.getByRole('button', { name: '用户菜单' }).hover();
-    await page.getByText('注销').click();
+    await page.getByRole('button', { name: '用户菜单' }).click();
+    await page.getByRole('menuitem', { name: '注销' }).click();
     await expect(page).toHaveURL(/\/login$/);
 
     // user: create a key and copy it

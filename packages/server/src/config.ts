@@ -14,6 +14,8 @@ const envSchema = z.object({
   CRITICAL_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
   /** Upstream header and body timeout of the relay, in seconds. */
   RELAY_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
+  /** How long the relay may use a cached key, user or channel list changed elsewhere (ms); 0 turns caching off. */
+  RELAY_CACHE_MS: z.coerce.number().int().min(0).default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -17,6 +17,7 @@ import { randomHex } from './lib/random.js';
 import { Notifier } from './notify/notifier.js';
 import { OptionStore } from './options/option-store.js';
 import { openStorage } from './storage/database.js';
+import { RelayCache } from './storage/relay-cache.js';
 import { LogsRepository } from './storage/repositories/logs.js';
 import { OptionsRepository } from './storage/repositories/options.js';
 import { TokensRepository } from './storage/repositories/tokens.js';
@@ -48,7 +49,8 @@ export async function createContext(config: Config): Promise<AppContext> {
     if (!stored) await optionsRepository.set(SESSION_SECRET_KEY, secret);
   }
 
-  const users = new UsersRepository(storage.db);
+  const cache = new RelayCache(config.RELAY_CACHE_MS);
+  const users = new UsersRepository(storage.db, cache);
   const logs = new LogsRepository(storage.db);
   const userService = new UserService(storage.db, users, logs, options);
   await userService.ensureRootUser();
@@ -60,7 +62,7 @@ export async function createContext(config: Config): Promise<AppContext> {
   await ledger.recoverOpen(config.REDIS_CONN_STRING ? startTime - config.RELAY_TIMEOUT_SECONDS * 2 : startTime + 1);
 
   const notifier = new Notifier(storage.db, options, (error, what) => console.error(`${what} failed:`, error instanceof Error ? error.message : error));
-  const relay = { store: new RelayStore(storage.db), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000) };
+  const relay = { store: new RelayStore(storage.db, cache), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000) };
 
   const redis = config.REDIS_CONN_STRING ? new Redis(config.REDIS_CONN_STRING, { maxRetriesPerRequest: 2 }) : undefined;
   const ctx: AppContext = {
@@ -73,8 +75,8 @@ export async function createContext(config: Config): Promise<AppContext> {
     repositories: { users, logs },
     services: {
       users: userService,
-      tokens: new TokenService(new TokensRepository(storage.db)),
-      channels: new ChannelService(new ChannelsRepository(storage.db, storage.dialect)),
+      tokens: new TokenService(new TokensRepository(storage.db, cache)),
+      channels: new ChannelService(new ChannelsRepository(storage.db, storage.dialect, cache)),
       logs: new LogService(logs),
     },
     channelTests: new ChannelTestRunner({ store: relay.store, options, pools: relay.pools, notifier }),

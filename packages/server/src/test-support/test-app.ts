@@ -16,7 +16,8 @@ export interface TestApp {
 
 /** An app on a fresh in-memory SQLite database (or the given DSN), exercised with app.inject(). */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const config = loadConfig({ SQLITE_PATH: ':memory:', GLOBAL_API_RATE_LIMIT: '0', CRITICAL_RATE_LIMIT: '0', ...env });
+  // Relay tests seed rows straight into the database, around the repositories: no cache unless a test asks.
+  const config = loadConfig({ SQLITE_PATH: ':memory:', GLOBAL_API_RATE_LIMIT: '0', CRITICAL_RATE_LIMIT: '0', RELAY_CACHE_MS: '0', ...env });
   const ctx = await createContext(config);
   const app = await buildApp(ctx);
   const call: TestApp['call'] = async ({ cookie, headers, ...rest }) => {

@@ -42,7 +42,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
   };
 
   const account = user ? (
-    <Dropdown menu={{ items: [{ key: 'logout', label: '注销', onClick: () => void logout() }] }}>
+    <Dropdown trigger={['click']} menu={{ items: [{ key: 'logout', label: '注销', onClick: () => void logout() }] }}>
       <Button type="text" style={{ color: 'inherit' }} aria-label="用户菜单">
         {user.display_name || user.username}
       </Button>

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { ChannelStatus, PAGE_SIZE, splitList } from '@model-relay/contract';
 import type { Dialect } from '../database.js';
+import type { RelayCache } from '../relay-cache.js';
 import type { ChannelRow, ChannelsTable, Database } from '../schema.js';
 import { escapeLike } from './users.js';
 
@@ -15,6 +16,7 @@ export class ChannelsRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
+    private readonly cache?: RelayCache,
   ) {}
 
   list(page: number): Promise<ChannelRow[]> {
@@ -39,7 +41,7 @@ export class ChannelsRepository {
 
   /** Inserts several channels (batch create) atomically; returns their ids. */
   async insertMany(rows: NewChannel[]): Promise<number[]> {
-    return this.db.transaction().execute(async (trx) => {
+    const ids = await this.db.transaction().execute(async (trx) => {
       const ids: number[] = [];
       for (const row of rows) {
         const id =
@@ -51,6 +53,8 @@ export class ChannelsRepository {
       }
       return ids;
     });
+    this.cache?.invalidateChannels();
+    return ids;
   }
 
   async update(id: number, changes: ChannelChanges): Promise<void> {
@@ -59,25 +63,30 @@ export class ChannelsRepository {
       const row = await trx.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
       if (row) await this.rebuildAbilities(trx, row);
     });
+    this.cache?.invalidateChannels();
   }
 
   async delete(id: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    const deleted = await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('abilities').where('channel_id', '=', id).execute();
       const result = await trx.deleteFrom('channels').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     });
+    this.cache?.invalidateChannels();
+    return deleted;
   }
 
   /** Deletes every manually or automatically disabled channel with its abilities; returns how many. */
   async deleteDisabled(): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
+    const count = await this.db.transaction().execute(async (trx) => {
       const ids = (await trx.selectFrom('channels').select('id').where('status', '!=', ChannelStatus.Enabled).execute()).map((r) => r.id);
       if (ids.length === 0) return 0;
       await trx.deleteFrom('abilities').where('channel_id', 'in', ids).execute();
       const result = await trx.deleteFrom('channels').where('id', 'in', ids).executeTakeFirst();
       return Number(result.numDeletedRows);
     });
+    this.cache?.invalidateChannels();
+    return count;
   }
 
   private async rebuildAbilities(trx: Transaction<Database>, channel: ChannelRow): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { ChannelStatus } from '@model-relay/contract';
+import type { RelayCache } from '../relay-cache.js';
 import type { ChannelRow, Database, TokenRow, UserRow } from '../schema.js';
 
 /** A channel that can serve a (group, model) pair, with what selection needs. */
@@ -11,14 +12,19 @@ export interface Candidate {
 
 /** The reads and the few writes the relay makes outside the billing ledger. */
 export class RelayStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly cache?: RelayCache,
+  ) {}
 
   findTokenByKey(key: string): Promise<TokenRow | undefined> {
-    return this.db.selectFrom('tokens').selectAll().where('key', '=', key).executeTakeFirst();
+    const load = () => this.db.selectFrom('tokens').selectAll().where('key', '=', key).executeTakeFirst();
+    return this.cache ? this.cache.token(key, load) : load();
   }
 
   findUser(id: number): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    const load = () => this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.cache ? this.cache.user(id, load) : load();
   }
 
   findChannel(id: number): Promise<ChannelRow | undefined> {
@@ -27,6 +33,10 @@ export class RelayStore {
 
   /** Enabled channels serving the model for the group, from the abilities index (whole rows: no second lookup). */
   async candidates(group: string, model: string): Promise<ChannelRow[]> {
+    return this.cache ? this.cache.channels(group, model, () => this.loadCandidates(group, model)) : this.loadCandidates(group, model);
+  }
+
+  private async loadCandidates(group: string, model: string): Promise<ChannelRow[]> {
     const rows = await this.db
       .selectFrom('abilities')
       .innerJoin('channels', 'channels.id', 'abilities.channel_id')
@@ -68,6 +78,7 @@ export class RelayStore {
 
   async setTokenStatus(id: number, status: number): Promise<void> {
     await this.db.updateTable('tokens').set({ status }).where('id', '=', id).execute();
+    this.cache?.invalidateTokens();
   }
 
   /** Sets a channel's status and keeps the abilities index in step, in one transaction. */
@@ -80,5 +91,6 @@ export class RelayStore {
         .where('channel_id', '=', id)
         .execute();
     });
+    this.cache?.invalidateChannels();
   }
 }

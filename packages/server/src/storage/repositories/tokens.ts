@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { PAGE_SIZE } from '@model-relay/contract';
+import type { RelayCache } from '../relay-cache.js';
 import type { Database, TokenRow } from '../schema.js';
 import { escapeLike } from './users.js';
 
@@ -7,7 +8,10 @@ export type TokenOrder = 'remain_quota' | 'used_quota' | '';
 
 /** Data access for API keys. Every query is scoped to one owner: a user never reaches another's keys. */
 export class TokensRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly cache?: RelayCache,
+  ) {}
 
   list(userId: number, page: number, order: TokenOrder): Promise<TokenRow[]> {
     let query = this.db.selectFrom('tokens').selectAll().where('user_id', '=', userId);
@@ -33,15 +37,18 @@ export class TokensRepository {
 
   async insert(row: Omit<TokenRow, 'id'>): Promise<TokenRow> {
     await this.db.insertInto('tokens').values(row).execute();
+    this.cache?.invalidateTokens();
     return this.db.selectFrom('tokens').selectAll().where('key', '=', row.key).executeTakeFirstOrThrow();
   }
 
   async update(userId: number, id: number, changes: Partial<Omit<TokenRow, 'id' | 'user_id' | 'key'>>): Promise<void> {
     await this.db.updateTable('tokens').set(changes).where('user_id', '=', userId).where('id', '=', id).execute();
+    this.cache?.invalidateTokens();
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
     const result = await this.db.deleteFrom('tokens').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+    this.cache?.invalidateTokens();
     return Number(result.numDeletedRows) > 0;
   }
 
@@ -55,5 +62,6 @@ export class TokensRepository {
       .where('expired_time', '!=', -1)
       .where('expired_time', '<', now)
       .execute();
+    this.cache?.invalidateTokens();
   }
 }

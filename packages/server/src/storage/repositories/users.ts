@@ -1,12 +1,16 @@
 import { sql, type Kysely } from 'kysely';
 import { PAGE_SIZE } from '@model-relay/contract';
+import type { RelayCache } from '../relay-cache.js';
 import type { Database, NewUser, UserRow, UserUpdate } from '../schema.js';
 
 export type UserOrder = 'quota' | 'used_quota' | 'request_count' | '';
 
 /** Data access for users. Pure SQL: no permission logic here (that lives in the services). */
 export class UsersRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly cache?: RelayCache,
+  ) {}
 
   count(): Promise<number> {
     return this.db
@@ -46,6 +50,7 @@ export class UsersRepository {
   async update(id: number, changes: UserUpdate, db: Kysely<Database> = this.db): Promise<void> {
     if (Object.keys(changes).length === 0) return;
     await db.updateTable('users').set(changes).where('id', '=', id).execute();
+    this.cache?.invalidateUser(id);
   }
 
   /** Adds (or with a negative delta removes) quota in one atomic statement. */
@@ -62,6 +67,8 @@ export class UsersRepository {
       await trx.deleteFrom('tokens').where('user_id', '=', id).execute();
       await trx.deleteFrom('users').where('id', '=', id).execute();
     });
+    this.cache?.invalidateUser(id);
+    this.cache?.invalidateTokens();
   }
 
   list(page: number, order: UserOrder): Promise<UserRow[]> {
