@@ -26,6 +26,11 @@ export interface GatewayServer {
 
 /** Starts the real built server on a free port and a fresh SQLite file; stops it after the test. */
 export const test = base.extend<{ gateway: GatewayServer }>({
+  // The page depends on the gateway so it closes first: the server never waits on a browser's open connections.
+  page: async ({ page, gateway }, use) => {
+    void gateway;
+    await use(page);
+  },
   gateway: async ({ playwright }, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'mr-e2e-'));
     const port = await freePort();
@@ -57,8 +62,13 @@ export const test = base.extend<{ gateway: GatewayServer }>({
       },
     });
     for (const api of contexts) await api.dispose();
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
     rmSync(dir, { recursive: true, force: true });
   },
 });

@@ -11,6 +11,8 @@ async function main(): Promise<void> {
   const app = await buildApp(ctx, { webDist, logger: { level: config.LOG_LEVEL } });
   const shutdown = async (signal: string) => {
     app.log.info(`${signal} received, shutting down`);
+    // In-flight requests get a few seconds to finish (their settlements commit); then the process exits anyway.
+    setTimeout(() => process.exit(0), 10_000).unref();
     await app.close();
     await closeContext(ctx);
     process.exit(0);

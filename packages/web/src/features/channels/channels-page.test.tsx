@@ -1,0 +1,88 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mockApi, renderWith, users } from '../../test-support';
+import ChannelsPage from './channels-page';
+
+const channel = (id: number, fields: Record<string, unknown>) => ({
+  id, type: 1, name: `c${id}`, key: '', status: 1, weight: 0, priority: 0, created_time: 0, test_time: 0, response_time: 0, base_url: '', other: '',
+  balance: 0, balance_updated_time: 0, models: 'gpt-4o,gpt-4o-mini', group: 'default', used_quota: 0, request_count: 0, model_mapping: '', config: '', system_prompt: '', ...fields,
+});
+const rows = [
+  channel(2, { name: 'openai-main', response_time: 800, balance: 12.5, group: 'default,vip', priority: 5 }),
+  channel(1, { name: 'claude', type: 14, status: 3, response_time: 6000 }),
+];
+
+beforeAll(() => {
+  Object.defineProperty(window, 'matchMedia', { writable: true, value: () => ({ matches: false, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} }) });
+});
+afterEach(cleanup);
+
+async function renderPage(handlers: Parameters<typeof mockApi>[0] = {}) {
+  const calls = mockApi({ 'GET /api/channel/': () => ({ success: true, message: '', data: rows }), ...handlers });
+  renderWith(<ChannelsPage />, { user: users.root, path: '/channel' });
+  await screen.findByText('openai-main');
+  return calls;
+}
+const rowOf = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
+
+describe('channel list', () => {
+  // covers S2-CHANNELS-01, S2-CHANNELS-02, S2-CHANNELS-03, S2-CHANNELS-04, S2-CHANNELS-05, S2-CHANNELS-06, S2-CHANNELS-07, S2-CHANNELS-08, S2-CHANNELS-09, S2-CHANNELS-10, S2-CHANNELS-24, S4-STATES-07, S4-STATES-09
+  it('shows every column with type text, status, response time, balance, priority and test model', async () => {
+    await renderPage();
+    for (const title of ['ID', '名称', '分组', '类型', '状态', '响应时间', '余额', '优先级', '测试模型', '操作']) expect(screen.getAllByText(title).length).toBeGreaterThan(0);
+    const main = rowOf('openai-main');
+    expect(within(main).getByText('OpenAI')).toBeTruthy();
+    expect(within(main).getByText('vip')).toBeTruthy();
+    expect(within(main).getByText('已启用')).toBeTruthy();
+    expect(within(main).getByText('0.80 秒')).toBeTruthy();
+    expect(within(main).getByText('$12.50')).toBeTruthy();
+    expect((within(main).getByRole('spinbutton') as HTMLInputElement).value).toBe('5');
+    expect(within(main).getByRole('combobox')).toBeTruthy();
+    const claude = rowOf('claude');
+    expect(within(claude).getByText('Anthropic Claude')).toBeTruthy();
+    expect(within(claude).getByText('已被自动禁用')).toBeTruthy();
+    expect(within(claude).getByText('不支持')).toBeTruthy();
+  });
+
+  // covers S2-CHANNELS-13, S2-CHANNELS-14, S2-CHANNELS-15, S2-CHANNELS-16, S2-CHANNELS-17, S2-CHANNELS-25
+  it('has the add, test all, test disabled, delete disabled and refresh buttons, and the notice', async () => {
+    const calls = await renderPage({ 'GET /api/channel/test': () => ({ success: true, message: '' }) });
+    for (const name of ['添加新的渠道', '测试所有渠道', '测试禁用渠道', '删除禁用渠道', '刷新']) expect(screen.getByRole('button', { name })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: '测试所有渠道' }));
+    fireEvent.click(screen.getByRole('button', { name: '测试禁用渠道' }));
+    await waitFor(() => expect(calls.filter((c) => c.url.startsWith('/api/channel/test?scope=')).map((c) => c.url)).toEqual(['/api/channel/test?scope=all', '/api/channel/test?scope=disabled']));
+    expect(screen.getByText(/渠道测试仅支持 chat 模型/)).toBeTruthy();
+  });
+
+  // covers S2-CHANNELS-18, S2-CHANNELS-20, S2-CHANNELS-22, S2-CHANNELS-23, S4-STATES-12
+  it('tests a row, disables it, edits priority inline and refreshes the balance by clicking it', async () => {
+    const calls = await renderPage({
+      'GET /api/channel/test/2': () => ({ success: true, message: '', data: { time: 0.42, model: 'gpt-4o' } }),
+      'PUT /api/channel/': (body) => ({ success: true, message: '', data: { ...rows[0], ...(body as object) } }),
+      'GET /api/channel/update_balance/2/': () => ({ success: true, message: '', data: { balance: 20 } }),
+    });
+    const main = rowOf('openai-main');
+    fireEvent.click(within(main).getByRole('button', { name: '测试' }));
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/channel/test/2?model=')).toBe(true));
+    fireEvent.click(within(main).getByRole('button', { name: '禁用' }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ id: 2, status: 2 }));
+    const priority = within(rowOf('openai-main')).getByRole('spinbutton');
+    fireEvent.change(priority, { target: { value: '9' } });
+    fireEvent.blur(priority);
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toContainEqual({ id: 2, priority: 9 }));
+    fireEvent.click(within(rowOf('openai-main')).getByText('$12.50'));
+    await waitFor(() => expect(within(rowOf('openai-main')).getByText('$20.00')).toBeTruthy());
+  });
+
+  // covers S2-CHANNELS-11, S2-CHANNELS-12
+  it('sorts by a header click and searches by keyword', async () => {
+    const calls = await renderPage({ 'GET /api/channel/search': () => ({ success: true, message: '', data: [rows[1]] }) });
+    fireEvent.click(screen.getAllByRole('button', { name: /^名称/ })[0]);
+    const names = () => screen.getAllByRole('row').slice(1).map((r) => r.querySelectorAll('td')[1]?.textContent);
+    expect(names()).toEqual(['claude', 'openai-main']);
+    const box = screen.getByPlaceholderText('搜索渠道的 ID，名称和密钥 ...');
+    fireEvent.change(box, { target: { value: 'sk-abc' } });
+    fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/channel/search?keyword=sk-abc')).toBe(true));
+  });
+});

@@ -1,0 +1,23 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mockApi, renderWith, users } from '../../test-support';
+import UserCreatePage from './user-create-page';
+
+afterEach(cleanup);
+
+describe('user create', () => {
+  // covers S2-USERCREATE-01, S2-USERCREATE-02, S2-USERCREATE-03, S5-VALID-27, S5-VALID-28, S7-API-14
+  it('has username, display name and password (hint: at least 8); sends nothing while username or password is empty', async () => {
+    const calls = mockApi({ 'POST /api/user/': () => ({ success: true, message: '' }) });
+    renderWith(<UserCreatePage />, { user: users.admin, path: '/user/add' });
+    expect(screen.getByText('最短 8 位')).toBeTruthy();
+    fireEvent.change(screen.getByPlaceholderText('请输入用户名'), { target: { value: 'newbie' } });
+    fireEvent.click(screen.getByRole('button', { name: '提交' }));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls).toEqual([]);
+    fireEvent.change(screen.getByPlaceholderText('请输入显示名称'), { target: { value: 'New' } });
+    fireEvent.change(screen.getByPlaceholderText('请输入密码，最短 8 位'), { target: { value: 'password123' } });
+    fireEvent.click(screen.getByRole('button', { name: '提交' }));
+    await waitFor(() => expect(calls[0]?.body).toEqual({ username: 'newbie', display_name: 'New', password: 'password123' }));
+  });
+});

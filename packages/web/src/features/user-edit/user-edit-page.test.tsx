@@ -1,0 +1,52 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mockApi, renderWith, users } from '../../test-support';
+import UserEditPage from './user-edit-page';
+
+const target = { id: 7, username: 'amy', display_name: 'Amy', role: 1, status: 1, email: 'amy@example.com', github_id: 'gh-amy', wechat_id: 'wx-amy', lark_id: '', quota: 1000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'AAAA', inviter_id: 0 };
+
+beforeAll(() => {
+  Object.defineProperty(window, 'matchMedia', { writable: true, value: () => ({ matches: false, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} }) });
+});
+afterEach(cleanup);
+
+const page = (
+  <Routes>
+    <Route path="/user/edit/:id" element={<UserEditPage />} />
+    <Route path="/user/edit" element={<UserEditPage />} />
+    <Route path="/setting" element={<div>settings screen</div>} />
+  </Routes>
+);
+
+describe('user edit', () => {
+  // covers S2-USEREDIT-01, S2-USEREDIT-02, S2-USEREDIT-03, S2-USEREDIT-04, S2-USEREDIT-06, S2-USEREDIT-07, S2-USEREDIT-08, S2-USEREDIT-09, S2-USEREDIT-10, S6-ROLES-08
+  it('own profile: username, empty password, display name, read-only bindings, no group or quota; cancel goes to /setting', async () => {
+    mockApi({ 'GET /api/user/self': () => ({ success: true, message: '', data: target }) });
+    renderWith(page, { user: users.common, path: '/user/edit' });
+    await waitFor(() => expect((screen.getByPlaceholderText('请输入新的用户名') as HTMLInputElement).value).toBe('amy'));
+    expect((screen.getByPlaceholderText('请输入新的密码，最短 8 位') as HTMLInputElement).value).toBe('');
+    expect((screen.getByPlaceholderText('请输入新的显示名称') as HTMLInputElement).value).toBe('Amy');
+    const readOnly = screen.getAllByPlaceholderText(/此项只读/) as HTMLInputElement[];
+    expect(readOnly.map((i) => [i.value, i.readOnly])).toEqual([['gh-amy', true], ['wx-amy', true], ['amy@example.com', true]]);
+    expect(screen.queryByText('分组')).toBeNull();
+    expect(screen.queryByText('剩余额度')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: '取消' }));
+    expect(screen.getByText('settings screen')).toBeTruthy();
+  });
+
+  // covers S2-USEREDIT-04, S2-USEREDIT-06, S7-API-10, S7-API-12
+  it('an admin editing someone else also gets group and remaining quota, sent as an integer', async () => {
+    const calls = mockApi({
+      'GET /api/user/7': () => ({ success: true, message: '', data: target }),
+      'GET /api/group/': () => ({ success: true, message: '', data: ['default', 'vip'] }),
+      'PUT /api/user/': () => ({ success: true, message: '' }),
+    });
+    renderWith(page, { user: users.admin, path: '/user/edit/7' });
+    await waitFor(() => expect((screen.getByPlaceholderText('请输入新的用户名') as HTMLInputElement).value).toBe('amy'));
+    expect(screen.getByText('分组')).toBeTruthy();
+    fireEvent.change(screen.getByPlaceholderText('请输入新的剩余额度'), { target: { value: '2500' } });
+    fireEvent.click(screen.getByRole('button', { name: '提交' }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ id: 7, username: 'amy', display_name: 'Amy', password: '', group: 'default', quota: 2500 }));
+  });
+});
