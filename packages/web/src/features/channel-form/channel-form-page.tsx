@@ -1,36 +1,16 @@
-import {
-  AZURE_DEFAULT_API_VERSION,
-  CHANNEL_KEY_HINTS,
-  CHANNEL_TYPES,
-  ChannelMessages,
-  MODEL_MAPPING_EXAMPLE,
-  PROXY_CHANNEL_TYPE,
-  isJsonObjectText,
-  type ChannelDto,
-} from '@model-relay/contract';
+import { AZURE_DEFAULT_API_VERSION, CHANNEL_KEY_HINTS, CHANNEL_TYPES, MODEL_MAPPING_EXAMPLE, PROXY_CHANNEL_TYPE, type ChannelDto } from '@model-relay/contract';
 import { Button, Card, Checkbox, Form, Input, InputNumber, Select, Space, Tag } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api } from '../../lib/api';
 import { channelModelsOf, loadChannelModels } from '../../lib/channel-models';
 import { toast } from '../../lib/toast';
-import { EMPTY_KEY_PARTS, composeKey, type KeyParts } from './channel-key';
+import { buildChannelBody, type ChannelFormState } from './channel-body';
+import { EMPTY_KEY_PARTS, type KeyParts } from './channel-key';
 
 const CATEGORY_LABELS = { main: '主要类型', knowledge: '知识库', proxy: '代理' } as const;
 
-interface State {
-  type: number;
-  name: string;
-  groups: string[];
-  models: string[];
-  model_mapping: string;
-  key: string;
-  base_url: string;
-  other: string;
-  priority: number | null;
-  weight: number | null;
-  batch: boolean;
-}
+type State = ChannelFormState;
 
 /** /channel/add and /channel/edit/{id} (spec section 2, "Channel form"). */
 export default function ChannelFormPage() {
@@ -83,33 +63,12 @@ export default function ChannelFormPage() {
   const modelOptions = [...new Set([...channelModelsOf(state.type), ...state.models])].map((m) => ({ value: m, label: m }));
 
   const submit = async () => {
-    const key = composeKey(state.type, parts, state.key);
-    if (!editing && (!state.name.trim() || !key.trim())) {
-      toast.info(ChannelMessages.nameAndKeyRequired);
+    const result = buildChannelBody(state, parts, editing);
+    if ('error' in result) {
+      toast.info(result.error);
       return;
     }
-    if (state.type !== PROXY_CHANNEL_TYPE && state.models.length === 0) {
-      toast.info(ChannelMessages.modelRequired);
-      return;
-    }
-    if (!isJsonObjectText(state.model_mapping, 'string')) {
-      toast.info(ChannelMessages.mappingInvalid);
-      return;
-    }
-    const body: Record<string, unknown> = {
-      type: state.type,
-      name: state.name.trim(),
-      key: state.batch ? key : key.split('\n')[0] ?? '',
-      base_url: state.base_url.trim().replace(/\/$/, ''),
-      other: state.type === 3 && !state.other.trim() ? AZURE_DEFAULT_API_VERSION : state.other.trim(),
-      model_mapping: state.model_mapping,
-      models: state.models.join(','),
-      group: state.groups.join(','),
-      config: state.type === 33 ? JSON.stringify({ region: parts.region, ak: parts.ak, sk: parts.sk }) : state.type === 42 ? JSON.stringify({ region: parts.region, vertex_ai_project_id: parts.projectId, vertex_ai_adc: parts.credentials }) : '',
-    };
-    // Priority and weight are integers; empty input is ignored; a negative weight becomes 0 (spec section 5).
-    if (state.priority !== null) body.priority = Math.trunc(state.priority);
-    if (state.weight !== null) body.weight = Math.max(0, Math.trunc(state.weight));
+    const { body } = result;
     setSaving(true);
     try {
       const res = editing ? await api('/api/channel/', { method: 'PUT', body: { ...body, id: Number(id) } }) : await api('/api/channel/', { method: 'POST', body });

@@ -1,6 +1,6 @@
 import { isSecretOptionKey } from '@model-relay/contract';
 import { Button, Card, Checkbox, Col, Form, Input, InputNumber, Row, Select } from 'antd';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { toast } from '../../lib/toast';
 import type { OptionMap } from './use-options';
 
@@ -39,8 +39,13 @@ export function OptionSection({
 }) {
   const initial = (field: OptionField) => (isSecretOptionKey(field.key) ? '' : (options[field.key] ?? ''));
   const [values, setValues] = useState<Record<string, string>>({});
+  // Take over a stored value only when it changed, so saving one section never wipes unsaved edits in another.
+  const seen = useRef<OptionMap>({});
   useEffect(() => {
-    setValues(Object.fromEntries(fields.map((f) => [f.key, isSecretOptionKey(f.key) ? '' : (options[f.key] ?? '')])));
+    const changed = fields.filter((f) => options[f.key] !== seen.current[f.key]);
+    seen.current = options;
+    if (changed.length === 0) return;
+    setValues((current) => ({ ...current, ...Object.fromEntries(changed.map((f) => [f.key, isSecretOptionKey(f.key) ? '' : (options[f.key] ?? '')])) }));
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [options]);
 

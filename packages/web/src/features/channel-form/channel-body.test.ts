@@ -1,0 +1,59 @@
+import { CHANNEL_KEY_HINTS, MODEL_MAPPING_EXAMPLE } from '@model-relay/contract';
+import { describe, expect, it } from 'vitest';
+import { buildChannelBody, type ChannelFormState } from './channel-body';
+import { EMPTY_KEY_PARTS } from './channel-key';
+
+const base: ChannelFormState = { type: 1, name: 'main', groups: ['default', 'vip'], models: ['gpt-4o'], model_mapping: '', key: 'sk-1', base_url: '', other: '', priority: 0, weight: 0, batch: false };
+const body = (state: Partial<ChannelFormState>, parts = EMPTY_KEY_PARTS, editing = false) => {
+  const result = buildChannelBody({ ...base, ...state }, parts, editing);
+  return 'body' in result ? result.body : result.error;
+};
+
+describe('channel submit rules (spec section 5)', () => {
+  // covers S5-VALID-35, S5-VALID-36, S5-VALID-37, S5-VALID-38
+  it('requires name and key when creating, a model unless type 43, and a JSON model mapping', () => {
+    expect(body({ name: '' })).toBe('请填写渠道名称和渠道密钥！');
+    expect(body({ key: '' })).toBe('请填写渠道名称和渠道密钥！');
+    expect(body({ key: '' }, EMPTY_KEY_PARTS, true)).toMatchObject({ key: '' });
+    expect(body({ models: [] })).toBe('请至少选择一个模型！');
+    expect(body({ type: 43, models: [] })).toMatchObject({ type: 43, models: '' });
+    expect(body({ model_mapping: '{oops' })).toBe('模型重定向必须是合法的 JSON 格式！');
+    expect(body({ model_mapping: '{"gpt-4o-2024-05-13":"gpt-4o"}' })).toMatchObject({ model_mapping: '{"gpt-4o-2024-05-13":"gpt-4o"}' });
+  });
+
+  // covers S5-VALID-39, S5-VALID-40, S3-ENTITY-15
+  it('drops a trailing slash from the base URL, defaults the Azure API version, joins groups and models', () => {
+    expect(body({ base_url: 'https://proxy.example.com/' })).toMatchObject({ base_url: 'https://proxy.example.com', group: 'default,vip', models: 'gpt-4o' });
+    expect(body({ type: 3 })).toMatchObject({ other: '2024-03-01-preview' });
+    expect(body({ type: 3, other: '2024-06-01' })).toMatchObject({ other: '2024-06-01' });
+  });
+
+  // covers S5-VALID-41, S5-VALID-42, S2-CHANNELFORM-09, S3-ENTITY-16
+  it('composes AWS and Vertex keys from their fields and keeps the parts in config', () => {
+    expect(body({ type: 33, key: '' }, { ...EMPTY_KEY_PARTS, ak: 'AK', sk: 'SK', region: 'us-west-2' })).toMatchObject({ key: 'AK|SK|us-west-2', config: JSON.stringify({ region: 'us-west-2', ak: 'AK', sk: 'SK' }) });
+    expect(body({ type: 33, key: '' }, { ...EMPTY_KEY_PARTS, ak: 'AK' })).toBe('请填写渠道名称和渠道密钥！');
+    expect(body({ type: 42, key: '' }, { ...EMPTY_KEY_PARTS, region: 'us-east5', projectId: 'proj', credentials: '{"type":"service_account"}' })).toMatchObject({ key: 'us-east5|proj|{"type":"service_account"}' });
+  });
+
+  // covers S5-VALID-47, S5-VALID-48, S5-VALID-49
+  it('sends integer priority and weight, skips empty ones, turns a negative weight into 0', () => {
+    expect(body({ priority: 3.7, weight: -4 })).toMatchObject({ priority: 3, weight: 0 });
+    const empty = body({ priority: null, weight: null }) as Record<string, unknown>;
+    expect('priority' in empty || 'weight' in empty).toBe(false);
+  });
+
+  // covers S2-CHANNELFORM-08
+  it('sends every key line only in batch mode', () => {
+    expect(body({ key: 'a\nb', batch: true })).toMatchObject({ key: 'a\nb' });
+    expect(body({ key: 'a\nb', batch: false })).toMatchObject({ key: 'a' });
+  });
+
+  // covers S5-VALID-43, S5-VALID-44, S5-VALID-45, S5-VALID-46, S2-CHANNELFORM-05
+  it('offers the key format hints and the model redirect example', () => {
+    expect(CHANNEL_KEY_HINTS[15]).toContain('APIKey|SecretKey');
+    expect(CHANNEL_KEY_HINTS[18]).toContain('APPID|APISecret|APIKey');
+    expect(CHANNEL_KEY_HINTS[22]).toContain('APIKey-AppId');
+    expect(CHANNEL_KEY_HINTS[23]).toContain('AppId|SecretId|SecretKey');
+    expect(JSON.parse(MODEL_MAPPING_EXAMPLE)).toMatchObject({ 'gpt-3.5-turbo-0301': 'gpt-3.5-turbo', 'gpt-4-0314': 'gpt-4' });
+  });
+});

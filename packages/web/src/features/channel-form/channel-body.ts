@@ -1,0 +1,47 @@
+import { AZURE_DEFAULT_API_VERSION, ChannelMessages, PROXY_CHANNEL_TYPE, isJsonObjectText } from '@model-relay/contract';
+import { composeKey, type KeyParts } from './channel-key';
+
+export interface ChannelFormState {
+  type: number;
+  name: string;
+  groups: string[];
+  models: string[];
+  model_mapping: string;
+  key: string;
+  base_url: string;
+  other: string;
+  priority: number | null;
+  weight: number | null;
+  batch: boolean;
+}
+
+/**
+ * The channel submit rules of spec section 5: checks, then the request body. Returns the message to show
+ * instead when a rule fails.
+ */
+export function buildChannelBody(state: ChannelFormState, parts: KeyParts, editing: boolean): { error: string } | { body: Record<string, unknown> } {
+  const key = composeKey(state.type, parts, state.key);
+  if (!editing && (!state.name.trim() || !key.trim())) return { error: ChannelMessages.nameAndKeyRequired };
+  if (state.type !== PROXY_CHANNEL_TYPE && state.models.length === 0) return { error: ChannelMessages.modelRequired };
+  if (!isJsonObjectText(state.model_mapping, 'string')) return { error: ChannelMessages.mappingInvalid };
+  const body: Record<string, unknown> = {
+    type: state.type,
+    name: state.name.trim(),
+    key: state.batch ? key : (key.split('\n')[0] ?? ''),
+    base_url: state.base_url.trim().replace(/\/$/, ''),
+    other: state.type === 3 && !state.other.trim() ? AZURE_DEFAULT_API_VERSION : state.other.trim(),
+    model_mapping: state.model_mapping,
+    models: state.models.join(','),
+    group: state.groups.join(','),
+    config:
+      state.type === 33
+        ? JSON.stringify({ region: parts.region, ak: parts.ak, sk: parts.sk })
+        : state.type === 42
+          ? JSON.stringify({ region: parts.region, vertex_ai_project_id: parts.projectId, vertex_ai_adc: parts.credentials })
+          : '',
+  };
+  // Priority and weight are integers; empty input is ignored; a negative weight becomes 0.
+  if (state.priority !== null && Number.isFinite(state.priority)) body.priority = Math.trunc(state.priority);
+  if (state.weight !== null && Number.isFinite(state.weight)) body.weight = Math.max(0, Math.trunc(state.weight));
+  return { body };
+}
