@@ -1,0 +1,63 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { mockApi, renderWith, users } from '../../test-support';
+import TokensPage from './tokens-page';
+
+const token = (id: number, fields: Record<string, unknown>) => ({
+  id, user_id: 2, name: `k${id}`, key: 'A'.repeat(48), status: 1, created_time: 1_700_000_000, accessed_time: 0, expired_time: -1, remain_quota: 500_000, unlimited_quota: false, used_quota: 250_000, models: '', subnet: '', ...fields,
+});
+const rows = [token(4, { name: 'live' }), token(3, { name: 'off', status: 2 }), token(2, { name: 'old', status: 3, expired_time: 1_700_000_500 }), token(1, { name: 'spent', status: 4, unlimited_quota: true })];
+
+beforeAll(() => {
+  Object.defineProperty(window, 'matchMedia', { writable: true, value: () => ({ matches: false, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} }) });
+});
+afterEach(cleanup);
+
+async function renderPage(handlers: Parameters<typeof mockApi>[0] = {}) {
+  const calls = mockApi({ 'GET /api/token/': () => ({ success: true, message: '', data: rows }), ...handlers });
+  renderWith(<TokensPage />, { user: users.common, path: '/token' });
+  await screen.findByText('live');
+  return calls;
+}
+const rowOf = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
+
+describe('token list', () => {
+  // covers S2-TOKENS-01, S2-TOKENS-02, S2-TOKENS-03, S2-TOKENS-04, S2-TOKENS-05, S2-TOKENS-06, S4-STATES-14, S4-STATES-15, S4-STATES-16, S4-STATES-17, S3-ENTITY-21
+  it('shows name, status, used and remaining quota, created and expiry time', async () => {
+    await renderPage();
+    for (const title of ['名称', '状态', '已用额度', '剩余额度', '创建时间', '过期时间']) expect(screen.getAllByText(title).length).toBeGreaterThan(0);
+    const live = rowOf('live');
+    expect(within(live).getByText('已启用')).toBeTruthy();
+    expect(within(live).getByText('$0.50')).toBeTruthy();
+    expect(within(live).getByText('$1.00')).toBeTruthy();
+    expect(within(live).getByText('永不过期')).toBeTruthy();
+    expect(within(live).getByText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)).toBeTruthy();
+    expect(within(rowOf('off')).getByText('已禁用')).toBeTruthy();
+    expect(within(rowOf('old')).getByText('已过期')).toBeTruthy();
+    expect(within(rowOf('spent')).getByText('已耗尽')).toBeTruthy();
+    expect(within(rowOf('spent')).getByText('无限制')).toBeTruthy();
+  });
+
+  // covers S2-TOKENS-08
+  it('chat opens the key in the web chat client', async () => {
+    await renderPage();
+    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
+    fireEvent.click(within(rowOf('live')).getByRole('button', { name: '聊天' }));
+    expect(open.mock.calls[0][0]).toContain(encodeURIComponent(`"key":"sk-${'A'.repeat(48)}"`));
+    open.mockRestore();
+  });
+
+  // covers S2-TOKENS-12, S2-TOKENS-13, S4-STATES-37, S4-STATES-38
+  it('searches by name, offers the three sort choices, and puts the value in the search box when copying fails', async () => {
+    const calls = await renderPage({ 'GET /api/token/search': () => ({ success: true, message: '', data: [rows[0]] }) });
+    const box = screen.getByPlaceholderText('搜索令牌的名称 ...') as HTMLInputElement;
+    fireEvent.change(box, { target: { value: 'li' } });
+    fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/token/search?keyword=li')).toBe(true));
+    expect(screen.getByText('默认排序')).toBeTruthy();
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: () => Promise.reject(new Error('denied')) } });
+    fireEvent.click(within(rowOf('live')).getAllByRole('button', { name: '复制' })[0]);
+    await waitFor(() => expect(box.value).toBe(`sk-${'A'.repeat(48)}`));
+    expect(await screen.findByText('无法复制到剪贴板，请手动复制')).toBeTruthy();
+  });
+});
