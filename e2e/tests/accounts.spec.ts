@@ -8,7 +8,7 @@ async function login(page: Page, url: string, username: string, password: string
   await page.locator('form').getByRole('button', { name: '登录' }).click();
 }
 
-// covers S2-LOGIN-01, S2-LOGIN-02, S2-LOGIN-13, S2-LOGIN-14, S2-LOGIN-15, S2-LOGIN-16, S2-LOGIN-17, S7-API-09, S7-API-13
+// covers S2-LOGIN-01, S2-LOGIN-02, S2-LOGIN-13, S2-LOGIN-14, S2-LOGIN-15, S2-LOGIN-16, S2-LOGIN-17, S7-API-09, S7-API-13, S8-ERRORS-22, S8-ERRORS-26
 test('first start: root logs in with the default password, is sent to change it, and changes it', async ({ page, gateway }) => {
   await login(page, gateway.url, 'root', '123456');
   await expect(page).toHaveURL(/\/user\/edit$/);
@@ -20,6 +20,7 @@ test('first start: root logs in with the default password, is sent to change it,
   // log out through the user menu, the old password no longer works, the new one does
   await page.getByRole('button', { name: '用户菜单' }).click();
   await page.getByRole('menuitem', { name: '注销' }).click();
+  await expect(page.getByText('注销成功！')).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
   await login(page, gateway.url, 'root', '123456');
   await expect(page.getByText('用户名或密码错误，或用户已被封禁')).toBeVisible();
@@ -51,7 +52,7 @@ test('a visitor registers, is sent to login, logs in and lands on /token', async
   await expect(page.getByRole('menuitem', { name: '设置' })).toBeVisible();
 });
 
-// covers S2-USERS-01, S4-STATES-01, S4-STATES-02, S4-STATES-03, S4-STATES-04, S4-STATES-05, S4-STATES-06
+// covers S2-USERS-21, S2-USERS-22, S2-USERS-23, S2-USERS-24, S8-ERRORS-14, S2-USERS-01, S4-STATES-01, S4-STATES-02, S4-STATES-03, S4-STATES-04, S4-STATES-05, S4-STATES-06
 test('an admin promotes, demotes, disables, enables and deletes a user in the UI', async ({ page, gateway }) => {
   const root = await gateway.apiAs('root', '123456');
   expect((await (await root.post('/api/user/', { data: { username: 'worker', password: 'password123', display_name: 'Worker' } })).json()).success).toBe(true);
@@ -66,6 +67,7 @@ test('an admin promotes, demotes, disables, enables and deletes a user in the UI
   await expect(rootRow.getByRole('button', { name: '删除' })).toBeDisabled();
 
   await row.getByRole('button', { name: '提升' }).click();
+  await expect(page.getByText('操作成功完成！').first()).toBeVisible();
   await expect(row.getByText('管理员')).toBeVisible();
   await row.getByRole('button', { name: '降级' }).click();
   await expect(row.getByText('普通用户')).toBeVisible();

@@ -1,7 +1,7 @@
 import { expect, test } from '../support/fixtures.js';
 import { startMockUpstream } from '../support/mock-upstream.js';
 
-// covers S2-ROUTES-08, S2-ROUTES-16, S6-ROLES-07, S6-ROLES-10
+// covers S2-ROUTES-08, S2-ROUTES-16, S6-ROLES-07, S6-ROLES-10, S8-ERRORS-27
 test('an admin adds a channel in the browser; a user creates a key, calls the gateway with it, and sees the log row and the lower quota', async ({ page, gateway, context }) => {
   const mock = await startMockUpstream();
   try {
@@ -26,6 +26,7 @@ test('an admin adds a channel in the browser; a user creates a key, calls the ga
     await page.getByRole('button', { name: '填入', exact: true }).click();
     await page.getByRole('textbox', { name: '密钥' }).fill('sk-upstream-key');
     await page.getByRole('button', { name: '提交' }).click();
+    await expect(page.getByText('渠道创建成功！')).toBeVisible();
     await expect(page).toHaveURL(/\/channel$/);
     await expect(page.getByRole('row').filter({ hasText: 'mock-openai' })).toBeVisible();
     await page.getByRole('button', { name: '用户菜单' }).click();

@@ -9,7 +9,7 @@ async function login(page: Page, url: string, username: string, password: string
   await expect(page).toHaveURL(landing);
 }
 
-// covers S2-SETTINGS-PERSONAL-01, S2-SETTINGS-PERSONAL-02, S2-SETTINGS-PERSONAL-03, S2-SETTINGS-PERSONAL-04, S2-SETTINGS-PERSONAL-05, S2-SETTINGS-PERSONAL-06, S2-SETTINGS-PERSONAL-07, S2-SETTINGS-PERSONAL-08, S2-SETTINGS-PERSONAL-09, S2-SETTINGS-PERSONAL-10, S5-VALID-09, S6-ROLES-13, S6-ROLES-14, S6-ROLES-15, S7-API-16, S7-API-17, S7-API-18, S7-API-15
+// covers S2-SETTINGS-PERSONAL-01, S2-SETTINGS-PERSONAL-02, S2-SETTINGS-PERSONAL-03, S2-SETTINGS-PERSONAL-04, S2-SETTINGS-PERSONAL-05, S2-SETTINGS-PERSONAL-06, S2-SETTINGS-PERSONAL-07, S2-SETTINGS-PERSONAL-08, S2-SETTINGS-PERSONAL-09, S2-SETTINGS-PERSONAL-10, S5-VALID-09, S6-ROLES-13, S6-ROLES-14, S6-ROLES-15, S7-API-16, S7-API-17, S7-API-18, S7-API-15, S8-ERRORS-16, S8-ERRORS-17, S8-ERRORS-20
 test('personal settings: system token, invite link, and deleting the own account with the username check', async ({ page, gateway, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const root = await gateway.apiAs('root', '123456');
@@ -51,7 +51,7 @@ test('personal settings: system token, invite link, and deleting the own account
   expect(gone.data).toEqual([]);
 });
 
-// covers S2-SETTINGS-OPERATION-01, S2-SETTINGS-OPERATION-03, S2-SETTINGS-OPERATION-06, S2-SETTINGS-OPERATION-08, S2-SETTINGS-OPERATION-12, S2-SETTINGS-OPERATION-18, S4-STATES-29, S4-STATES-30, S5-VALID-11
+// covers S2-SETTINGS-OPERATION-02, S8-ERRORS-21, S2-SETTINGS-OPERATION-01, S2-SETTINGS-OPERATION-03, S2-SETTINGS-OPERATION-06, S2-SETTINGS-OPERATION-08, S2-SETTINGS-OPERATION-12, S2-SETTINGS-OPERATION-18, S4-STATES-29, S4-STATES-30, S5-VALID-11
 test('operation settings: numbers saved, a checkbox sent at once, an invalid ratio refused', async ({ page, gateway }) => {
   const root = await gateway.apiAs('root', '123456');
   await login(page, gateway.url, 'root', '123456', /\/user\/edit$/);
@@ -60,6 +60,8 @@ test('operation settings: numbers saved, a checkbox sent at once, an invalid rat
   for (const section of ['通用设置', '日志设置', '监控设置', '额度设置', '倍率设置']) await expect(page.getByText(section, { exact: true })).toBeVisible();
   const thirtyDaysAgo = new Date(Date.now() - 30 * 24 * 3600 * 1000).toISOString().slice(0, 10);
   await expect(page.getByRole('textbox', { name: '日志清理时间' })).toHaveValue(new RegExp(`^${thirtyDaysAgo}`));
+  await page.getByRole('button', { name: '清除历史日志' }).click();
+  await expect(page.getByText(/^\d+ 条日志已清理！$/)).toBeVisible();
 
   await page.getByRole('spinbutton', { name: '失败重试次数' }).fill('3');
   await page.getByRole('button', { name: '保存通用设置' }).click();

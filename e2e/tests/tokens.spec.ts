@@ -1,6 +1,6 @@
 import { expect, test } from '../support/fixtures.js';
 
-// covers S2-TOKENS-01, S2-TOKENS-07, S2-TOKENS-09, S2-TOKENS-10, S2-TOKENS-11, S2-TOKENS-14, S2-TOKENFORM-01, S5-VALID-29, S5-VALID-32
+// covers S2-TOKENS-01, S2-TOKENS-07, S2-TOKENS-09, S2-TOKENS-10, S2-TOKENS-11, S2-TOKENS-14, S2-TOKENFORM-01, S5-VALID-29, S5-VALID-32, S8-ERRORS-29, S8-ERRORS-30
 test('a user creates a key, copies it as sk-..., disables, enables, edits and deletes it', async ({ page, gateway, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const root = await gateway.apiAs('root', '123456');
@@ -20,6 +20,7 @@ test('a user creates a key, copies it as sk-..., disables, enables, edits and de
   await page.getByPlaceholder('请输入名称').fill('my-key');
   await page.getByRole('button', { name: '一小时' }).click();
   await page.getByRole('button', { name: '提交' }).click();
+  await expect(page.getByText('令牌创建成功，请在列表页面点击复制获取令牌！')).toBeVisible();
   await expect(page).toHaveURL(/\/token$/);
   const row = page.getByRole('row').filter({ hasText: 'my-key' });
   await expect(row.getByText('已启用')).toBeVisible();
@@ -38,6 +39,7 @@ test('a user creates a key, copies it as sk-..., disables, enables, edits and de
   await expect(page.getByPlaceholder('请输入名称')).toHaveValue('my-key');
   await page.getByPlaceholder('请输入名称').fill('renamed-key');
   await page.getByRole('button', { name: '提交' }).click();
+  await expect(page.getByText('令牌更新成功！')).toBeVisible();
   await expect(page).toHaveURL(/\/token$/);
   const renamed = page.getByRole('row').filter({ hasText: 'renamed-key' });
   await renamed.getByRole('button', { name: '删除' }).click();

@@ -54,7 +54,7 @@ describe('channel list', () => {
     expect(screen.getByText(/渠道测试仅支持 chat 模型/)).toBeTruthy();
   });
 
-  // covers S2-CHANNELS-18, S2-CHANNELS-20, S2-CHANNELS-22, S2-CHANNELS-23, S4-STATES-12
+  // covers S2-CHANNELS-18, S2-CHANNELS-20, S2-CHANNELS-22, S2-CHANNELS-23, S4-STATES-12, S8-ERRORS-35
   it('tests a row, disables it, edits priority inline and refreshes the balance by clicking it', async () => {
     const calls = await renderPage({
       'GET /api/channel/test/2': () => ({ success: true, message: '', data: { time: 0.42, model: 'gpt-4o' } }),
@@ -64,6 +64,7 @@ describe('channel list', () => {
     const main = rowOf('openai-main');
     fireEvent.click(within(main).getByRole('button', { name: '测试' }));
     await waitFor(() => expect(calls.some((c) => c.url === '/api/channel/test/2?model=')).toBe(true));
+    expect(await screen.findByText('通道 openai-main 测试成功，模型 gpt-4o，耗时 0.42 秒。')).toBeTruthy();
     fireEvent.click(within(main).getByRole('button', { name: '禁用' }));
     await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ id: 2, status: 2 }));
     const priority = within(rowOf('openai-main')).getByRole('spinbutton');

@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mockApi, renderWith, users } from '../../test-support';
 import UsersPage from './users-page';
 
@@ -85,9 +85,21 @@ describe('管理用户', () => {
     expect(calls.length).toBe(before);
   });
 
+  // covers S8-ERRORS-13
+  it('a transport failure on the first load shows an error', async () => {
+    globalThis.fetch = (async () => {
+      throw new TypeError('Failed to fetch');
+    }) as typeof fetch;
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderWith(<UsersPage />, { user: users.root, path: '/user' });
+    expect(await screen.findByText('错误：Failed to fetch')).toBeTruthy();
+    spy.mockRestore();
+  });
+
+  // covers S2-USERS-26
   it('has the add button and the sort dropdown in the footer', async () => {
     await renderPage();
-    expect(screen.getByRole('button', { name: '添加新的用户' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: '添加新的用户' }).closest('a')?.getAttribute('href')).toBe('/user/add');
     expect(screen.getByText('默认排序')).toBeTruthy();
   });
 });
