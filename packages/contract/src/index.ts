@@ -5,3 +5,4 @@ export * from './users.js';
 export * from './tokens.js';
 export * from './channels.js';
 export * from './channel-models.js';
+export * from './logs.js';

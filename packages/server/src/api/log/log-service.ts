@@ -1,24 +1,8 @@
+import type { LogDto } from '@model-relay/contract';
 import type { LogFilter, LogsRepository } from '../../storage/repositories/logs.js';
 import type { LogRow } from '../../storage/schema.js';
 import type { Caller } from '../user/user-service.js';
 
-export interface LogDto {
-  id: number;
-  user_id: number;
-  created_at: number;
-  type: number;
-  content: string;
-  username: string;
-  token_name: string;
-  model_name: string;
-  quota: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  channel: number;
-  request_id: string;
-  elapsed_time: number;
-  is_stream: boolean;
-}
 
 function toLogDto(row: LogRow): LogDto {
   return {

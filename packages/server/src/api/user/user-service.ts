@@ -30,6 +30,26 @@ export interface Caller {
 
 export const ROOT_DEFAULT_QUOTA = 500_000_000_000_000;
 
+/** A new user row: the defaults every way of creating a user shares. */
+function newUserRow(fields: Pick<UserRow, 'username' | 'password' | 'display_name' | 'aff_code'> & Partial<UserRow>): Omit<UserRow, 'id'> {
+  return {
+    role: Role.Common,
+    status: UserStatus.Enabled,
+    email: '',
+    github_id: '',
+    wechat_id: '',
+    lark_id: '',
+    access_token: null,
+    quota: 0,
+    used_quota: 0,
+    request_count: 0,
+    group: DEFAULT_GROUP,
+    inviter_id: 0,
+    created_at: nowSeconds(),
+    ...fields,
+  };
+}
+
 /** Accounts: registration, login, self service and the admin user API of spec section 7. */
 export class UserService {
   constructor(
@@ -42,25 +62,9 @@ export class UserService {
   /** First start: create the super admin root / 123456 when the user table is empty. */
   async ensureRootUser(): Promise<boolean> {
     if ((await this.users.count()) > 0) return false;
-    await this.users.insert({
-      username: 'root',
-      password: await hashPassword('123456'),
-      display_name: 'Root User',
-      role: Role.Root,
-      status: UserStatus.Enabled,
-      email: '',
-      github_id: '',
-      wechat_id: '',
-      lark_id: '',
-      access_token: null,
-      quota: ROOT_DEFAULT_QUOTA,
-      used_quota: 0,
-      request_count: 0,
-      group: DEFAULT_GROUP,
-      aff_code: await this.newAffCode(),
-      inviter_id: 0,
-      created_at: nowSeconds(),
-    });
+    await this.users.insert(
+      newUserRow({ username: 'root', password: await hashPassword('123456'), display_name: 'Root User', role: Role.Root, quota: ROOT_DEFAULT_QUOTA, aff_code: await this.newAffCode() }),
+    );
     return true;
   }
 
@@ -88,25 +92,16 @@ export class UserService {
 
     await this.db.transaction().execute(async (trx) => {
       const id = await this.users.insert(
-        {
+        newUserRow({
           username: input.username,
           password: passwordHash,
           display_name: input.username,
-          role: Role.Common,
-          status: UserStatus.Enabled,
           email: input.email ?? '',
-          github_id: '',
-          wechat_id: '',
-          lark_id: '',
-          access_token: null,
           quota: quotaForNewUser + quotaForInvitee,
-          used_quota: 0,
-          request_count: 0,
-          group: DEFAULT_GROUP,
           aff_code: affCode,
           inviter_id: inviter?.id ?? 0,
           created_at: now,
-        },
+        }),
         trx,
       );
       const grant = (userId: number, username: string, quota: number, content: string) =>
@@ -203,29 +198,19 @@ export class UserService {
     return toUserDto(user);
   }
 
-  async create(caller: Caller, body: unknown): Promise<void> {
+  /** Creates an ordinary user (the route checks the caller is an admin). */
+  async create(_caller: Caller, body: unknown): Promise<void> {
     const input = parseInput(createUserSchema, body);
     if (await this.users.findByUsername(input.username)) fail('用户名已存在');
-    await this.users.insert({
-      username: input.username,
-      password: await hashPassword(input.password),
-      display_name: input.display_name || input.username,
-      role: Role.Common,
-      status: UserStatus.Enabled,
-      email: '',
-      github_id: '',
-      wechat_id: '',
-      lark_id: '',
-      access_token: null,
-      quota: this.options.number('QuotaForNewUser'),
-      used_quota: 0,
-      request_count: 0,
-      group: DEFAULT_GROUP,
-      aff_code: await this.newAffCode(),
-      inviter_id: 0,
-      created_at: nowSeconds(),
-    });
-    void caller;
+    await this.users.insert(
+      newUserRow({
+        username: input.username,
+        password: await hashPassword(input.password),
+        display_name: input.display_name || input.username,
+        quota: this.options.number('QuotaForNewUser'),
+        aff_code: await this.newAffCode(),
+      }),
+    );
   }
 
   async update(caller: Caller, body: unknown): Promise<void> {

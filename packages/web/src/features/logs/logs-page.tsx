@@ -1,3 +1,4 @@
+import type { LogDto } from '@model-relay/contract';
 import { Button, Card, DatePicker, Form, Input, Select, Space, Table, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useCallback, useState } from 'react';
@@ -7,21 +8,7 @@ import { formatTimestamp, renderQuota } from '../../lib/format';
 import { isAdmin, useUser } from '../../lib/session';
 import { LOG_TYPES, defaultLogFilters, logQuery, type LogFilters } from './log-query';
 
-interface LogRow {
-  id: number;
-  created_at: number;
-  type: number;
-  content: string;
-  username: string;
-  token_name: string;
-  model_name: string;
-  quota: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  channel: number;
-  elapsed_time: number;
-  is_stream: boolean;
-}
+type LogRow = LogDto;
 
 /** 日志: usage logs, everyone's for admins and one's own for users (spec section 2, "Log screen"). */
 export default function LogsPage() {
