@@ -3,6 +3,7 @@ import { Alert, Button, Card, Input, InputNumber, Popconfirm, Select, Space, Tab
 import type { ColumnsType } from 'antd/es/table';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useHeaderSort } from '../../components/use-header-sort';
 import { usePagedList } from '../../components/use-paged-list';
 import { api } from '../../lib/api';
 import { formatTimestamp } from '../../lib/format';
@@ -19,7 +20,6 @@ function statusTag(status: number) {
   return <Tag>未知状态</Tag>;
 }
 
-type SortKey = 'id' | 'name' | 'group' | 'type' | 'status' | 'response_time' | 'balance' | 'priority';
 
 /** 渠道: the channel list of spec section 2. */
 export default function ChannelsPage() {
@@ -27,7 +27,6 @@ export default function ChannelsPage() {
   const [keyword, setKeyword] = useState('');
   const [showNotice, setShowNotice] = useState(() => isPromptDue(NOTICE_TOPIC));
   const [testModels, setTestModels] = useState<Record<number, string>>({});
-  const [sort, setSort] = useState<{ key: SortKey; descending: boolean } | undefined>();
   const listUrl = useCallback((p: number) => `/api/channel/?p=${p}`, []);
   const searchUrl = useCallback((k: string) => `/api/channel/search?keyword=${encodeURIComponent(k)}`, []);
   const list = usePagedList<ChannelDto>(listUrl, searchUrl);
@@ -76,38 +75,23 @@ export default function ChannelsPage() {
     }
   };
 
-  const headerSort = (key: SortKey, title: string) => ({
-    title: (
-      <span role="button" style={{ cursor: 'pointer' }} onClick={() => setSort((s) => ({ key, descending: s?.key === key ? !s.descending : false }))}>
-        {title}
-        {sort?.key === key ? (sort.descending ? ' ▼' : ' ▲') : ''}
-      </span>
-    ),
-  });
-  const rows = sort
-    ? [...list.rows].sort((a, b) => {
-        const x = a[sort.key];
-        const y = b[sort.key];
-        const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
-        return sort.descending ? -order : order;
-      })
-    : list.rows;
+  const { rows, title: sortTitle } = useHeaderSort<ChannelDto>(list.rows);
 
   const columns: ColumnsType<ChannelDto> = [
-    { ...headerSort('id', 'ID'), dataIndex: 'id', width: 60 },
-    { ...headerSort('name', '名称'), dataIndex: 'name' },
-    { ...headerSort('group', '分组'), dataIndex: 'group', render: (group: string) => group.split(',').filter(Boolean).map((g) => <Tag key={g}>{g}</Tag>) },
+    { ...sortTitle('ID', 'id'), dataIndex: 'id', width: 60 },
+    { ...sortTitle('名称', 'name'), dataIndex: 'name' },
+    { ...sortTitle('分组', 'group'), dataIndex: 'group', render: (group: string) => group.split(',').filter(Boolean).map((g) => <Tag key={g}>{g}</Tag>) },
     {
-      ...headerSort('type', '类型'),
+      ...sortTitle('类型', 'type'),
       dataIndex: 'type',
       render: (type: number) => {
         const info = channelTypeInfo(type);
         return <Tag color={info.color}>{info.text}</Tag>;
       },
     },
-    { ...headerSort('status', '状态'), dataIndex: 'status', render: statusTag },
+    { ...sortTitle('状态', 'status'), dataIndex: 'status', render: statusTag },
     {
-      ...headerSort('response_time', '响应时间'),
+      ...sortTitle('响应时间', 'response_time'),
       dataIndex: 'response_time',
       render: (ms: number, channel) => {
         const { color, text } = responseTimeColor(ms);
@@ -119,7 +103,7 @@ export default function ChannelsPage() {
       },
     },
     {
-      ...headerSort('balance', '余额'),
+      ...sortTitle('余额', 'balance'),
       dataIndex: 'balance',
       render: (balance: number, channel) => {
         const text = renderBalance(channel.type, balance);
@@ -134,7 +118,7 @@ export default function ChannelsPage() {
       },
     },
     {
-      ...headerSort('priority', '优先级'),
+      ...sortTitle('优先级', 'priority'),
       dataIndex: 'priority',
       render: (priority: number, channel) => (
         <InputNumber

@@ -1,13 +1,13 @@
 import { Role, UserStatus, roleLabel, type UserDto } from '@model-relay/contract';
 import { Button, Card, Input, Popconfirm, Popover, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { useHeaderSort } from '../../components/use-header-sort';
 import { usePagedList } from '../../components/use-paged-list';
 import { api } from '../../lib/api';
 import { renderQuota, truncateName } from '../../lib/format';
 import { toast } from '../../lib/toast';
-import { sortUsers, type UserSortKey } from './sort-users';
 
 type Row = UserDto & { deleted?: boolean };
 
@@ -29,7 +29,6 @@ export default function UsersPage() {
   const navigate = useNavigate();
   const [order, setOrder] = useState('');
   const [keyword, setKeyword] = useState('');
-  const [sort, setSort] = useState<{ key: UserSortKey; descending: boolean } | undefined>();
   const listUrl = useCallback((p: number) => `/api/user/?p=${p}&order=${order}`, [order]);
   const searchUrl = useCallback((k: string) => `/api/user/search?keyword=${encodeURIComponent(k)}`, []);
   const list = usePagedList<Row>(listUrl, searchUrl);
@@ -43,16 +42,7 @@ export default function UsersPage() {
     );
   };
 
-  const headerSort = (key: UserSortKey) => () => setSort((s) => ({ key, descending: s?.key === key ? !s.descending : false }));
-  const rows = useMemo(() => (sort ? sortUsers(list.rows, sort.key, sort.descending) : list.rows), [list.rows, sort]);
-  const sortable = (title: string, key: UserSortKey) => ({
-    title: (
-      <span style={{ cursor: 'pointer' }} onClick={headerSort(key)} role="button">
-        {title}
-        {sort?.key === key ? (sort.descending ? ' ▼' : ' ▲') : ''}
-      </span>
-    ),
-  });
+  const { rows, title: sortable } = useHeaderSort<Row>(list.rows);
 
   const columns: ColumnsType<Row> = [
     { ...sortable('ID', 'id'), dataIndex: 'id', width: 70 },
