@@ -81,6 +81,59 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
     expect(charged.length).toBeGreaterThanOrEqual(20);
   });
 
+  it('one batch: settlements and reservations of many keys commit together, a double settle pays once, counters summed per row', async () => {
+    const a = await seedToken(storage, userId, { remain_quota: 1000 });
+    const b = await seedToken(storage, userId, { unlimited: true });
+    const userBefore = (await balances(a.id)).user;
+    const first = await Promise.all([
+      ledger.reserve({ requestId: `batch-a1-${a.id}`, userId, tokenId: a.id, unlimited: false, amount: 200 }),
+      ledger.reserve({ requestId: `batch-a2-${a.id}`, userId, tokenId: a.id, unlimited: false, amount: 200 }),
+      ledger.reserve({ requestId: `batch-b1-${b.id}`, userId, tokenId: b.id, unlimited: true, amount: 200 }),
+    ]);
+    // All settled in the same event-loop turn, so in one transaction; the first one twice.
+    const log = (tokenId: number) => ({ user_id: userId, username: 'payer', created_at: 2, token_id: tokenId, model_name: 'batch-model' });
+    const charged = await Promise.all([
+      ledger.settle(first[0], { cost: 50, channelId: 0, log: log(a.id) }),
+      ledger.settle(first[0], { cost: 50, channelId: 0, log: log(a.id) }),
+      ledger.settle(first[1], { cost: 70, channelId: 0, log: log(a.id) }),
+      ledger.settle(first[2], { cost: 90, channelId: 0, log: log(b.id) }),
+      ledger.reserve({ requestId: `batch-a3-${a.id}`, userId, tokenId: a.id, unlimited: false, amount: 10 }).then(() => -1),
+    ]);
+    expect(charged).toEqual([50, undefined, 70, 90, -1]);
+    const after = await balances(a.id);
+    expect(after.token.remain_quota).toBe(1000 - 50 - 70 - 10);
+    expect(after.token.used_quota).toBe(120);
+    expect(after.token.request_count).toBe(2);
+    const unlimited = (await balances(b.id)).token;
+    expect([unlimited.used_quota, unlimited.request_count]).toEqual([90, 1]);
+    expect(after.user.quota).toBe(userBefore.quota - 50 - 70 - 90 - 10);
+    expect(after.user.used_quota).toBe(userBefore.used_quota + 210);
+    expect(after.user.request_count).toBe(userBefore.request_count + 3);
+    const logs = await storage.db.selectFrom('logs').select(['token_id', 'quota', 'type', 'model_name']).where('model_name', '=', 'batch-model').orderBy('quota').execute();
+    expect(logs.map((l) => [Number(l.token_id), Number(l.quota), l.type])).toEqual([[a.id, 50, 2], [a.id, 70, 2], [b.id, 90, 2]]);
+  });
+
+  it('a failing job in a batch fails alone: the others commit, its own writes roll back', async () => {
+    const token = await seedToken(storage, userId, { remain_quota: 1000 });
+    const results = await Promise.allSettled([
+      ledger.reserve({ requestId: `dup-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 100 }),
+      ledger.reserve({ requestId: `dup-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 200 }),
+      ledger.reserve({ requestId: `ok-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 300 }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((await balances(token.id)).token.remain_quota).toBe(600);
+  });
+
+  it('a key whose settlement leaves nothing is marked exhausted (status 4); one with quota left stays enabled', async () => {
+    const spent = await seedToken(storage, userId, { remain_quota: 100 });
+    const left = await seedToken(storage, userId, { remain_quota: 100 });
+    const r1 = await ledger.reserve({ requestId: `ex-${spent.id}`, userId, tokenId: spent.id, unlimited: false, amount: 100 });
+    const r2 = await ledger.reserve({ requestId: `ex-${left.id}`, userId, tokenId: left.id, unlimited: false, amount: 100 });
+    await Promise.all([ledger.settle(r1, { cost: 100, channelId: 0 }), ledger.settle(r2, { cost: 40, channelId: 0 })]);
+    expect((await balances(spent.id)).token).toMatchObject({ remain_quota: 0, status: 4 });
+    expect((await balances(left.id)).token).toMatchObject({ remain_quota: 60, status: 1 });
+  });
+
   it('crash recovery refunds open reservations once', async () => {
     const token = await seedToken(storage, userId, { remain_quota: 1000 });
     await ledger.reserve({ requestId: `crash-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 400 });

@@ -1,6 +1,7 @@
 import { LogType, TokenStatus } from '@model-relay/contract';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../storage/database.js';
+import { chunks, placeholders, RawSql, valuesList } from '../storage/raw-sql.js';
 import type { Database, NewLog } from '../storage/schema.js';
 
 export class InsufficientQuotaError extends Error {
@@ -10,7 +11,7 @@ export class InsufficientQuotaError extends Error {
 }
 
 export interface Reservation {
-  id: number;
+  /** The relay request's id; unique in quota_reservations, and the handle settle claims the row by. */
   requestId: string;
   userId: number;
   tokenId: number;
@@ -26,161 +27,216 @@ export interface Settlement {
   log?: Omit<NewLog, 'quota' | 'type'>;
 }
 
+type ReserveInput = Omit<Reservation, 'amount'> & { amount: number };
+type Job =
+  | { kind: 'reserve'; reservation: Reservation; resolve: (value: Reservation) => void; reject: (error: unknown) => void }
+  | { kind: 'settle'; reservation: Reservation; settlement: Settlement; resolve: (value: number | undefined) => void; reject: (error: unknown) => void };
+type Outcome = Reservation | InsufficientQuotaError | number | undefined;
+
+/** Largest number of jobs committed in one transaction, and of rows in one multi-row statement. */
+const MAX_BATCH = 1024;
+const ROWS_PER_STATEMENT = 64;
+const LOG_COLUMNS = ['user_id', 'created_at', 'type', 'content', 'username', 'token_name', 'token_id', 'model_name', 'quota',
+  'prompt_tokens', 'completion_tokens', 'channel_id', 'request_id', 'elapsed_time', 'is_stream'] as const;
+const RESERVATION_COLUMNS = ['request_id', 'user_id', 'token_id', 'amount', 'charged', 'status', 'created_at', 'settled_at'] as const;
+
 const now = () => Math.floor(Date.now() / 1000);
+
+interface Totals {
+  refund: number;
+  charged: number;
+  count: number;
+}
+const add = <K>(map: Map<K, Totals>, key: K, refund: number, charged: number) => {
+  const totals = map.get(key);
+  if (totals) {
+    totals.refund += refund;
+    totals.charged += charged;
+    totals.count++;
+  } else map.set(key, { refund, charged, count: 1 });
+};
+const byKey = <K extends number | string>(map: Map<K, Totals>) => [...map].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 
 /**
  * The money ledger. `reserve` takes quota from the token and the user before the upstream call, atomically
  * and never below zero; `settle` runs exactly once per reservation (deleting the reservation row is the claim)
- * and in one transaction charges the actual cost, refunds the rest, bumps the usage counters and writes the
- * consume log. Nothing is half-written: either all of it lands or none.
+ * and charges the actual cost, refunds the rest, bumps the usage counters and writes the consume log.
+ *
+ * Group commit: reservations and settlements queue up and every queued job is committed in one transaction
+ * per event-loop turn. Each reservation still decides on its own (its conditional updates either take the
+ * whole amount or nothing), while the batch's settlements touch each key, user and channel row once with the
+ * summed amounts and write their logs in multi-row inserts. If a batch fails, each job is retried in a
+ * transaction of its own, so one bad job never takes the others down. Nothing is half-written: a job's
+ * writes land together or not at all.
  */
 export class QuotaLedger {
+  private readonly sql: RawSql;
+  private queue: Job[] = [];
+  private flushing = false;
+
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: Dialect,
-  ) {}
-
-  async reserve(input: { requestId: string; userId: number; tokenId: number; unlimited: boolean; amount: number }): Promise<Reservation> {
-    const amount = Math.max(0, Math.ceil(input.amount));
-    const id = await this.db.transaction().execute(async (trx) => {
-      if (!input.unlimited && amount > 0) {
-        const token = await trx
-          .updateTable('tokens')
-          .set({ remain_quota: sql<number>`remain_quota - ${amount}` })
-          .where('id', '=', input.tokenId)
-          .where('remain_quota', '>=', amount)
-          .executeTakeFirst();
-        if (Number(token.numUpdatedRows) === 0) throw new InsufficientQuotaError('token');
-      }
-      if (amount > 0) {
-        const user = await trx
-          .updateTable('users')
-          .set({ quota: sql<number>`quota - ${amount}` })
-          .where('id', '=', input.userId)
-          .where('quota', '>=', amount)
-          .executeTakeFirst();
-        if (Number(user.numUpdatedRows) === 0) throw new InsufficientQuotaError('user');
-      }
-      const inserted = await trx
-        .insertInto('quota_reservations')
-        .values({ request_id: input.requestId, user_id: input.userId, token_id: input.tokenId, amount, charged: 0, status: 'open', created_at: now(), settled_at: 0 })
-        .executeTakeFirstOrThrow();
-      if (inserted.insertId !== undefined) return Number(inserted.insertId);
-      const row = await trx.selectFrom('quota_reservations').select('id').where('request_id', '=', input.requestId).executeTakeFirstOrThrow();
-      return row.id;
-    });
-    return { id, requestId: input.requestId, userId: input.userId, tokenId: input.tokenId, unlimited: input.unlimited, amount };
+    dialect: Dialect,
+  ) {
+    this.sql = new RawSql(dialect);
   }
 
-  private queue: Array<{ reservation: Reservation; settlement: Settlement; resolve: (charged: number | undefined) => void; reject: (error: unknown) => void }> = [];
-  private flushing = false;
+  reserve(input: ReserveInput): Promise<Reservation> {
+    const reservation = { ...input, amount: Math.max(0, Math.ceil(input.amount)) };
+    return new Promise((resolve, reject) => this.enqueue({ kind: 'reserve', reservation, resolve, reject }));
+  }
 
   /**
    * Settles a reservation once. Returns the amount charged, or undefined when it was already settled.
    * When the real cost exceeds the reservation, the extra is taken only as far as the balances allow:
    * quotas never go negative; the log records what was actually charged.
-   *
-   * Settlements queue up and are committed together (group commit): one transaction per event-loop turn
-   * instead of one per request, so the rows every request touches (the user, the key, the channel) are
-   * written once per batch. If a batch fails, each of its settlements is retried on its own, so one bad
-   * settlement never takes others down with it.
    */
   settle(reservation: Reservation, settlement: Settlement): Promise<number | undefined> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ reservation, settlement, resolve, reject });
-      if (!this.flushing) {
-        this.flushing = true;
-        setImmediate(() => void this.flush());
-      }
-    });
+    return new Promise((resolve, reject) => this.enqueue({ kind: 'settle', reservation, settlement, resolve, reject }));
+  }
+
+  private enqueue(job: Job): void {
+    this.queue.push(job);
+    if (!this.flushing) {
+      this.flushing = true;
+      setImmediate(() => void this.flush());
+    }
   }
 
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
-      const batch = this.queue.splice(0);
+      const batch = this.queue.splice(0, MAX_BATCH);
+      let outcomes: Outcome[] | undefined;
       try {
-        const results = await this.db.transaction().execute(async (trx) => {
-          const charged: Array<number | undefined> = [];
-          for (const item of batch) charged.push(await this.settleIn(trx, item.reservation, item.settlement));
-          return charged;
-        });
-        batch.forEach((item, i) => item.resolve(results[i]));
+        outcomes = await this.db.transaction().execute((trx) => this.apply(trx, batch));
       } catch {
-        for (const item of batch) {
-          await this.db
-            .transaction()
-            .execute((trx) => this.settleIn(trx, item.reservation, item.settlement))
-            .then(item.resolve, item.reject);
-        }
+        // Retry one by one below, so a single failing job cannot fail the rest of the batch.
+      }
+      if (outcomes) {
+        batch.forEach((job, i) => deliver(job, outcomes[i]));
+        continue;
+      }
+      for (const job of batch) {
+        await this.db
+          .transaction()
+          .execute((trx) => this.apply(trx, [job]))
+          .then(([outcome]) => deliver(job, outcome), job.reject);
       }
     }
     this.flushing = false;
   }
 
-  /** One settlement inside a transaction. Deleting the reservation row is the claim: it succeeds once. */
-  private async settleIn(trx: Transaction<Database>, reservation: Reservation, settlement: Settlement): Promise<number | undefined> {
-    const claimed = await trx.deleteFrom('quota_reservations').where('id', '=', reservation.id).executeTakeFirst();
-    if (Number(claimed.numDeletedRows) === 0) return undefined;
+  /** Applies a batch inside one transaction: settlements first (they free quota), then reservations. */
+  private async apply(trx: Transaction<Database>, batch: Job[]): Promise<Outcome[]> {
+    const outcomes: Outcome[] = new Array(batch.length);
+    const settles = batch.flatMap((job, i) => (job.kind === 'settle' ? [{ job, i }] : []));
+    if (settles.length > 0) await this.applySettlements(trx, settles, outcomes);
+    const reserved: Reservation[] = [];
+    for (let i = 0; i < batch.length; i++) {
+      const job = batch[i];
+      if (job.kind !== 'reserve') continue;
+      const refused = await this.take(trx, job.reservation);
+      outcomes[i] = refused ?? job.reservation;
+      if (!refused) reserved.push(job.reservation);
+    }
+    const createdAt = now();
+    for (const part of chunks(reserved, ROWS_PER_STATEMENT)) {
+      await this.sql.run(
+        trx,
+        `insert into quota_reservations (${RESERVATION_COLUMNS.join(', ')}) values ${valuesList(part.length, RESERVATION_COLUMNS.length)}`,
+        part.flatMap((r) => [r.requestId, r.userId, r.tokenId, r.amount, 0, 'open', createdAt, 0]),
+      );
+    }
+    return outcomes;
+  }
 
-    const cost = Math.max(0, Math.ceil(settlement.cost));
-    let charged = Math.min(cost, reservation.amount);
-    const extra = cost - charged;
-    if (extra > 0) charged += await this.takeExtra(trx, reservation, extra);
-    const refund = reservation.amount - Math.min(cost, reservation.amount);
+  /** A reservation's conditional updates (token row, then user row: the lock order everywhere in the ledger). */
+  private async take(trx: Transaction<Database>, r: Reservation): Promise<InsufficientQuotaError | undefined> {
+    if (r.amount === 0) return undefined;
+    if (!r.unlimited) {
+      const token = await this.sql.changes(trx, 'update tokens set remain_quota = remain_quota - ? where id = ? and remain_quota >= ?', [r.amount, r.tokenId, r.amount]);
+      if (token === 0) return new InsufficientQuotaError('token');
+    }
+    const user = await this.sql.changes(trx, 'update users set quota = quota - ? where id = ? and quota >= ?', [r.amount, r.userId, r.amount]);
+    if (user === 0) {
+      if (!r.unlimited) await this.sql.run(trx, 'update tokens set remain_quota = remain_quota + ? where id = ?', [r.amount, r.tokenId]);
+      return new InsufficientQuotaError('user');
+    }
+    return undefined;
+  }
 
-    await trx
-      .updateTable('tokens')
-      .set({
-        remain_quota: reservation.unlimited ? sql<number>`remain_quota` : sql<number>`remain_quota + ${refund}`,
-        used_quota: sql<number>`used_quota + ${charged}`,
-        request_count: sql<number>`request_count + 1`,
-        accessed_time: now(),
+  private async applySettlements(trx: Transaction<Database>, settles: Array<{ job: Extract<Job, { kind: 'settle' }>; i: number }>, outcomes: Outcome[]): Promise<void> {
+    // The claim: the reservation rows that still exist are deleted; each one pays out once.
+    const open = new Set<string>();
+    const ids = [...new Set(settles.map(({ job }) => job.reservation.requestId))];
+    for (const part of chunks(ids, ROWS_PER_STATEMENT)) {
+      const list = placeholders(part.length);
+      const rows = await this.sql.run<{ request_id: string }>(trx, `select request_id from quota_reservations where request_id in (${list})${this.sql.forUpdate}`, part);
+      for (const row of rows.rows) open.add(row.request_id);
+      if (rows.rows.length > 0) await this.sql.run(trx, `delete from quota_reservations where request_id in (${list})`, part);
+    }
+
+    const tokens = new Map<string, Totals>();
+    const users = new Map<number, Totals>();
+    const channels = new Map<number, Totals>();
+    const logs: unknown[][] = [];
+    for (const { job, i } of settles) {
+      const { reservation, settlement } = job;
+      if (!open.delete(reservation.requestId)) {
+        outcomes[i] = undefined;
+        continue;
+      }
+      const cost = Math.max(0, Math.ceil(settlement.cost));
+      let charged = Math.min(cost, reservation.amount);
+      const refund = reservation.amount - charged;
+      if (cost > charged) charged += await this.takeExtra(trx, reservation, cost - charged);
+      outcomes[i] = charged;
+      add(tokens, `${reservation.tokenId}:${reservation.unlimited ? 1 : 0}`, reservation.unlimited ? 0 : refund, charged);
+      add(users, reservation.userId, refund, charged);
+      if (settlement.channelId > 0) add(channels, settlement.channelId, 0, charged);
+      const log = settlement.log;
+      if (log) {
+        logs.push([log.user_id ?? reservation.userId, log.created_at, LogType.Consume, log.content ?? '', log.username, log.token_name ?? '', log.token_id ?? reservation.tokenId,
+          log.model_name ?? '', charged, log.prompt_tokens ?? 0, log.completion_tokens ?? 0, log.channel_id ?? 0, log.request_id ?? '', log.elapsed_time ?? 0, log.is_stream ?? 0]);
+      }
+    }
+
+    const accessed = now();
+    for (const [key, t] of byKey(tokens)) {
+      const [id, unlimited] = key.split(':').map(Number);
+      if (unlimited) {
+        await this.sql.run(trx, 'update tokens set used_quota = used_quota + ?, request_count = request_count + ?, accessed_time = ? where id = ?', [t.charged, t.count, accessed, id]);
+      } else {
+        // status first: MySQL evaluates SET left to right, so later expressions would see the new remain_quota.
         // A limited key that has nothing left becomes "exhausted" (status 4) in the same statement.
-        ...(reservation.unlimited
-          ? {}
-          : { status: sql<number>`case when remain_quota + ${refund} <= 0 and status = ${TokenStatus.Enabled} then ${TokenStatus.Exhausted} else status end` }),
-      })
-      .where('id', '=', reservation.tokenId)
-      .execute();
-    await trx
-      .updateTable('users')
-      .set({
-        quota: sql<number>`quota + ${refund}`,
-        used_quota: sql<number>`used_quota + ${charged}`,
-        request_count: sql<number>`request_count + 1`,
-      })
-      .where('id', '=', reservation.userId)
-      .execute();
-    if (settlement.channelId > 0) {
-      await trx
-        .updateTable('channels')
-        .set({ used_quota: sql<number>`used_quota + ${charged}`, request_count: sql<number>`request_count + 1` })
-        .where('id', '=', settlement.channelId)
-        .execute();
+        await this.sql.run(
+          trx,
+          'update tokens set status = case when remain_quota + ? <= 0 and status = ? then ? else status end, remain_quota = remain_quota + ?, used_quota = used_quota + ?, request_count = request_count + ?, accessed_time = ? where id = ?',
+          [t.refund, TokenStatus.Enabled, TokenStatus.Exhausted, t.refund, t.charged, t.count, accessed, id],
+        );
+      }
     }
-    if (settlement.log) {
-      await trx.insertInto('logs').values({ ...settlement.log, type: LogType.Consume, quota: charged }).execute();
+    for (const [id, t] of byKey(users)) {
+      await this.sql.run(trx, 'update users set quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? where id = ?', [t.refund, t.charged, t.count, id]);
     }
-    return charged;
+    for (const [id, t] of byKey(channels)) {
+      await this.sql.run(trx, 'update channels set used_quota = used_quota + ?, request_count = request_count + ? where id = ?', [t.charged, t.count, id]);
+    }
+    for (const part of chunks(logs, ROWS_PER_STATEMENT)) {
+      await this.sql.run(trx, `insert into logs (${LOG_COLUMNS.join(', ')}) values ${valuesList(part.length, LOG_COLUMNS.length)}`, part.flat());
+    }
   }
 
   /** Takes up to `extra` more from the token and the user, as far as both have it. */
-  private async takeExtra(trx: Transaction<Database>, reservation: Reservation, extra: number): Promise<number> {
-    // Lock order everywhere in the ledger: token row, then user row (no deadlocks between reserve and settle).
-    let token = trx.selectFrom('tokens').select('remain_quota').where('id', '=', reservation.tokenId);
-    let user = trx.selectFrom('users').select('quota').where('id', '=', reservation.userId);
-    if (this.dialect !== 'sqlite') {
-      token = token.forUpdate();
-      user = user.forUpdate();
-    }
-    const tokenQuota = reservation.unlimited ? Number.MAX_SAFE_INTEGER : Number((await token.executeTakeFirst())?.remain_quota ?? 0);
-    const userQuota = Number((await user.executeTakeFirst())?.quota ?? 0);
+  private async takeExtra(trx: Transaction<Database>, r: Reservation, extra: number): Promise<number> {
+    const tokenQuota = r.unlimited
+      ? Number.MAX_SAFE_INTEGER
+      : Number((await this.sql.run<{ remain_quota: number }>(trx, `select remain_quota from tokens where id = ?${this.sql.forUpdate}`, [r.tokenId])).rows[0]?.remain_quota ?? 0);
+    const userQuota = Number((await this.sql.run<{ quota: number }>(trx, `select quota from users where id = ?${this.sql.forUpdate}`, [r.userId])).rows[0]?.quota ?? 0);
     const take = Math.max(0, Math.min(extra, userQuota, tokenQuota));
     if (take > 0) {
-      if (!reservation.unlimited) {
-        await trx.updateTable('tokens').set({ remain_quota: sql<number>`remain_quota - ${take}` }).where('id', '=', reservation.tokenId).execute();
-      }
-      await trx.updateTable('users').set({ quota: sql<number>`quota - ${take}` }).where('id', '=', reservation.userId).execute();
+      if (!r.unlimited) await this.sql.run(trx, 'update tokens set remain_quota = remain_quota - ? where id = ?', [take, r.tokenId]);
+      await this.sql.run(trx, 'update users set quota = quota - ? where id = ?', [take, r.userId]);
     }
     return take;
   }
@@ -198,13 +254,18 @@ export class QuotaLedger {
         if (Number(claimed.numDeletedRows) === 0) return;
         const amount = Number(row.amount);
         const token = await trx.selectFrom('tokens').select('unlimited_quota').where('id', '=', row.token_id).executeTakeFirst();
-        if (token && !token.unlimited_quota) {
-          await trx.updateTable('tokens').set({ remain_quota: sql<number>`remain_quota + ${amount}` }).where('id', '=', row.token_id).execute();
-        }
-        await trx.updateTable('users').set({ quota: sql<number>`quota + ${amount}` }).where('id', '=', row.user_id).execute();
+        if (token && !token.unlimited_quota) await this.sql.run(trx, 'update tokens set remain_quota = remain_quota + ? where id = ?', [amount, row.token_id]);
+        await this.sql.run(trx, 'update users set quota = quota + ? where id = ?', [amount, row.user_id]);
         recovered++;
       });
     }
     return recovered;
   }
+}
+
+function deliver(job: Job, outcome: Outcome): void {
+  if (job.kind === 'reserve') {
+    if (outcome instanceof InsufficientQuotaError) job.reject(outcome);
+    else job.resolve(outcome as Reservation);
+  } else job.resolve(outcome as number | undefined);
 }

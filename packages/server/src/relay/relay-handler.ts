@@ -11,7 +11,7 @@ import { authenticateKey } from './pipeline/authenticate-key.js';
 import { forward, type ForwardOutcome, type UpstreamPools } from './pipeline/forward.js';
 import { readRequest } from './pipeline/read-request.js';
 import { selectChannel } from './pipeline/select-channel.js';
-import { countPromptTokens, usageToBill } from './pipeline/settle-usage.js';
+import { usageToBill } from './pipeline/settle-usage.js';
 import { adapterFor } from './providers/registry.js';
 import type { RelayMode } from './providers/types.js';
 import { RelayError } from './relay-error.js';
@@ -125,7 +125,9 @@ export async function handleRelay(deps: RelayDeps, mode: RelayMode, request: Fas
     throw lastFailure ?? new RelayError(503, `当前分组 ${user.group} 下对于模型 ${body.model} 无可用渠道`, 'model_not_available', 'model_not_available');
   } finally {
     const delivered = outcome && outcome.kind !== 'failure' ? outcome : undefined;
-    const usage = delivered ? usageToBill(delivered.usage, delivered.text, delivered.usage ? 0 : countPromptTokens(body.json)) : { prompt_tokens: 0, completion_tokens: 0 };
+    const usage = delivered
+      ? await usageToBill(delivered.usage, delivered.text, body.json)
+      : { prompt_tokens: 0, completion_tokens: 0 };
     const cost = delivered ? costOf(usage, prices) : 0;
     const suffix = delivered?.kind === 'aborted' ? '（客户端中途断开）' : delivered?.kind === 'broken' ? '（上游流式响应中断）' : '';
     await deps.ledger
@@ -151,7 +153,7 @@ export async function handleRelay(deps: RelayDeps, mode: RelayMode, request: Fas
               }
             : undefined,
       })
-      .catch((error: unknown) => request.log.error({ err: error, reservation: reservation.id }, 'settlement failed; crash recovery will refund it'));
+      .catch((error: unknown) => request.log.error({ err: error, reservation: reservation.requestId }, 'settlement failed; crash recovery will refund it'));
   }
 }
 

@@ -1,18 +1,33 @@
-import { countTokens } from 'gpt-tokenizer';
 import type { Usage } from '../providers/types.js';
+
+type CountTokens = (text: string) => number;
+let tokenizer: Promise<CountTokens> | undefined;
+/**
+ * gpt-tokenizer's tables take about 20 MB of heap, which every full garbage collection then has to walk; most
+ * upstreams report usage themselves, so the tables are loaded the first time a count is really needed.
+ */
+const loadTokenizer = () =>
+  (tokenizer ??= import('gpt-tokenizer').then(
+    (module) => module.countTokens as CountTokens,
+    // Never bill nothing because the tables could not load: fall back to about one token per 3 characters.
+    () => (text: string) => Math.ceil(text.length / 3),
+  ));
 
 /**
  * The usage to bill: the upstream's own report when it sent one; otherwise counted with gpt-tokenizer
- * from what was streamed (completion) and the estimate of the prompt.
+ * from what was streamed (completion) and from the request (prompt).
  */
-export function usageToBill(reported: Usage | undefined, streamedText: string, promptTokens: number): Usage {
+export async function usageToBill(reported: Usage | undefined, streamedText: string, request: Record<string, unknown> | undefined): Promise<Usage> {
   if (reported) return reported;
-  return { prompt_tokens: promptTokens, completion_tokens: streamedText ? countTokens(streamedText) : 0 };
+  const prompt = promptText(request);
+  if (!prompt && !streamedText) return { prompt_tokens: 0, completion_tokens: 0 };
+  const countTokens = await loadTokenizer();
+  return { prompt_tokens: prompt ? countTokens(prompt) : 0, completion_tokens: streamedText ? countTokens(streamedText) : 0 };
 }
 
-/** Prompt tokens counted with gpt-tokenizer from the request (used only when the upstream reports none). */
-export function countPromptTokens(json: Record<string, unknown> | undefined): number {
-  if (!json) return 0;
+/** The prompt's text parts (messages, prompt or input), images left out. */
+function promptText(json: Record<string, unknown> | undefined): string {
+  if (!json) return '';
   const parts: string[] = [];
   const collect = (value: unknown) => {
     if (typeof value === 'string') parts.push(value);
@@ -22,5 +37,5 @@ export function countPromptTokens(json: Record<string, unknown> | undefined): nu
     }
   };
   collect(json.messages ?? json.prompt ?? json.input);
-  return parts.length ? countTokens(parts.join('\n')) : 0;
+  return parts.join('\n');
 }
