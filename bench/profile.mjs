@@ -56,7 +56,8 @@ await new Promise((r) => gateway.once('exit', r));
 mock.kill('SIGKILL');
 
 if (process.env.NOPROF) process.exit(0);
-const file = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile')).sort().pop();
+// One profile per thread (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile): the main thread is thread 0.
+const file = readdirSync(profileDir).filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f)).sort().pop();
 const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8'));
 const self = new Map();
 const dt = new Map();

@@ -6,6 +6,7 @@ import { createPool as createMysqlPool } from 'mysql2';
 import pg from 'pg';
 import { initialMigration } from './migrations/001-initial.js';
 import type { Database } from './schema.js';
+import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
 export type Dialect = 'sqlite' | 'postgres' | 'mysql';
 
@@ -13,12 +14,16 @@ export interface Storage {
   db: Kysely<Database>;
   dialect: Dialect;
   close(): Promise<void>;
+  /** SQLite on a file only: the worker that checkpoints the WAL. */
+  checkpointer?: WalCheckpointer;
 }
 
 export interface StorageOptions {
   /** postgres://... or mysql://...; empty means embedded SQLite. */
   dsn?: string;
   sqlitePath?: string;
+  /** How often the WAL checkpointer runs (SQLite file only); 1 s unless told. */
+  checkpointIntervalMs?: number;
 }
 
 /** Picks the dialect from the DSN (spec: SQL_DSN selects PostgreSQL or MySQL, SQLite otherwise). */
@@ -60,6 +65,7 @@ function withStatementCache(sqlite: SQLite.Database, limit = 500): SQLite.Databa
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   const dialect = dialectOf(options.dsn);
   let db: Kysely<Database>;
+  let checkpointer: WalCheckpointer | undefined;
   if (dialect === 'sqlite') {
     const path = options.sqlitePath ?? './data/gateway.db';
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -68,6 +74,12 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
+    if (path !== ':memory:') {
+      // Checkpoints run on a worker thread (see wal-checkpointer.ts); the WAL file is cut back after each reset.
+      sqlite.pragma('wal_autocheckpoint = 0');
+      sqlite.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
+      checkpointer = startWalCheckpointer(path, { intervalMs: options.checkpointIntervalMs, onFailure: () => sqlite.open && sqlite.pragma('wal_autocheckpoint = 1000') });
+    }
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   } else if (dialect === 'postgres') {
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.dsn, max: 20 }) }) });
@@ -79,8 +91,23 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
       }),
     });
   }
-  await migrate(db, dialect);
-  return { db, dialect, close: () => db.destroy() };
+  try {
+    await migrate(db, dialect);
+  } catch (error) {
+    await checkpointer?.stop();
+    await db.destroy();
+    throw error;
+  }
+  return {
+    db,
+    dialect,
+    checkpointer,
+    async close() {
+      // The worker's connection closes first, so the main one is the last and checkpoints the WAL away.
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<void> {
