@@ -14,13 +14,22 @@ export function expiryFromShortcut(seconds: number | null, now = Date.now()): st
   return seconds === null ? '-1' : dayjs(now + seconds * 1000).format('YYYY-MM-DD HH:mm:ss');
 }
 
-/** Parses the expiry field: '-1' means never; anything else must be a date (spec section 5). */
+const DATE_TIME = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
+
+/**
+ * Parses the expiry field: '-1' means never; anything else must be a real local date and time written
+ * YYYY-MM-DD [HH:mm[:ss]] (spec section 5). Impossible dates (month 13, February 30) are refused rather
+ * than rolled over into another date.
+ */
 export function parseExpiry(text: string): number | 'invalid' {
   const value = text.trim();
   if (value === '-1') return -1;
-  const date = dayjs(value);
-  if (!value || !date.isValid()) return 'invalid';
-  return date.unix();
+  const match = DATE_TIME.exec(value);
+  if (!match) return 'invalid';
+  const [year, month, day, hour = 0, minute = 0, second = 0] = match.slice(1).map((part) => (part === undefined ? undefined : Number(part))) as number[];
+  const date = new Date(year, month - 1, day, hour, minute, second);
+  const same = date.getFullYear() === year && date.getMonth() === month - 1 && date.getDate() === day && date.getHours() === hour && date.getMinutes() === minute && date.getSeconds() === second;
+  return same ? Math.floor(date.getTime() / 1000) : 'invalid';
 }
 
 export function expiryText(expiredTime: number): string {

@@ -1,4 +1,4 @@
-import { DEFAULT_TOKEN_QUOTA, type TokenDto } from '@model-relay/contract';
+import { DEFAULT_TOKEN_QUOTA, isValidSubnetList, splitList, TOKEN_NAME_MAX, TokenMessages, type TokenDto } from '@model-relay/contract';
 import { Button, Card, Checkbox, Form, Input, InputNumber, Select, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -35,25 +35,29 @@ export default function TokenFormPage() {
       .then((res) => {
         if (!res.success || !res.data) return;
         const t = res.data;
-        setState({ name: t.name, models: t.models ? t.models.split(',').filter(Boolean) : [], subnet: t.subnet, expiry: expiryText(t.expired_time), remain_quota: t.remain_quota, unlimited_quota: t.unlimited_quota });
+        setState({ name: t.name, models: splitList(t.models), subnet: t.subnet, expiry: expiryText(t.expired_time), remain_quota: t.remain_quota, unlimited_quota: t.unlimited_quota });
       })
       .catch(() => undefined);
   }, [id]);
 
   const submit = async () => {
     if (!state.name.trim()) {
-      toast.error('请输入令牌名称');
+      toast.error(TokenMessages.nameRequired);
       return;
     }
     const expired = parseExpiry(state.expiry);
     if (expired === 'invalid') {
-      toast.error('过期时间格式错误！');
+      toast.error(TokenMessages.expiryInvalid);
+      return;
+    }
+    if (!isValidSubnetList(state.subnet)) {
+      toast.error(TokenMessages.subnetInvalid);
       return;
     }
     const body = {
       name: state.name.trim(),
       models: state.models.join(','),
-      subnet: state.subnet.trim(),
+      subnet: splitList(state.subnet).join(','),
       expired_time: expired,
       remain_quota: Math.trunc(Number(state.remain_quota) || 0),
       unlimited_quota: state.unlimited_quota,
@@ -76,7 +80,7 @@ export default function TokenFormPage() {
     <Card className="page-card" title={editing ? '更新令牌信息' : '创建新的令牌'} style={{ maxWidth: 720 }}>
       <Form layout="vertical" onFinish={() => void submit()}>
         <Form.Item label="名称" required>
-          <Input placeholder="请输入名称" value={state.name} onChange={(e) => set('name', e.target.value)} maxLength={30} />
+          <Input placeholder="请输入名称" value={state.name} onChange={(e) => set('name', e.target.value)} maxLength={TOKEN_NAME_MAX} />
         </Form.Item>
         <Form.Item label="模型范围" extra="留空表示可以使用所有可用模型">
           <Select mode="multiple" aria-label="模型范围" placeholder="请选择允许使用的模型，留空则不进行限制" value={state.models} options={models.map((m) => ({ value: m, label: m }))} onChange={(v) => set('models', v)} allowClear />
