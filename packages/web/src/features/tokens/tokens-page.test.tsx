@@ -60,4 +60,21 @@ describe('token list', () => {
     await waitFor(() => expect(box.value).toBe(`sk-${'A'.repeat(48)}`));
     expect(await screen.findByText('无法复制到剪贴板，请手动复制')).toBeTruthy();
   });
+
+  // covers S4-STATES-18
+  it('the toggle moves a key only between enabled (1) and disabled (2), with the status-only update', async () => {
+    const calls = await renderPage({
+      'PUT /api/token/': (body) => ({ success: true, message: '', data: { ...rows.find((r) => r.id === (body as { id: number }).id), ...(body as object) } }),
+    });
+    fireEvent.click(within(rowOf('live')).getByRole('button', { name: '禁用' }));
+    await waitFor(() => expect(within(rowOf('live')).getByText('已禁用')).toBeTruthy());
+    fireEvent.click(within(rowOf('off')).getByRole('button', { name: '启用' }));
+    // An expired or exhausted key is offered "enable", never another state (the server decides whether it can be).
+    fireEvent.click(within(rowOf('spent')).getByRole('button', { name: '启用' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(3));
+    const puts = calls.filter((c) => c.method === 'PUT');
+    expect(puts.every((c) => c.url === '/api/token/?status_only=true')).toBe(true);
+    expect(puts.map((c) => c.body)).toEqual([{ id: 4, status: 2 }, { id: 3, status: 1 }, { id: 1, status: 1 }]);
+    await waitFor(() => expect(within(rowOf('off')).getByText('已启用')).toBeTruthy());
+  });
 });
