@@ -101,6 +101,68 @@ describe('/api/channel', () => {
     await t.ctx.channelTests.idle();
   });
 
+  // covers S7-API-51, S7-API-50
+  it('test disabled runs only the manually and automatically disabled channels against the upstream', async () => {
+    await t.ctx.options.set('AutomaticEnableChannelEnabled', 'false');
+    for (const name of ['on', 'manual', 'auto']) await call('POST', '/api/channel/', { name, type: 1, key: `ok:${name}`, base_url: mock.url, models: 'gpt-4o-mini' });
+    const ids = Object.fromEntries((await call('GET', '/api/channel/?p=0')).body.data.map((c: { id: number; name: string }) => [c.name, c.id]));
+    await call('PUT', '/api/channel/', { id: ids.manual, status: 2 });
+    await t.ctx.relay.store.setChannelStatus(ids.auto, 3);
+    mock.requests.length = 0;
+    expect((await call('GET', '/api/channel/test?scope=disabled')).body.success).toBe(true);
+    await t.ctx.channelTests.idle();
+    expect(mock.requests.map((r) => r.key).sort()).toEqual(['ok:auto', 'ok:manual']);
+    expect(mock.requests.every((r) => r.path === '/v1/chat/completions')).toBe(true);
+    const rows = await t.ctx.storage.db.selectFrom('channels').select(['name', 'test_time', 'status']).orderBy('id').execute();
+    expect(rows.map((r) => [r.name, Number(r.test_time) > 0, r.status])).toEqual([['on', false, 1], ['manual', true, 2], ['auto', true, 3]]);
+    // "Test all" tests every channel, the disabled ones included.
+    mock.requests.length = 0;
+    expect((await call('GET', '/api/channel/test?scope=all')).body.success).toBe(true);
+    await t.ctx.channelTests.idle();
+    expect(mock.requests.map((r) => r.key).sort()).toEqual(['ok:auto', 'ok:manual', 'ok:on']);
+  });
+
+  // covers S5-VALID-50
+  it('a channel test uses the chosen model, else the first model of the channel, else a chat model', async () => {
+    await call('POST', '/api/channel/', { name: 'pick', type: 1, key: 'ok:pick', base_url: mock.url, models: 'gpt-4o-mini,gpt-4o' });
+    const id = (await call('GET', '/api/channel/?p=0')).body.data[0].id;
+    mock.requests.length = 0;
+    const first = await call('GET', `/api/channel/test/${id}?model=`);
+    expect(first.body).toMatchObject({ success: true, model: 'gpt-4o-mini', data: { model: 'gpt-4o-mini' } });
+    const chosen = await call('GET', `/api/channel/test/${id}?model=gpt-4o`);
+    expect(chosen.body).toMatchObject({ success: true, model: 'gpt-4o' });
+    await t.ctx.storage.db.updateTable('channels').set({ models: '' }).where('id', '=', id).execute();
+    const fallback = await call('GET', `/api/channel/test/${id}`);
+    expect(fallback.body).toMatchObject({ success: true, model: 'gpt-4o-mini' });
+    expect(mock.requests.map((r) => [r.path, (r.body as { model: string }).model])).toEqual([
+      ['/v1/chat/completions', 'gpt-4o-mini'],
+      ['/v1/chat/completions', 'gpt-4o'],
+      ['/v1/chat/completions', 'gpt-4o-mini'],
+    ]);
+    expect(mock.requests[0].body).toMatchObject({ messages: [{ role: 'user', content: 'hi' }] });
+  });
+
+  // covers S5-VALID-51
+  it('a channel test refuses non-chat models without calling the upstream', async () => {
+    await call('POST', '/api/channel/', { name: 'embed', type: 1, key: 'ok:embed', base_url: mock.url, models: 'text-embedding-3-small,gpt-4o-mini' });
+    const id = (await call('GET', '/api/channel/?p=0')).body.data[0].id;
+    mock.requests.length = 0;
+    for (const model of ['text-embedding-3-small', 'dall-e-3', 'whisper-1', 'tts-1', 'omni-moderation-latest']) {
+      const res = await call('GET', `/api/channel/test/${id}?model=${model}`);
+      expect(res.body.success, model).toBe(false);
+      expect(res.body.message).toBe(`渠道测试仅支持 chat 模型，${model} 不是 chat 模型，请选择其他测试模型`);
+    }
+    expect(mock.requests).toHaveLength(0);
+    expect(Number((await t.ctx.storage.db.selectFrom('channels').select('test_time').where('id', '=', id).executeTakeFirstOrThrow()).test_time)).toBe(0);
+    // Without a chosen model the first chat model of the list is used, skipping the embedding model before it.
+    expect((await call('GET', `/api/channel/test/${id}?model=`)).body).toMatchObject({ success: true, model: 'gpt-4o-mini' });
+    expect(mock.requests).toHaveLength(1);
+    // A channel of embedding models only: its first model is named in the refusal, nothing is sent.
+    await t.ctx.storage.db.updateTable('channels').set({ models: 'text-embedding-3-small,text-embedding-3-large' }).where('id', '=', id).execute();
+    expect((await call('GET', `/api/channel/test/${id}`)).body).toMatchObject({ success: false, message: '渠道测试仅支持 chat 模型，text-embedding-3-small 不是 chat 模型，请选择其他测试模型' });
+    expect(mock.requests).toHaveLength(1);
+  });
+
   // covers S7-API-54
   it('lists built-in models for the form', async () => {
     const all = await call('GET', '/api/channel/models');

@@ -38,7 +38,7 @@ export function channelRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
   app.get('/api/channel/test/:id', admin, async (request) => {
     const channel = await channels.row(idParam(request.params));
-    const model = String((request.query as { model?: unknown }).model ?? '') || undefined;
+    const model = String((request.query as { model?: unknown }).model ?? '').trim() || undefined;
     const result = await testChannel(health, channel, model);
     return { success: result.success, message: result.message, time: result.time, model: result.model, data: { time: result.time, model: result.model } };
   });

@@ -55,8 +55,26 @@ describe('/api/log', () => {
     expect((await t.call({ method: 'GET', url: '/api/log/stat', cookie: amy })).body.success).toBe(false);
   });
 
-  it('admins clear history before a time; the count comes back', async () => {
-    expect((await t.call({ method: 'DELETE', url: '/api/log/?target_timestamp=2100', cookie: root })).body.data).toBe(2);
+  // covers S4-STATES-24
+  it('type 0 means all types', async () => {
+    const all = await t.call({ method: 'GET', url: '/api/log/?p=0&type=0', cookie: root });
+    expect(all.body.data.map((l: { type: number }) => l.type).sort()).toEqual([1, 2, 2, 2]);
+    expect((await t.call({ method: 'GET', url: '/api/log/self/?p=0&type=0', cookie: amy })).body.data).toHaveLength(3);
+    expect((await t.call({ method: 'GET', url: '/api/log/?p=0&type=1', cookie: root })).body.data.map((l: { content: string }) => l.content)).toEqual(['充值']);
+  });
+
+  // covers S7-API-34
+  it('admins clear every log (any type) created before the time; data is the count cleared', async () => {
+    const logs = t.ctx.repositories.logs;
+    await logs.insert({ user_id: 0, username: '', type: 4, created_at: 1500, quota: 0, content: 'system note' });
+    await logs.insert({ user_id: amyId, username: 'amy', type: 3, created_at: 2100, quota: 0, content: 'at the boundary' });
+    const times = async () => (await t.ctx.storage.db.selectFrom('logs').select('created_at').orderBy('created_at').execute()).map((r) => Number(r.created_at));
+    expect(await times()).toEqual([1000, 1500, 2000, 2100, 2500, 3000]);
+    expect((await t.call({ method: 'DELETE', url: '/api/log/?target_timestamp=2100', cookie: amy })).body.success).toBe(false);
     expect((await t.call({ method: 'DELETE', url: '/api/log/?target_timestamp=abc', cookie: root })).body.success).toBe(false);
+    expect(await times()).toHaveLength(6);
+    expect((await t.call({ method: 'DELETE', url: '/api/log/?target_timestamp=2100', cookie: root })).body).toMatchObject({ success: true, data: 3 });
+    expect(await times()).toEqual([2100, 2500, 3000]);
+    expect((await t.call({ method: 'DELETE', url: '/api/log/?target_timestamp=2100', cookie: root })).body).toMatchObject({ success: true, data: 0 });
   });
 });

@@ -5,6 +5,7 @@ import type { RelayStore } from '../../storage/repositories/relay-store.js';
 import type { ChannelRow } from '../../storage/schema.js';
 import type { UpstreamPools } from '../pipeline/forward.js';
 import { adapterFor } from '../providers/registry.js';
+import { isChatModel, notChatModelMessage } from './test-model.js';
 
 export interface ChannelTestResult {
   success: boolean;
@@ -21,11 +22,15 @@ export interface ChannelHealthDeps {
   notifier: Notifier;
 }
 
-/** The model a test uses: the one asked for, else the channel's first model, else a common chat model. */
+/**
+ * The model a test uses: the one asked for, else the channel's first chat model, else (a channel without
+ * models) a common chat model. A channel that lists only non-chat models gives its first one, which the
+ * test then refuses.
+ */
 export function testModelOf(channel: ChannelRow, requested?: string): string {
   if (requested) return requested;
-  const first = (channel.models ?? '').split(',').map((m) => m.trim()).find(Boolean);
-  return first ?? 'gpt-4o-mini';
+  const models = (channel.models ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+  return models.find(isChatModel) ?? models[0] ?? 'gpt-4o-mini';
 }
 
 /**
@@ -36,6 +41,8 @@ export function testModelOf(channel: ChannelRow, requested?: string): string {
  */
 export async function testChannel(deps: ChannelHealthDeps, channel: ChannelRow, requestedModel?: string): Promise<ChannelTestResult> {
   const model = testModelOf(channel, requestedModel);
+  // The test is one chat completion: a non-chat model would fail upstream and count against the channel.
+  if (!isChatModel(model)) return { success: false, message: notChatModelMessage(model), time: 0, model };
   const adapter = adapterFor(channel.type);
   if (!adapter) return { success: false, message: `渠道类型 ${channel.type} 暂不支持测试`, time: 0, model };
   const mapping = safeJson(channel.model_mapping);

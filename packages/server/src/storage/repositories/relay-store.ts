@@ -71,9 +71,10 @@ export class RelayStore {
   }
 
   /** Channels for "test all" (status 1) or "test disabled" (status 2 and 3). */
+  /** "Test all" tests every channel (so an automatically disabled one can come back); "test disabled" only those not enabled. */
   channelsForTest(scope: 'all' | 'disabled'): Promise<ChannelRow[]> {
     const query = this.db.selectFrom('channels').selectAll();
-    return (scope === 'disabled' ? query.where('status', '!=', ChannelStatus.Enabled) : query.where('status', '=', ChannelStatus.Enabled)).orderBy('id').execute();
+    return (scope === 'disabled' ? query.where('status', '!=', ChannelStatus.Enabled) : query).orderBy('id').execute();
   }
 
   async setTokenStatus(id: number, status: number): Promise<void> {

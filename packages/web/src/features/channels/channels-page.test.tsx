@@ -1,4 +1,5 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes, useParams } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mockApi, renderWith, users } from '../../test-support';
 import ChannelsPage from './channels-page';
@@ -17,13 +18,24 @@ beforeAll(() => {
 });
 afterEach(cleanup);
 
-async function renderPage(handlers: Parameters<typeof mockApi>[0] = {}) {
+function EditProbe() {
+  return <p>editing channel {useParams().id}</p>;
+}
+
+async function renderPage(handlers: Parameters<typeof mockApi>[0] = {}, firstRow = 'openai-main') {
   const calls = mockApi({ 'GET /api/channel/': () => ({ success: true, message: '', data: rows }), ...handlers });
-  renderWith(<ChannelsPage />, { user: users.root, path: '/channel' });
-  await screen.findByText('openai-main');
+  renderWith(
+    <Routes>
+      <Route path="/channel" element={<ChannelsPage />} />
+      <Route path="/channel/edit/:id" element={<EditProbe />} />
+    </Routes>,
+    { user: users.root, path: '/channel' },
+  );
+  await screen.findByText(firstRow);
   return calls;
 }
 const rowOf = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
+const popconfirm = (title: string) => screen.getByText(title).closest('.ant-popconfirm') as HTMLElement;
 
 describe('channel list', () => {
   // covers S2-CHANNELS-01, S2-CHANNELS-02, S2-CHANNELS-03, S2-CHANNELS-04, S2-CHANNELS-05, S2-CHANNELS-06, S2-CHANNELS-07, S2-CHANNELS-08, S2-CHANNELS-09, S2-CHANNELS-10, S2-CHANNELS-24, S4-STATES-07, S4-STATES-09
@@ -85,5 +97,80 @@ describe('channel list', () => {
     fireEvent.change(box, { target: { value: 'sk-abc' } });
     fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13 });
     await waitFor(() => expect(calls.some((c) => c.url === '/api/channel/search?keyword=sk-abc')).toBe(true));
+  });
+
+  // covers S2-CHANNELS-19, S4-STATES-13
+  it('a row delete asks first; only the confirmation sends DELETE /api/channel/{id}/ and the row leaves the view', async () => {
+    const calls = await renderPage({ 'DELETE /api/channel/2/': () => ({ success: true, message: '' }) });
+    fireEvent.click(within(rowOf('openai-main')).getByRole('button', { name: '删除' }));
+    fireEvent.click(within(popconfirm('确定删除渠道 openai-main？')).getByRole('button', { name: '取消' }));
+    await waitFor(() => expect(screen.getByText('openai-main')).toBeTruthy());
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    fireEvent.click(within(rowOf('openai-main')).getByRole('button', { name: '删除' }));
+    fireEvent.click(within(popconfirm('确定删除渠道 openai-main？')).getByRole('button', { name: '删除' }));
+    await waitFor(() => expect(screen.queryByText('openai-main')).toBeNull());
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.url)).toEqual(['/api/channel/2/']);
+    expect(screen.getByText('claude')).toBeTruthy();
+    expect(calls.filter((c) => c.url === '/api/channel/?p=0')).toHaveLength(1);
+  });
+
+  // covers S2-CHANNELS-21
+  it('edit leads to /channel/edit/{id}', async () => {
+    await renderPage();
+    fireEvent.click(within(rowOf('claude')).getByRole('button', { name: '编辑' }));
+    expect(await screen.findByText('editing channel 1')).toBeTruthy();
+  });
+
+  // covers S4-STATES-08, S4-STATES-10
+  it('status 2 is shown as manually disabled and any other value as unknown', async () => {
+    rows.push(channel(5, { name: 'by-hand', status: 2 }), channel(6, { name: 'odd', status: 7 }));
+    try {
+      await renderPage();
+      expect(within(rowOf('by-hand')).getByText('已手动禁用')).toBeTruthy();
+      expect(within(rowOf('odd')).getByText('未知状态')).toBeTruthy();
+      expect(within(rowOf('claude')).getByText('已被自动禁用')).toBeTruthy();
+      // a disabled row offers enable, not disable
+      expect(within(rowOf('by-hand')).getByRole('button', { name: '启用' })).toBeTruthy();
+    } finally {
+      rows.splice(2);
+    }
+  });
+
+  // covers S8-ERRORS-34
+  it('deleting disabled channels asks first, then shows the count deleted and reloads the list', async () => {
+    let deleted = false;
+    const calls = await renderPage({
+      'GET /api/channel/': () => ({ success: true, message: '', data: deleted ? [rows[0]] : rows }),
+      'DELETE /api/channel/disabled': () => {
+        deleted = true;
+        return { success: true, message: '', data: 2 };
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: '删除禁用渠道' }));
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    fireEvent.click(within(popconfirm('确定删除所有已禁用的渠道？')).getByRole('button', { name: '删除' }));
+    expect(await screen.findByText('已删除所有禁用渠道，共计 2 个')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('claude')).toBeNull());
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.url)).toEqual(['/api/channel/disabled']);
+    expect(calls.filter((c) => c.url === '/api/channel/?p=0')).toHaveLength(2);
+  });
+
+  // covers S5-VALID-50, S5-VALID-51
+  it('a row test sends the chosen test model (none means the first model of the channel); a refusal is shown', async () => {
+    const refusal = '渠道测试仅支持 chat 模型，text-embedding-3-small 不是 chat 模型，请选择其他测试模型';
+    const calls = await renderPage({
+      'GET /api/channel/test/2': () => ({ success: true, message: '', data: { time: 1.5, model: 'gpt-4o-mini' } }),
+      'GET /api/channel/test/1': () => ({ success: false, message: refusal }),
+    });
+    const main = rowOf('openai-main');
+    fireEvent.mouseDown(within(main).getByRole('combobox'));
+    fireEvent.click(await screen.findByTitle('gpt-4o-mini'));
+    fireEvent.click(within(main).getByRole('button', { name: '测试' }));
+    expect(await screen.findByText('通道 openai-main 测试成功，模型 gpt-4o-mini，耗时 1.50 秒。')).toBeTruthy();
+    expect(within(rowOf('openai-main')).getByText('1.50 秒')).toBeTruthy();
+    fireEvent.click(within(rowOf('claude')).getByRole('button', { name: '测试' }));
+    expect(await screen.findByText(refusal)).toBeTruthy();
+    expect(within(rowOf('claude')).getByText('6.00 秒')).toBeTruthy();
+    expect(calls.filter((c) => c.url.startsWith('/api/channel/test/')).map((c) => c.url)).toEqual(['/api/channel/test/2?model=gpt-4o-mini', '/api/channel/test/1?model=']);
   });
 });

@@ -15,7 +15,7 @@ const NOTICE_TOPIC = 'channel-test';
 
 function statusTag(status: number) {
   if (status === ChannelStatus.Enabled) return <Tag color="green">已启用</Tag>;
-  if (status === ChannelStatus.ManuallyDisabled) return <Tag color="red">已禁用</Tag>;
+  if (status === ChannelStatus.ManuallyDisabled) return <Tag color="red">已手动禁用</Tag>;
   if (status === ChannelStatus.AutoDisabled) return <Tag color="gold">已被自动禁用</Tag>;
   return <Tag>未知状态</Tag>;
 }
