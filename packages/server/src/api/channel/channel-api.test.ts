@@ -71,6 +71,23 @@ describe('/api/channel', () => {
     expect((await abilities()).map((a) => `${a.group}/${a.model}`)).toEqual(['vip/gpt-4o-mini', 'vip/o1']);
   });
 
+  it('credential fields of the config (AWS SK, Vertex credentials) never leave the server; an edit leaving them empty keeps them', async () => {
+    const config = JSON.stringify({ region: 'us-east-1', ak: 'AKIA1', sk: 'very-secret' });
+    await call('POST', '/api/channel/', { name: 'aws', type: 33, key: 'AKIA1|very-secret|us-east-1', models: 'claude-3-haiku', group: 'default', config });
+    const listed = (await call('GET', '/api/channel/?p=0')).body.data[0];
+    const id = listed.id;
+    const shown = (await call('GET', `/api/channel/${id}`)).body.data;
+    for (const dto of [listed, shown]) {
+      expect(JSON.stringify(dto)).not.toContain('very-secret');
+      expect(JSON.parse(dto.config)).toEqual({ region: 'us-east-1', ak: 'AKIA1', sk: '' });
+    }
+    // The form sends the config back with the SK empty and no key: only the region changes.
+    await call('PUT', '/api/channel/', { id, name: 'aws', type: 33, key: '', models: 'claude-3-haiku', group: 'default', base_url: '', model_mapping: '', config: JSON.stringify({ region: 'eu-west-1', ak: 'AKIA1', sk: '' }) });
+    const row = await t.ctx.storage.db.selectFrom('channels').select(['key', 'config']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(JSON.parse(row.config ?? '')).toEqual({ region: 'eu-west-1', ak: 'AKIA1', sk: 'very-secret' });
+    expect(row.key).toBe('AKIA1|very-secret|eu-west-1');
+  });
+
   // covers S7-API-48, S7-API-49
   it('deletes one channel, and all disabled ones with their abilities', async () => {
     await call('POST', '/api/channel/', { name: 'a', type: 1, key: 'k1\nk2\nk3', models: 'm' });

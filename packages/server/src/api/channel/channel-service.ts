@@ -14,7 +14,49 @@ import { nowSeconds, parseInput } from '../../lib/validate.js';
 import type { ChannelChanges, ChannelsRepository, NewChannel } from '../../storage/repositories/channels.js';
 import type { ChannelRow } from '../../storage/schema.js';
 
-/** A channel as the API shows it: the key is never sent back (ARCHITECTURE: channel keys never leave the server). */
+/** Config fields that are credentials (AWS secret key, Vertex AI credentials JSON): kept on the server like the key. */
+const SECRET_CONFIG_FIELDS = ['sk', 'vertex_ai_adc'] as const;
+
+function configObject(text: string | null | undefined): Record<string, unknown> | undefined {
+  if (!text?.trim()) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The config as the API shows it: credential fields blanked. */
+function redactConfig(text: string | null): string {
+  const config = configObject(text);
+  if (!config) return text ?? '';
+  for (const field of SECRET_CONFIG_FIELDS) if (typeof config[field] === 'string' && config[field]) config[field] = '';
+  return JSON.stringify(config);
+}
+
+/** An edit's config: a credential field left empty keeps the stored value (as an empty key keeps the key). */
+function mergeConfig(stored: string | null, incoming: string): string {
+  const next = configObject(incoming);
+  const previous = configObject(stored);
+  if (!next || !previous) return incoming;
+  for (const field of SECRET_CONFIG_FIELDS) if (!next[field] && typeof previous[field] === 'string' && previous[field]) next[field] = previous[field];
+  return JSON.stringify(next);
+}
+
+/** AWS (33) keys are AK|SK|region and Vertex AI (42) keys region|project id|credentials, made from the config. */
+function keyFromConfig(type: number, text: string): string | undefined {
+  const config = configObject(text);
+  const fields = type === 33 ? ['ak', 'sk', 'region'] : type === 42 ? ['region', 'vertex_ai_project_id', 'vertex_ai_adc'] : undefined;
+  if (!config || !fields) return undefined;
+  const parts = fields.map((field) => (typeof config[field] === 'string' ? (config[field] as string).trim() : ''));
+  return parts.every(Boolean) ? parts.join('|') : undefined;
+}
+
+/**
+ * A channel as the API shows it: the key and the credential fields of its config are never sent back
+ * (ARCHITECTURE: channel keys never leave the server).
+ */
 export function toChannelDto(row: ChannelRow): ChannelDto {
   return {
     id: row.id,
@@ -36,7 +78,7 @@ export function toChannelDto(row: ChannelRow): ChannelDto {
     used_quota: Number(row.used_quota),
     request_count: Number(row.request_count),
     model_mapping: row.model_mapping ?? '',
-    config: row.config ?? '',
+    config: redactConfig(row.config),
     system_prompt: row.system_prompt ?? '',
   };
 }
@@ -113,7 +155,7 @@ export class ChannelService {
     const raw = (body ?? {}) as Record<string, unknown>;
     const id = Number(raw.id);
     if (!Number.isInteger(id) || id <= 0) fail('无效的渠道 ID');
-    await this.mustFind(id);
+    const stored = await this.mustFind(id);
     const changes: ChannelChanges = {};
     const keys = Object.keys(raw).filter((k) => k !== 'id');
     const partial = keys.every((k) => k === 'status' || k === 'priority' || k === 'weight');
@@ -139,7 +181,10 @@ export class ChannelService {
       if (!fields.name) fail(ChannelMessages.nameAndKeyRequired);
       if (input.type !== PROXY_CHANNEL_TYPE && !fields.models) fail(ChannelMessages.modelRequired);
       Object.assign(changes, fields);
-      const key = input.key.trim();
+      changes.config = mergeConfig(stored.config, fields.config);
+      // An empty key keeps the stored one; for AWS and Vertex AI it is made again from the (merged) config,
+      // so changing the region alone takes effect.
+      const key = input.key.trim() || keyFromConfig(fields.type, changes.config);
       if (key) changes.key = key;
       if (input.priority !== undefined) changes.priority = input.priority;
       if (input.weight !== undefined) changes.weight = Math.max(0, input.weight);

@@ -1,10 +1,10 @@
 import { CHANNEL_KEY_HINTS, MODEL_MAPPING_EXAMPLE } from '@model-relay/contract';
 import { describe, expect, it } from 'vitest';
 import { buildChannelBody, type ChannelFormState } from './channel-body';
-import { EMPTY_KEY_PARTS } from './channel-key';
+import { EMPTY_CONFIG, parseChannelConfig } from './channel-key';
 
 const base: ChannelFormState = { type: 1, name: 'main', groups: ['default', 'vip'], models: ['gpt-4o'], model_mapping: '', key: 'sk-1', base_url: '', other: '', priority: 0, weight: 0, batch: false };
-const body = (state: Partial<ChannelFormState>, parts = EMPTY_KEY_PARTS, editing = false) => {
+const body = (state: Partial<ChannelFormState>, parts = EMPTY_CONFIG, editing = false) => {
   const result = buildChannelBody({ ...base, ...state }, parts, editing);
   return 'body' in result ? result.body : result.error;
 };
@@ -14,9 +14,10 @@ describe('channel submit rules (spec section 5)', () => {
   it('requires name and key when creating, a model unless type 43, and a JSON model mapping', () => {
     expect(body({ name: '' })).toBe('请填写渠道名称和渠道密钥！');
     expect(body({ key: '' })).toBe('请填写渠道名称和渠道密钥！');
-    expect(body({ key: '' }, EMPTY_KEY_PARTS, true)).toMatchObject({ key: '' });
+    expect(body({ key: '' }, EMPTY_CONFIG, true)).toMatchObject({ key: '' });
     expect(body({ models: [] })).toBe('请至少选择一个模型！');
     expect(body({ type: 43, models: [] })).toMatchObject({ type: 43, models: '' });
+    expect(body({ type: 43, models: ['hidden'] })).toMatchObject({ type: 43, models: '' });
     expect(body({ model_mapping: '{oops' })).toBe('模型重定向必须是合法的 JSON 格式！');
     expect(body({ model_mapping: '{"gpt-4o-2024-05-13":"gpt-4o"}' })).toMatchObject({ model_mapping: '{"gpt-4o-2024-05-13":"gpt-4o"}' });
   });
@@ -30,9 +31,18 @@ describe('channel submit rules (spec section 5)', () => {
 
   // covers S5-VALID-41, S5-VALID-42, S2-CHANNELFORM-09, S3-ENTITY-16
   it('composes AWS and Vertex keys from their fields and keeps the parts in config', () => {
-    expect(body({ type: 33, key: '' }, { ...EMPTY_KEY_PARTS, ak: 'AK', sk: 'SK', region: 'us-west-2' })).toMatchObject({ key: 'AK|SK|us-west-2', config: JSON.stringify({ region: 'us-west-2', ak: 'AK', sk: 'SK' }) });
-    expect(body({ type: 33, key: '' }, { ...EMPTY_KEY_PARTS, ak: 'AK' })).toBe('请填写渠道名称和渠道密钥！');
-    expect(body({ type: 42, key: '' }, { ...EMPTY_KEY_PARTS, region: 'us-east5', projectId: 'proj', credentials: '{"type":"service_account"}' })).toMatchObject({ key: 'us-east5|proj|{"type":"service_account"}' });
+    expect(body({ type: 33, key: '' }, { ...EMPTY_CONFIG, ak: 'AK', sk: 'SK', region: 'us-west-2' })).toMatchObject({ key: 'AK|SK|us-west-2', config: JSON.stringify({ region: 'us-west-2', ak: 'AK', sk: 'SK' }) });
+    expect(body({ type: 33, key: '' }, { ...EMPTY_CONFIG, ak: 'AK' })).toBe('请填写渠道名称和渠道密钥！');
+    expect(body({ type: 42, key: '' }, { ...EMPTY_CONFIG, region: 'us-east5', vertex_ai_project_id: 'proj', vertex_ai_adc: '{"type":"service_account"}' })).toMatchObject({ key: 'us-east5|proj|{"type":"service_account"}' });
+    expect(body({ type: 34 }, { ...EMPTY_CONFIG, user_id: 'u-1' })).toMatchObject({ key: 'sk-1', config: '{"user_id":"u-1"}' });
+    expect(body({ type: 1 }, { ...EMPTY_CONFIG, region: 'left-over' })).toMatchObject({ config: '' });
+  });
+
+  // covers S3-ENTITY-16
+  it('reads a stored config back into the fields, ignoring unreadable text', () => {
+    expect(parseChannelConfig('{"region":"us-west-2","ak":"AK","sk":"SK","other":1}')).toEqual({ ...EMPTY_CONFIG, region: 'us-west-2', ak: 'AK', sk: 'SK' });
+    expect(parseChannelConfig('')).toEqual(EMPTY_CONFIG);
+    expect(parseChannelConfig('null')).toEqual(EMPTY_CONFIG);
   });
 
   // covers S5-VALID-47, S5-VALID-48, S5-VALID-49

@@ -1,5 +1,5 @@
-import { AZURE_DEFAULT_API_VERSION, ChannelMessages, PROXY_CHANNEL_TYPE, isJsonObjectText } from '@model-relay/contract';
-import { composeKey, type KeyParts } from './channel-key';
+import { AZURE_CHANNEL_TYPE, AZURE_DEFAULT_API_VERSION, ChannelMessages, PROXY_CHANNEL_TYPE, isJsonObjectText } from '@model-relay/contract';
+import { composeKey, configText, type ChannelConfig } from './channel-key';
 
 export interface ChannelFormState {
   type: number;
@@ -19,8 +19,8 @@ export interface ChannelFormState {
  * The channel submit rules of spec section 5: checks, then the request body. Returns the message to show
  * instead when a rule fails.
  */
-export function buildChannelBody(state: ChannelFormState, parts: KeyParts, editing: boolean): { error: string } | { body: Record<string, unknown> } {
-  const key = composeKey(state.type, parts, state.key);
+export function buildChannelBody(state: ChannelFormState, config: ChannelConfig, editing: boolean): { error: string } | { body: Record<string, unknown> } {
+  const key = composeKey(state.type, config, state.key);
   if (!editing && (!state.name.trim() || !key.trim())) return { error: ChannelMessages.nameAndKeyRequired };
   if (state.type !== PROXY_CHANNEL_TYPE && state.models.length === 0) return { error: ChannelMessages.modelRequired };
   if (!isJsonObjectText(state.model_mapping, 'string')) return { error: ChannelMessages.mappingInvalid };
@@ -29,16 +29,11 @@ export function buildChannelBody(state: ChannelFormState, parts: KeyParts, editi
     name: state.name.trim(),
     key: state.batch ? key : (key.split('\n')[0] ?? ''),
     base_url: state.base_url.trim().replace(/\/$/, ''),
-    other: state.type === 3 && !state.other.trim() ? AZURE_DEFAULT_API_VERSION : state.other.trim(),
+    other: state.type === AZURE_CHANNEL_TYPE && !state.other.trim() ? AZURE_DEFAULT_API_VERSION : state.other.trim(),
     model_mapping: state.model_mapping,
-    models: state.models.join(','),
+    models: state.type === PROXY_CHANNEL_TYPE ? '' : state.models.join(','),
     group: state.groups.join(','),
-    config:
-      state.type === 33
-        ? JSON.stringify({ region: parts.region, ak: parts.ak, sk: parts.sk })
-        : state.type === 42
-          ? JSON.stringify({ region: parts.region, vertex_ai_project_id: parts.projectId, vertex_ai_adc: parts.credentials })
-          : '',
+    config: configText(state.type, config),
   };
   // Priority and weight are integers; empty input is ignored; a negative weight becomes 0.
   if (state.priority !== null && Number.isFinite(state.priority)) body.priority = Math.trunc(state.priority);

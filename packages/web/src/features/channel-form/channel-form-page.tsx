@@ -1,4 +1,4 @@
-import { AZURE_DEFAULT_API_VERSION, CHANNEL_KEY_HINTS, CHANNEL_TYPES, MODEL_MAPPING_EXAMPLE, PROXY_CHANNEL_TYPE, type ChannelDto } from '@model-relay/contract';
+import { AZURE_CHANNEL_TYPE, AZURE_DEFAULT_API_VERSION, CHANNEL_KEY_HINTS, CHANNEL_TYPES, MODEL_MAPPING_EXAMPLE, PROXY_CHANNEL_TYPE, splitList, type ChannelDto } from '@model-relay/contract';
 import { Button, Card, Checkbox, Form, Input, InputNumber, Select, Space, Tag } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -6,7 +6,7 @@ import { api } from '../../lib/api';
 import { channelModelsOf, loadChannelModels } from '../../lib/channel-models';
 import { toast } from '../../lib/toast';
 import { buildChannelBody, type ChannelFormState } from './channel-body';
-import { EMPTY_KEY_PARTS, type KeyParts } from './channel-key';
+import { EMPTY_CONFIG, parseChannelConfig, type ChannelConfig } from './channel-key';
 
 const CATEGORY_LABELS = { main: '主要类型', knowledge: '知识库', proxy: '代理' } as const;
 
@@ -18,7 +18,7 @@ export default function ChannelFormPage() {
   const editing = Boolean(id);
   const navigate = useNavigate();
   const [state, setState] = useState<State>({ type: 1, name: '', groups: ['default'], models: [], model_mapping: '', key: '', base_url: '', other: '', priority: 0, weight: 0, batch: false });
-  const [parts, setParts] = useState<KeyParts>(EMPTY_KEY_PARTS);
+  const [config, setConfig] = useState<ChannelConfig>(EMPTY_CONFIG);
   const [groups, setGroups] = useState<string[]>(['default']);
   const [customModel, setCustomModel] = useState('');
   const [, setModelsLoaded] = useState(0);
@@ -38,8 +38,8 @@ export default function ChannelFormPage() {
         setState({
           type: c.type,
           name: c.name,
-          groups: c.group.split(',').filter(Boolean),
-          models: c.models.split(',').filter(Boolean),
+          groups: splitList(c.group),
+          models: splitList(c.models),
           model_mapping: c.model_mapping,
           key: '',
           base_url: c.base_url,
@@ -48,6 +48,7 @@ export default function ChannelFormPage() {
           weight: c.weight,
           batch: false,
         });
+        setConfig(parseChannelConfig(c.config));
       })
       .catch(() => undefined);
   }, [id]);
@@ -63,7 +64,7 @@ export default function ChannelFormPage() {
   const modelOptions = [...new Set([...channelModelsOf(state.type), ...state.models])].map((m) => ({ value: m, label: m }));
 
   const submit = async () => {
-    const result = buildChannelBody(state, parts, editing);
+    const result = buildChannelBody(state, config, editing);
     if ('error' in result) {
       toast.info(result.error);
       return;
@@ -82,7 +83,7 @@ export default function ChannelFormPage() {
     }
   };
 
-  const setPart = (key: keyof KeyParts) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setParts((p) => ({ ...p, [key]: e.target.value }));
+  const setField = (key: keyof ChannelConfig) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setConfig((c) => ({ ...c, [key]: e.target.value }));
   const keyHint = CHANNEL_KEY_HINTS[state.type] ?? '请输入渠道对应的鉴权密钥';
 
   return (
@@ -94,13 +95,13 @@ export default function ChannelFormPage() {
         <Form.Item label="名称">
           <Input placeholder="请为渠道命名" value={state.name} onChange={(e) => set('name', e.target.value)} />
         </Form.Item>
-        {state.type === 3 && (
+        {state.type === AZURE_CHANNEL_TYPE && (
           <Form.Item label="默认 API 版本" extra="请输入默认 API 版本，例如：2024-03-01-preview，该配置可以被实际的请求查询参数所覆盖">
             <Input placeholder={AZURE_DEFAULT_API_VERSION} value={state.other} onChange={(e) => set('other', e.target.value)} />
           </Form.Item>
         )}
-        <Form.Item label={state.type === 3 ? 'AZURE_OPENAI_ENDPOINT' : state.type === 8 ? 'Base URL' : '代理'} extra={state.type === 3 ? '例如：https://docs-test-001.openai.azure.com' : '此项可选，用于通过代理站来进行 API 调用，请输入代理站地址，格式为：https://domain.com'}>
-          <Input placeholder={state.type === 3 ? '请输入 AZURE_OPENAI_ENDPOINT' : '请输入代理地址'} value={state.base_url} onChange={(e) => set('base_url', e.target.value)} />
+        <Form.Item label={state.type === AZURE_CHANNEL_TYPE ? 'AZURE_OPENAI_ENDPOINT' : state.type === 8 ? 'Base URL' : '代理'} extra={state.type === AZURE_CHANNEL_TYPE ? '例如：https://docs-test-001.openai.azure.com' : '此项可选，用于通过代理站来进行 API 调用，请输入代理站地址，格式为：https://domain.com'}>
+          <Input placeholder={state.type === AZURE_CHANNEL_TYPE ? '请输入 AZURE_OPENAI_ENDPOINT' : '请输入代理地址'} value={state.base_url} onChange={(e) => set('base_url', e.target.value)} />
         </Form.Item>
         <Form.Item label="分组">
           <Select mode="tags" aria-label="分组" placeholder="请选择可以使用该渠道的分组" value={state.groups} options={groups.map((g) => ({ value: g, label: g }))} onChange={(v) => set('groups', v)} />
@@ -130,16 +131,16 @@ export default function ChannelFormPage() {
           <Input.TextArea aria-label="模型重定向" placeholder={`例如：\n${MODEL_MAPPING_EXAMPLE}`} autoSize={{ minRows: 3, maxRows: 10 }} value={state.model_mapping} onChange={(e) => set('model_mapping', e.target.value)} style={{ fontFamily: 'monospace' }} />
         </Form.Item>
         {state.type === 33 ? (
-          <Space direction="vertical" style={{ width: '100%', marginBottom: 24 }}>
-            <Input placeholder="AWS IAM Access Key (AK)" value={parts.ak} onChange={setPart('ak')} />
-            <Input.Password placeholder="AWS IAM Secret Key (SK)" value={parts.sk} onChange={setPart('sk')} />
-            <Input placeholder="区域 Region，例如：us-west-2" value={parts.region} onChange={setPart('region')} />
+          <Space orientation="vertical" style={{ width: '100%', marginBottom: 24 }}>
+            <Input placeholder="AWS IAM Access Key (AK)" value={config.ak} onChange={setField('ak')} />
+            <Input.Password placeholder={editing ? "AWS IAM Secret Key (SK)，留空表示不修改" : "AWS IAM Secret Key (SK)"} value={config.sk} onChange={setField('sk')} />
+            <Input placeholder="区域 Region，例如：us-west-2" value={config.region} onChange={setField('region')} />
           </Space>
         ) : state.type === 42 ? (
-          <Space direction="vertical" style={{ width: '100%', marginBottom: 24 }}>
-            <Input placeholder="Vertex AI 区域 Region，例如：us-east5" value={parts.region} onChange={setPart('region')} />
-            <Input placeholder="Vertex AI Project ID" value={parts.projectId} onChange={setPart('projectId')} />
-            <Input.TextArea placeholder="Google Cloud Application Default Credentials JSON" value={parts.credentials} onChange={setPart('credentials')} autoSize={{ minRows: 3 }} />
+          <Space orientation="vertical" style={{ width: '100%', marginBottom: 24 }}>
+            <Input placeholder="Vertex AI 区域 Region，例如：us-east5" value={config.region} onChange={setField('region')} />
+            <Input placeholder="Vertex AI Project ID" value={config.vertex_ai_project_id} onChange={setField('vertex_ai_project_id')} />
+            <Input.TextArea placeholder={editing ? "Google Cloud Application Default Credentials JSON，留空表示不修改" : "Google Cloud Application Default Credentials JSON"} value={config.vertex_ai_adc} onChange={setField('vertex_ai_adc')} autoSize={{ minRows: 3 }} />
           </Space>
         ) : (
           <Form.Item label="密钥" extra={editing ? '留空表示不修改密钥' : undefined}>
@@ -148,6 +149,11 @@ export default function ChannelFormPage() {
             ) : (
               <Input aria-label="密钥" placeholder={keyHint} value={state.key} onChange={(e) => set('key', e.target.value)} />
             )}
+          </Form.Item>
+        )}
+        {state.type === 34 && (
+          <Form.Item label="User ID">
+            <Input placeholder="生成该密钥的用户 ID" value={config.user_id} onChange={setField('user_id')} />
           </Form.Item>
         )}
         {!editing && (
