@@ -7,6 +7,7 @@ import { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import { ChannelsRepository } from './storage/repositories/channels.js';
 import { UserService } from './api/user/user-service.js';
 import { QuotaLedger } from './billing/ledger.js';
+import { QuotaReminder } from './billing/quota-reminder.js';
 import { UpstreamPools } from './relay/pipeline/forward.js';
 import { RelayStore } from './storage/repositories/relay-store.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './auth/rate-limiter.js';
@@ -57,11 +58,12 @@ export async function createContext(config: Config): Promise<AppContext> {
 
   // Crash recovery: reservations left open by an earlier process are refunded. With several instances
   // (Redis configured) only those older than the longest possible request, which no live instance still holds.
-  const ledger = new QuotaLedger(storage.db, storage.dialect);
+  const reportError = (error: unknown, what: string) => console.error(`${what} failed:`, error instanceof Error ? error.message : error);
+  const notifier = new Notifier(storage.db, options, reportError);
+  const ledger = new QuotaLedger(storage.db, storage.dialect, new QuotaReminder(storage.db, options, notifier, reportError));
   const startTime = Math.floor(Date.now() / 1000);
   await ledger.recoverOpen(config.REDIS_CONN_STRING ? startTime - config.RELAY_TIMEOUT_SECONDS * 2 : startTime + 1);
 
-  const notifier = new Notifier(storage.db, options, (error, what) => console.error(`${what} failed:`, error instanceof Error ? error.message : error));
   const relay = { store: new RelayStore(storage.db, cache), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000) };
 
   const redis = config.REDIS_CONN_STRING ? new Redis(config.REDIS_CONN_STRING, { maxRetriesPerRequest: 2 }) : undefined;

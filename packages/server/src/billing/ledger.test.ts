@@ -134,6 +134,26 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
     expect((await balances(left.id)).token).toMatchObject({ remain_quota: 60, status: 1 });
   });
 
+  it('reports a user whose quota a settlement took below the reminder threshold, once, after the commit', async () => {
+    const crossed: Array<[number, number]> = [];
+    const watched = new QuotaLedger(storage.db, storage.dialect, { threshold: () => 1000, crossed: (id, quota) => crossed.push([id, quota]) });
+    const low = await new UsersRepository(storage.db).insert({
+      username: 'lowuser', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
+      access_token: null, quota: 1500, used_quota: 0, request_count: 0, group: 'default', aff_code: 'LOW1', inviter_id: 0, created_at: 0,
+    });
+    const token = await seedToken(storage, low, { unlimited: true });
+    const spend = async (n: string, cost: number) => {
+      const r = await watched.reserve({ requestId: `low-${n}-${token.id}`, userId: low, tokenId: token.id, unlimited: true, amount: 100 });
+      await watched.settle(r, { cost, channelId: 0 });
+    };
+    await spend('a', 400); // 1500 -> 1100: still above
+    expect(crossed).toEqual([]);
+    await spend('b', 300); // 1100 -> 800: crossed
+    expect(crossed).toEqual([[low, 800]]);
+    await spend('c', 100); // 800 -> 700: already below, not again
+    expect(crossed).toEqual([[low, 800]]);
+  });
+
   it('crash recovery refunds open reservations once', async () => {
     const token = await seedToken(storage, userId, { remain_quota: 1000 });
     await ledger.reserve({ requestId: `crash-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 400 });

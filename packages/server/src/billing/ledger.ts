@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../storage/database.js';
 import { chunks, placeholders, RawSql, valuesList } from '../storage/raw-sql.js';
 import type { Database, NewLog } from '../storage/schema.js';
+import type { LowQuotaWatch } from './quota-reminder.js';
 
 export class InsufficientQuotaError extends Error {
   constructor(readonly who: 'token' | 'user') {
@@ -32,6 +33,8 @@ type Job =
   | { kind: 'reserve'; reservation: Reservation; resolve: (value: Reservation) => void; reject: (error: unknown) => void }
   | { kind: 'settle'; reservation: Reservation; settlement: Settlement; resolve: (value: number | undefined) => void; reject: (error: unknown) => void };
 type Outcome = Reservation | InsufficientQuotaError | number | undefined;
+/** Users a commit took below the reminder threshold, with their quota after it. */
+type Crossings = Array<{ userId: number; quota: number }>;
 
 /** Largest number of jobs committed in one transaction, and of rows in one multi-row statement. */
 const MAX_BATCH = 1024;
@@ -77,6 +80,7 @@ export class QuotaLedger {
   constructor(
     private readonly db: Kysely<Database>,
     dialect: Dialect,
+    private readonly lowQuota?: LowQuotaWatch,
   ) {
     this.sql = new RawSql(dialect);
   }
@@ -107,30 +111,40 @@ export class QuotaLedger {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, MAX_BATCH);
       let outcomes: Outcome[] | undefined;
+      let crossings: Crossings = [];
       try {
-        outcomes = await this.db.transaction().execute((trx) => this.apply(trx, batch));
+        outcomes = await this.db.transaction().execute((trx) => this.apply(trx, batch, (crossings = [])));
       } catch {
         // Retry one by one below, so a single failing job cannot fail the rest of the batch.
       }
       if (outcomes) {
         batch.forEach((job, i) => deliver(job, outcomes[i]));
+        this.announce(crossings);
         continue;
       }
       for (const job of batch) {
+        const single: Crossings = [];
         await this.db
           .transaction()
-          .execute((trx) => this.apply(trx, [job]))
-          .then(([outcome]) => deliver(job, outcome), job.reject);
+          .execute((trx) => this.apply(trx, [job], single))
+          .then(([outcome]) => {
+            deliver(job, outcome);
+            this.announce(single);
+          }, job.reject);
       }
     }
     this.flushing = false;
   }
 
+  private announce(crossings: Crossings): void {
+    for (const { userId, quota } of crossings) this.lowQuota?.crossed(userId, quota);
+  }
+
   /** Applies a batch inside one transaction: settlements first (they free quota), then reservations. */
-  private async apply(trx: Transaction<Database>, batch: Job[]): Promise<Outcome[]> {
+  private async apply(trx: Transaction<Database>, batch: Job[], crossings: Crossings): Promise<Outcome[]> {
     const outcomes: Outcome[] = new Array(batch.length);
     const settles = batch.flatMap((job, i) => (job.kind === 'settle' ? [{ job, i }] : []));
-    if (settles.length > 0) await this.applySettlements(trx, settles, outcomes);
+    if (settles.length > 0) await this.applySettlements(trx, settles, outcomes, crossings);
     const reserved: Reservation[] = [];
     for (let i = 0; i < batch.length; i++) {
       const job = batch[i];
@@ -165,7 +179,12 @@ export class QuotaLedger {
     return undefined;
   }
 
-  private async applySettlements(trx: Transaction<Database>, settles: Array<{ job: Extract<Job, { kind: 'settle' }>; i: number }>, outcomes: Outcome[]): Promise<void> {
+  private async applySettlements(
+    trx: Transaction<Database>,
+    settles: Array<{ job: Extract<Job, { kind: 'settle' }>; i: number }>,
+    outcomes: Outcome[],
+    crossings: Crossings,
+  ): Promise<void> {
     // The claim: the reservation rows that still exist are deleted; each one pays out once.
     const open = new Set<string>();
     const ids = [...new Set(settles.map(({ job }) => job.reservation.requestId))];
@@ -219,11 +238,31 @@ export class QuotaLedger {
     for (const [id, t] of byKey(users)) {
       await this.sql.run(trx, 'update users set quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? where id = ?', [t.refund, t.charged, t.count, id]);
     }
+    await this.findCrossings(trx, users, crossings);
     for (const [id, t] of byKey(channels)) {
       await this.sql.run(trx, 'update channels set used_quota = used_quota + ?, request_count = request_count + ? where id = ?', [t.charged, t.count, id]);
     }
     for (const part of chunks(logs, ROWS_PER_STATEMENT)) {
       await this.sql.run(trx, `insert into logs (${LOG_COLUMNS.join(', ')}) values ${valuesList(part.length, LOG_COLUMNS.length)}`, part.flat());
+    }
+  }
+
+  /**
+   * The users these settlements took below the reminder threshold: their quota now is under it, and adding
+   * back what the settled requests cost (their whole effect on the user) reaches it. One query per batch,
+   * and none while reminders are off.
+   */
+  private async findCrossings(trx: Transaction<Database>, users: Map<number, Totals>, crossings: Crossings): Promise<void> {
+    const threshold = this.lowQuota?.threshold() ?? 0;
+    const charged = [...users].filter(([, t]) => t.charged > 0).map(([id]) => id);
+    if (threshold <= 0 || charged.length === 0) return;
+    for (const part of chunks(charged, ROWS_PER_STATEMENT)) {
+      const rows = await this.sql.run<{ id: number; quota: number }>(trx, `select id, quota from users where id in (${placeholders(part.length)})`, part);
+      for (const row of rows.rows) {
+        const quota = Number(row.quota);
+        const cost = users.get(Number(row.id))?.charged ?? 0;
+        if (quota < threshold && quota + cost >= threshold) crossings.push({ userId: Number(row.id), quota });
+      }
     }
   }
 

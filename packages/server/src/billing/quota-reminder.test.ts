@@ -1,0 +1,81 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Notifier } from '../notify/notifier.js';
+import { UsersRepository } from '../storage/repositories/users.js';
+import { seedToken } from '../test-support/seed.js';
+import { createTestApp, type TestApp } from '../test-support/test-app.js';
+import { QuotaLedger } from './ledger.js';
+import { QuotaReminder } from './quota-reminder.js';
+
+let t: TestApp;
+let smtp: SMTPServer;
+const mails: string[] = [];
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, _session, callback) {
+      let text = '';
+      stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      stream.on('end', () => {
+        mails.push(text);
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  t = await createTestApp();
+  await t.ctx.options.set('SMTPServer', '127.0.0.1');
+  await t.ctx.options.set('SMTPPort', String((smtp.server.address() as AddressInfo).port));
+  await t.ctx.options.set('SMTPFrom', 'gateway@example.com');
+  await t.ctx.options.set('TopUpLink', 'https://shop.example.com/topup');
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+
+const user = (username: string, email: string, quota: number) =>
+  new UsersRepository(t.ctx.storage.db).insert({
+    username, password: 'x', display_name: '', role: 1, status: 1, email, github_id: '', wechat_id: '', lark_id: '',
+    access_token: null, quota, used_quota: 0, request_count: 0, group: 'default', aff_code: `A${username}`, inviter_id: 0, created_at: 0,
+  });
+
+it('mails a user over real SMTP when a request takes their quota below QuotaRemindThreshold, once, with the amount and the top-up link', async () => {
+  await t.ctx.options.set('QuotaRemindThreshold', '500000');
+  const errors: unknown[] = [];
+  const reminder = new QuotaReminder(t.ctx.storage.db, t.ctx.options, new Notifier(t.ctx.storage.db, t.ctx.options), (e) => errors.push(e));
+  const ledger = new QuotaLedger(t.ctx.storage.db, t.ctx.storage.dialect, reminder);
+  const id = await user('spender', 'spender@example.com', 600_000);
+  const silent = await user('nomail', '', 600_000);
+  let n = 0;
+  const spend = async (userId: number, cost: number) => {
+    const token = await seedToken(t.ctx.storage, userId, { unlimited: true });
+    const r = await ledger.reserve({ requestId: `remind-${++n}`, userId, tokenId: token.id, unlimited: true, amount: 1000 });
+    await ledger.settle(r, { cost, channelId: 0 });
+    await Promise.all(reminder.pending);
+  };
+
+  await spend(id, 50_000); // 600,000 -> 550,000: above the threshold
+  expect(mails).toHaveLength(0);
+  await spend(id, 100_000); // -> 450,000: below
+  expect(errors).toEqual([]);
+  expect(mails).toHaveLength(1);
+  expect(mails[0]).toContain('spender@example.com');
+  const body = Buffer.from(mails[0].split('\r\n\r\n').slice(1).join('\r\n\r\n').replace(/\s/g, ''), 'base64').toString('utf8');
+  expect(mails[0].includes('$0.90') || body.includes('$0.90')).toBe(true);
+  expect(mails[0].includes('shop.example.com/topup') || body.includes('shop.example.com/topup')).toBe(true);
+  await spend(id, 10_000); // still below: no second mail
+  expect(mails).toHaveLength(1);
+  await spend(silent, 200_000); // crossed, but no address to send to
+  expect(mails).toHaveLength(1);
+  expect(errors).toEqual([]);
+
+  // Threshold 0 turns reminders off.
+  await t.ctx.options.set('QuotaRemindThreshold', '0');
+  const other = await user('offuser', 'off@example.com', 600_000);
+  await spend(other, 300_000);
+  expect(mails).toHaveLength(1);
+});

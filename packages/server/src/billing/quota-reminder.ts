@@ -1,0 +1,63 @@
+import type { Kysely } from 'kysely';
+import type { Notifier } from '../notify/notifier.js';
+import type { OptionStore } from '../options/option-store.js';
+import type { Database } from '../storage/schema.js';
+
+/** What the ledger needs to notice users running low (see QuotaLedger). */
+export interface LowQuotaWatch {
+  /** Remind when a user's quota falls below this; 0 turns reminders off. */
+  threshold(): number;
+  /** Called after a commit, once for each user whose quota that commit took from at least the threshold to below it. */
+  crossed(userId: number, quota: number): void;
+}
+
+/** One reminder per user per this long at most (several instances may each send one). */
+const QUIET_MS = 60 * 60 * 1000;
+
+/**
+ * The quota reminder (option QuotaRemindThreshold): when a user's remaining quota drops below the threshold,
+ * an e-mail tells them to top up. Needs SMTP and an address on the user; otherwise nothing is sent.
+ */
+export class QuotaReminder implements LowQuotaWatch {
+  private readonly lastSent = new Map<number, number>();
+  /** Deliveries started and not finished (tests wait on them). */
+  readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly options: OptionStore,
+    private readonly notifier: Notifier,
+    private readonly onError: (error: unknown, what: string) => void = () => undefined,
+  ) {}
+
+  threshold(): number {
+    return Math.max(0, this.options.number('QuotaRemindThreshold'));
+  }
+
+  crossed(userId: number, quota: number): void {
+    const now = Date.now();
+    if (now - (this.lastSent.get(userId) ?? -Infinity) < QUIET_MS) return;
+    this.lastSent.set(userId, now);
+    const delivery = this.send(userId, quota)
+      .catch((error: unknown) => this.onError(error, 'quota reminder'))
+      .finally(() => this.pending.delete(delivery));
+    this.pending.add(delivery);
+  }
+
+  private async send(userId: number, quota: number): Promise<void> {
+    if (!this.options.get('SMTPServer')) return;
+    const user = await this.db.selectFrom('users').select(['email', 'username']).where('id', '=', userId).executeTakeFirst();
+    if (!user?.email) return;
+    const topUp = this.options.get('TopUpLink');
+    const text =
+      `${user.username}，您的额度即将用尽，当前剩余额度为 ${this.amount(quota)}。为了不影响您的使用，请及时充值。` +
+      (topUp ? `\n充值链接：${topUp}` : '');
+    await this.notifier.sendMail(user.email, '您的额度即将用尽', text);
+  }
+
+  /** The amount as the console shows it (spec section 9): dollars with currency display on, else quota units. */
+  private amount(quota: number): string {
+    const perUnit = this.options.number('QuotaPerUnit');
+    return this.options.bool('DisplayInCurrencyEnabled') && perUnit > 0 ? `$${(quota / perUnit).toFixed(2)}` : String(quota);
+  }
+}
