@@ -126,7 +126,7 @@ export async function handleRelay(deps: RelayDeps, mode: RelayMode, request: Fas
   } finally {
     const delivered = outcome && outcome.kind !== 'failure' ? outcome : undefined;
     const usage = delivered
-      ? await usageToBill(delivered.usage, delivered.text, body.json)
+      ? await usageToBill(delivered.usage, delivered.text, body.json, deps.options.bool('ApproximateTokenEnabled'))
       : { prompt_tokens: 0, completion_tokens: 0 };
     const cost = delivered ? costOf(usage, prices) : 0;
     const suffix = delivered?.kind === 'aborted' ? '（客户端中途断开）' : delivered?.kind === 'broken' ? '（上游流式响应中断）' : '';

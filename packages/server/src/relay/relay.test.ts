@@ -91,6 +91,24 @@ describe('relay through the official openai SDK', () => {
     expect(after.logs[0].quota).toBeGreaterThan(0);
   });
 
+  it('with ApproximateTokenEnabled, counts 0.38 tokens per character instead', async () => {
+    await t.ctx.options.set('ApproximateTokenEnabled', 'true');
+    try {
+      await seedChannel(t.ctx.storage, { key: 'no-usage', baseUrl: mock.url, models: 'gpt-4o-mini' });
+      const token = await seedToken(t.ctx.storage, userId, { remain_quota: 100_000 });
+      const prompt = 'how many tokens is this?';
+      const stream = await client(token.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: prompt }], stream: true });
+      let text = '';
+      for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+      expect(text.length).toBeGreaterThan(0);
+      const after = await settled(token.id, 1);
+      // The prompt's text is every string of the messages, the role included ("user\n" + content).
+      expect(after.logs[0]).toMatchObject({ prompt_tokens: Math.ceil(`user\n${prompt}`.length * 0.38), completion_tokens: Math.ceil(text.length * 0.38) });
+    } finally {
+      await t.ctx.options.set('ApproximateTokenEnabled', 'false');
+    }
+  });
+
   it('embeddings, images, speech, transcription and moderations', async () => {
     await seedChannel(t.ctx.storage, { key: 'ok', baseUrl: mock.url, models: 'text-embedding-3-small,dall-e-3,tts-1,whisper-1,text-moderation-latest' });
     const token = await seedToken(t.ctx.storage, userId, { unlimited: true });

@@ -13,15 +13,23 @@ const loadTokenizer = () =>
     () => (text: string) => Math.ceil(text.length / 3),
   ));
 
+export const approximateTokens: CountTokens = (text) => Math.ceil(text.length * 0.38);
+
 /**
  * The usage to bill: the upstream's own report when it sent one; otherwise counted with gpt-tokenizer
  * from what was streamed (completion) and from the request (prompt).
  */
-export async function usageToBill(reported: Usage | undefined, streamedText: string, request: Record<string, unknown> | undefined): Promise<Usage> {
+export async function usageToBill(
+  reported: Usage | undefined,
+  streamedText: string,
+  request: Record<string, unknown> | undefined,
+  /** ApproximateTokenEnabled: 0.38 tokens per character instead of the tokenizer (cheaper, less exact). */
+  approximate = false,
+): Promise<Usage> {
   if (reported) return reported;
   const prompt = promptText(request);
   if (!prompt && !streamedText) return { prompt_tokens: 0, completion_tokens: 0 };
-  const countTokens = await loadTokenizer();
+  const countTokens = approximate ? approximateTokens : await loadTokenizer();
   return { prompt_tokens: prompt ? countTokens(prompt) : 0, completion_tokens: streamedText ? countTokens(streamedText) : 0 };
 }
 
