@@ -142,7 +142,7 @@ export default function ChannelsPage() {
         <Select
           size="small"
           aria-label={`渠道 ${channel.id} 测试模型`}
-          style={{ width: 160 }}
+          style={{ width: 140 }}
           placeholder="默认第一个模型"
           value={testModels[channel.id]}
           options={channel.models.split(',').filter(Boolean).map((m) => ({ value: m, label: m }))}
@@ -198,7 +198,7 @@ export default function ChannelsPage() {
         columns={columns}
         dataSource={rows}
         loading={list.loading}
-        scroll={{ x: 1300 }}
+        scroll={{ x: 1100 }}
         pagination={{ current: list.activePage, pageSize: 10, total: list.total, showSizeChanger: false, onChange: list.onPageChange }}
         footer={() => (
           <Space wrap>
