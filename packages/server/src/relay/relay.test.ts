@@ -91,6 +91,17 @@ describe('relay through the official openai SDK', () => {
     expect(after.logs[0].quota).toBeGreaterThan(0);
   });
 
+  it('an upstream that reports only a total: the prompt is counted locally and the rest billed as completion', async () => {
+    await seedChannel(t.ctx.storage, { key: 'total-only', baseUrl: mock.url, models: 'gpt-4o-mini' });
+    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 100_000 });
+    await client(token.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'a prompt of several words to count' }] });
+    const after = await settled(token.id, 1);
+    const total = 12 + MOCK_REPLY.split(' ').length;
+    const log = after.logs[0];
+    expect(log.prompt_tokens).toBeGreaterThan(3);
+    expect(log.prompt_tokens + log.completion_tokens).toBe(total);
+  });
+
   it('with ApproximateTokenEnabled, counts 0.38 tokens per character instead', async () => {
     await t.ctx.options.set('ApproximateTokenEnabled', 'true');
     try {

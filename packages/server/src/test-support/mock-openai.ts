@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
  * chat completions (JSON and SSE with `stream_options.include_usage`), completions, embeddings, images,
  * audio speech / transcription / translation and moderations. Behaviour is steered per request by the key
  * (`Authorization: Bearer <mode>`), so several channels can point at one mock and act differently:
- *   ok | fail-500 | fail-429 | fail-401 | slow (never answers) | break (stream dies mid-way) | no-usage | slow-stream
+ *   ok | fail-500 | fail-429 | fail-401 | slow (never answers) | break (stream dies mid-way) | no-usage | total-only | slow-stream
  */
 export interface MockUpstream {
   url: string;
@@ -50,7 +50,7 @@ export async function startMockUpstream(): Promise<MockUpstream> {
 
     if (path.endsWith('/chat/completions') || path.endsWith('/completions')) {
       const chat = path.endsWith('/chat/completions');
-      const usage = { prompt_tokens: 12, completion_tokens: words.length, total_tokens: 12 + words.length };
+      const usage = mode === 'total-only' ? { total_tokens: 12 + words.length } : { prompt_tokens: 12, completion_tokens: words.length, total_tokens: 12 + words.length };
       if (body?.stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         const includeUsage = withUsage && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage;

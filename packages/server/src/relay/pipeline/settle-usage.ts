@@ -26,11 +26,17 @@ export async function usageToBill(
   /** ApproximateTokenEnabled: 0.38 tokens per character instead of the tokenizer (cheaper, less exact). */
   approximate = false,
 ): Promise<Usage> {
-  if (reported) return reported;
+  if (reported && reported.total_only === undefined) return reported;
   const prompt = promptText(request);
-  if (!prompt && !streamedText) return { prompt_tokens: 0, completion_tokens: 0 };
+  if (!prompt && !streamedText && !reported) return { prompt_tokens: 0, completion_tokens: 0 };
   const countTokens = approximate ? approximateTokens : await loadTokenizer();
-  return { prompt_tokens: prompt ? countTokens(prompt) : 0, completion_tokens: streamedText ? countTokens(streamedText) : 0 };
+  const promptTokens = prompt ? countTokens(prompt) : 0;
+  // Only a total from the upstream: the prompt is counted here and the rest of the total is the completion.
+  if (reported?.total_only !== undefined) {
+    const total = reported.total_only;
+    return { prompt_tokens: Math.min(promptTokens, total), completion_tokens: Math.max(0, total - promptTokens) };
+  }
+  return { prompt_tokens: promptTokens, completion_tokens: streamedText ? countTokens(streamedText) : 0 };
 }
 
 /** The prompt's text parts (messages, prompt or input), images left out. */

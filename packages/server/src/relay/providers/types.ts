@@ -54,6 +54,11 @@ export interface UpstreamRequest {
 export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
+  /**
+   * Set when the upstream reported only a total for a completion (no prompt/completion split): the pipeline
+   * then counts the prompt itself and bills the rest of the total as completion.
+   */
+  total_only?: number;
 }
 
 export interface ProviderAdapter {

@@ -96,6 +96,10 @@ export function bodyOf(input: AdapterInput, authHeaders: Record<string, string>)
 export function readUsage(body: unknown): Usage | undefined {
   const usage = (body as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown; total_tokens?: unknown } } | undefined)?.usage;
   if (!usage || typeof usage !== 'object') return undefined;
+  if (usage.prompt_tokens === undefined && usage.completion_tokens === undefined) {
+    const total = Number(usage.total_tokens);
+    return Number.isFinite(total) && total > 0 ? { prompt_tokens: 0, completion_tokens: 0, total_only: total } : undefined;
+  }
   const prompt = Number(usage.prompt_tokens ?? 0);
   const completion = Number(usage.completion_tokens ?? (Number(usage.total_tokens ?? 0) - prompt));
   if (!Number.isFinite(prompt) || !Number.isFinite(completion)) return undefined;
