@@ -77,11 +77,15 @@ export class OptionStore {
       if (value !== 'true' && value !== 'false') fail(`${key} 只能是 "true" 或 "false"`);
       this.checkSwitchPrerequisites(key, value);
     } else if (integerKeys.has(key)) {
-      if (!/^-?\d+$/.test(value.trim()) || Number(value) < 0) fail(`${key} 必须是非负整数`);
+      // Quotas are stored in 64-bit columns and computed with doubles: only exact (safe) integers are taken.
+      if (!/^-?\d+$/.test(value.trim()) || Number(value) < 0 || !Number.isSafeInteger(Number(value))) fail(`${key} 必须是非负整数`);
+      if (key === 'SMTPPort' && Number(value) > 65535) fail('SMTPPort 必须在 0 到 65535 之间');
       value = String(Number(value));
     } else if (numberKeys.has(key)) {
       const n = Number(value);
       if (value.trim() === '' || !Number.isFinite(n) || n < 0) fail(`${key} 必须是非负数字`);
+      // Amounts in dollars are quota / QuotaPerUnit.
+      if (key === 'QuotaPerUnit' && n === 0) fail('QuotaPerUnit 必须大于 0');
       value = String(n);
     } else if (ratioKeys.has(key)) {
       if (!parseRatioMap(value)) fail(`${RATIO_OPTION_LABELS[key as keyof typeof RATIO_OPTION_LABELS]}不是合法的 JSON 字符串`);

@@ -14,13 +14,21 @@ export function usePagedList<T>(listUrl: (page: number) => string, searchUrl: (k
   const [searching, setSearching] = useState(false);
   const loadedPages = useRef(0);
   const exhausted = useRef(false);
+  /** Bumped by every page-0 load and search: an answer to an older request is dropped, never mixed in. */
+  const generation = useRef(0);
+  /** The later page being fetched, so two quick page changes do not fetch (and append) it twice. */
+  const fetching = useRef<number | undefined>(undefined);
 
   const loadPage = useCallback(
     async (page: number) => {
+      if (page === 0) generation.current++;
+      else if (fetching.current === page) return;
+      const mine = generation.current;
+      if (page > 0) fetching.current = page;
       setLoading(true);
       try {
         const res = await api<T[]>(listUrl(page));
-        if (!res.success) return;
+        if (mine !== generation.current || !res.success) return;
         const data = res.data ?? [];
         exhausted.current = data.length < PAGE_SIZE;
         loadedPages.current = page + 1;
@@ -28,7 +36,8 @@ export function usePagedList<T>(listUrl: (page: number) => string, searchUrl: (k
       } catch {
         /* shown by the request client */
       } finally {
-        setLoading(false);
+        if (fetching.current === page) fetching.current = undefined;
+        if (mine === generation.current) setLoading(false);
       }
     },
     [listUrl],
@@ -40,7 +49,10 @@ export function usePagedList<T>(listUrl: (page: number) => string, searchUrl: (k
     await loadPage(0);
   }, [loadPage]);
 
+  // A new list URL (a filter or sort changed) starts over at the first page, out of search mode.
   useEffect(() => {
+    setSearching(false);
+    setActivePage(1);
     void loadPage(0);
   }, [loadPage]);
 
@@ -57,9 +69,11 @@ export function usePagedList<T>(listUrl: (page: number) => string, searchUrl: (k
     async (keyword: string) => {
       const trimmed = keyword.trim();
       if (!trimmed) return reload();
+      const mine = ++generation.current;
       setLoading(true);
       try {
         const res = await api<T[]>(searchUrl(trimmed));
+        if (mine !== generation.current) return;
         if (res.success) {
           setRows(res.data ?? []);
           setSearching(true);
@@ -68,7 +82,7 @@ export function usePagedList<T>(listUrl: (page: number) => string, searchUrl: (k
       } catch {
         /* shown by the request client */
       } finally {
-        setLoading(false);
+        if (mine === generation.current) setLoading(false);
       }
     },
     [searchUrl, reload],

@@ -114,6 +114,141 @@ describe('/api/option/', () => {
   });
 });
 
+/** Creates a user as root and logs in; `promote` makes them an admin (role 10). */
+async function userCookie(username: string, promote = false): Promise<string> {
+  const created = await t.call({ method: 'POST', url: '/api/user/', cookie: root, payload: { username, password: 'password123', display_name: username } });
+  expect(created.body.success).toBe(true);
+  if (promote) expect((await t.call({ method: 'POST', url: '/api/user/manage', cookie: root, payload: { username, action: 'promote' } })).body.success).toBe(true);
+  return t.login(username, 'password123');
+}
+const hasChinese = (text: string) => /[\u4e00-\u9fff]/.test(text);
+
+describe('GET /api/option/ (section 7, options load)', () => {
+  // covers S7-API-32
+  it('returns a list of {key, value} string pairs, one per key', async () => {
+    const res = await t.call({ method: 'GET', url: '/api/option/', cookie: root });
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    const data = res.body.data as unknown[];
+    expect(Array.isArray(data)).toBe(true);
+    for (const entry of data) {
+      expect(Object.keys(entry as object).sort()).toEqual(['key', 'value']);
+      expect(typeof (entry as { key: unknown }).key).toBe('string');
+      expect(typeof (entry as { value: unknown }).value).toBe('string');
+    }
+    const keys = (data as Array<{ key: string }>).map((o) => o.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(data).toContainEqual({ key: 'SMTPPort', value: '587' });
+    expect(data).toContainEqual({ key: 'PasswordLoginEnabled', value: 'true' });
+  });
+
+  // covers S7-API-32
+  it('is for admins only: anonymous callers get 401, ordinary users are refused, an admin (role 10) is served', async () => {
+    const anonymous = await t.call({ method: 'GET', url: '/api/option/' });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.success).toBe(false);
+    expect(anonymous.body.data).toBeUndefined();
+
+    const common = await t.call({ method: 'GET', url: '/api/option/', cookie: await userCookie('optreader') });
+    expect(common.body.success).toBe(false);
+    expect(hasChinese(common.body.message)).toBe(true);
+    expect(common.body.data).toBeUndefined();
+
+    const admin = await t.call({ method: 'GET', url: '/api/option/', cookie: await userCookie('optadmin', true) });
+    expect(admin.body.success).toBe(true);
+    expect((admin.body.data as Array<{ key: string }>).some((o) => o.key === 'SystemName')).toBe(true);
+  });
+
+  // covers S7-API-32
+  it('never sends a secret back, neither its key nor its value (also not TurnstileSecretKey, unlike one-api)', async () => {
+    const secrets: Record<string, string> = {
+      SMTPToken: 'sec-smtp-1',
+      GitHubClientSecret: 'sec-gh-2',
+      LarkClientSecret: 'sec-lark-3',
+      WeChatServerToken: 'sec-wx-4',
+      MessagePusherToken: 'sec-mp-5',
+      TurnstileSecretKey: 'sec-ts-6',
+    };
+    expect(Object.keys(secrets).sort()).toEqual([...SECRET_OPTION_KEYS].sort());
+    for (const [key, value] of Object.entries(secrets)) expect((await put(key, value)).body.success).toBe(true);
+    const res = await t.call({ method: 'GET', url: '/api/option/', cookie: root });
+    const raw = JSON.stringify(res.body);
+    for (const [key, value] of Object.entries(secrets)) {
+      expect(raw).not.toContain(value);
+      expect((res.body.data as Array<{ key: string }>).map((o) => o.key)).not.toContain(key);
+      // Saved all the same, for the server's own use.
+      expect(t.ctx.options.get(key as (typeof SECRET_OPTION_KEYS)[number])).toBe(value);
+    }
+  });
+});
+
+describe('PUT /api/option/ (section 7, option save)', () => {
+  // covers S7-API-33
+  it('saves {key, value}: the next GET returns the new value', async () => {
+    const res = await put('Notice', '系统维护中');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, message: '' });
+    expect(await list()).toContainEqual({ key: 'Notice', value: '系统维护中' });
+    expect((await put('QuotaForNewUser', '1000')).body.success).toBe(true);
+    expect(await list()).toContainEqual({ key: 'QuotaForNewUser', value: '1000' });
+    expect((await put('RegisterEnabled', 'false')).body.success).toBe(true);
+    expect(await list()).toContainEqual({ key: 'RegisterEnabled', value: 'false' });
+    await put('RegisterEnabled', 'true');
+  });
+
+  // covers S7-API-33
+  it('refuses an unknown key and invalid values with a Chinese message, leaving the stored value alone', async () => {
+    const unknown = await put('NoSuchKey', 'x');
+    expect(unknown.body).toEqual({ success: false, message: '未知的配置项：NoSuchKey' });
+    expect((await list()).map((o) => o.key)).not.toContain('NoSuchKey');
+
+    await put('RetryTimes', '2');
+    const refusals: Array<[string, unknown]> = [
+      ['RetryTimes', 'many'],
+      ['RetryTimes', '-3'],
+      ['QuotaPerUnit', ''],
+      ['LogConsumeEnabled', 'on'],
+      ['Theme', 'neon'],
+      ['ModelRatio', 'not json'],
+      ['SystemName', null],
+      ['SystemName', undefined],
+      ['SystemName', ['a']],
+      ['TurnstileCheckEnabled', 'true'],
+      // Too large to be an exact quota, a port out of range, a zero quota per unit (amounts divide by it).
+      ['QuotaForNewUser', '99999999999999999999999'],
+      ['SMTPPort', '99999'],
+      ['QuotaPerUnit', '0'],
+    ];
+    for (const [key, value] of refusals) {
+      const res = await put(key, value);
+      expect(res.body.success, `${key}=${JSON.stringify(value)}`).toBe(false);
+      expect(hasChinese(res.body.message), res.body.message).toBe(true);
+    }
+    expect(t.ctx.options.get('RetryTimes')).toBe('2');
+    expect(t.ctx.options.get('Theme')).toBe('default');
+
+    const noKey = await t.call({ method: 'PUT', url: '/api/option/', cookie: root, payload: { value: 'x' } });
+    expect(noKey.body).toEqual({ success: false, message: '无效的参数' });
+  });
+
+  // covers S7-API-33
+  it('is for admins only: anonymous and ordinary users cannot save, an admin can', async () => {
+    await put('SystemName', 'Before');
+    const anonymous = await t.call({ method: 'PUT', url: '/api/option/', payload: { key: 'SystemName', value: 'Hacked' } });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.success).toBe(false);
+
+    const common = await t.call({ method: 'PUT', url: '/api/option/', cookie: await userCookie('optwriter'), payload: { key: 'SystemName', value: 'Hacked' } });
+    expect(common.body.success).toBe(false);
+    expect(hasChinese(common.body.message)).toBe(true);
+    expect(t.ctx.options.get('SystemName')).toBe('Before');
+
+    const admin = await t.call({ method: 'PUT', url: '/api/option/', cookie: await userCookie('optsaver', true), payload: { key: 'SystemName', value: 'After' } });
+    expect(admin.body.success).toBe(true);
+    expect(t.ctx.options.get('SystemName')).toBe('After');
+  });
+});
+
 describe('unknown routes', () => {
   it('answers an /api 404 in the envelope', async () => {
     const res = await t.call({ method: 'GET', url: '/api/nope' });

@@ -18,6 +18,15 @@ describe('channel list display rules (spec section 9)', () => {
     expect(responseTimeColor(1234).text).toBe('1.23 秒');
   });
 
+  // covers S3-ENTITY-18
+  it('reads response_time as milliseconds and shows it in seconds', () => {
+    // 2500 ms is 2.5 s (olive), not 2500 s; 6 ms is a fast channel (green), not 6 s (red).
+    expect(responseTimeColor(2500)).toEqual({ color: 'olive', text: '2.50 秒' });
+    expect(responseTimeColor(6)).toEqual({ color: 'green', text: '0.01 秒' });
+    expect(responseTimeColor(6000)).toEqual({ color: 'red', text: '6.00 秒' });
+    expect(responseTimeColor(800)).toEqual({ color: 'green', text: '0.80 秒' });
+  });
+
   // covers S9-CONST-14, S9-CONST-15, S9-CONST-16, S9-CONST-17
   it('shows balances in dollars, yuan, yuan/10000 or quota by type, and nothing for other types', () => {
     expect(renderBalance(1, 12.5)).toBe('$12.50');

@@ -48,6 +48,8 @@ export default function OperationSettings() {
           { key: 'ChatLink', label: '聊天页面链接', placeholder: '例如 ChatGPT Next Web 的部署地址' },
           { key: 'QuotaPerUnit', label: '单位美元额度', kind: 'decimal' },
           { key: 'RetryTimes', label: '失败重试次数', kind: 'integer' },
+          // The display switches of the general section (spec sections 2 and 3), consumption logging included.
+          { key: 'LogConsumeEnabled', label: '启用额度消费日志记录', kind: 'switch' },
           { key: 'DisplayInCurrencyEnabled', label: '以货币形式显示额度', kind: 'switch' },
           { key: 'DisplayTokenStatEnabled', label: 'Billing 相关 API 显示令牌额度而非用户额度', kind: 'switch' },
           { key: 'ApproximateTokenEnabled', label: '使用近似的方式估算 token 数以减少计算量', kind: 'switch' },
@@ -57,7 +59,7 @@ export default function OperationSettings() {
         title="日志设置"
         options={options}
         saveMany={saveMany}
-        fields={[{ key: 'LogConsumeEnabled', label: '启用额度消费日志记录', kind: 'switch' }]}
+        fields={[]}
         extra={
           <Space wrap>
             <span>清除此时间之前的历史日志：</span>

@@ -58,10 +58,13 @@ export function OptionSection({
     const changed: Array<[string, string]> = [];
     for (const field of fields) {
       if (field.kind === 'switch') continue;
-      let value = values[field.key] ?? '';
-      if (isSecretOptionKey(field.key) && value === '') continue;
+      const typed = values[field.key] ?? '';
+      // A secret is never shown: it is saved only when filled in and different from what was last saved.
+      if (isSecretOptionKey(field.key) && (typed === '' || typed === options[field.key])) continue;
+      let value = numberForSaving(field, typed);
       if (field.normalise) value = field.normalise(value);
-      if (value === initial(field) && !isSecretOptionKey(field.key)) continue;
+      // Unchanged when the text was not edited (an empty ratio text stands for '{}') or normalises to the stored value.
+      if (!isSecretOptionKey(field.key) && (typed === initial(field) || value === initial(field))) continue;
       const problem = field.check?.(value);
       if (problem) {
         toast.error(problem);
@@ -104,6 +107,18 @@ export function OptionSection({
       </Form>
     </Card>
   );
+}
+
+/**
+ * Number inputs have minimum 0; integer ones (e.g. RetryTimes) step 1 and no fraction (spec section 5). While
+ * typing, the input reports a fraction as typed although it shows it rounded, so a fraction is rounded here to
+ * save what is shown (the server refuses a fraction for an integer key); a value below 0 is raised to 0.
+ */
+function numberForSaving(field: OptionField, value: string): string {
+  if (field.kind !== 'integer' && field.kind !== 'number' && field.kind !== 'decimal') return value;
+  if (value.trim() === '' || !Number.isFinite(Number(value))) return value;
+  const n = Math.max(0, Number(value));
+  return String(field.kind === 'integer' ? Math.round(n) : n);
 }
 
 function renderInput(field: OptionField, value: string, onChange: (value: string) => void) {

@@ -10,6 +10,11 @@ const options = [
   { key: 'RegisterEnabled', value: 'true' },
   { key: 'EmailDomainWhitelist', value: 'gmail.com,qq.com' },
   { key: 'SMTPServer', value: 'smtp.example.com' },
+  { key: 'GitHubClientId', value: 'gh-client-id' },
+  { key: 'LarkClientId', value: 'cli_lark' },
+  { key: 'WeChatServerAddress', value: 'https://wechat.example.com' },
+  { key: 'WeChatAccountQRCodeImageURL', value: 'https://wechat.example.com/qr.png' },
+  { key: 'MessagePusherAddress', value: 'https://msgpusher.com/push/root' },
 ];
 
 beforeAll(() => {
@@ -85,5 +90,56 @@ describe('system settings', () => {
     const calls = await renderPage();
     fireEvent.click(screen.getByRole('checkbox', { name: '允许新用户注册（此项为否时，新用户将无法以任何方式进行注册）' }));
     await waitFor(() => expect(puts(calls)).toEqual([{ key: 'RegisterEnabled', value: 'false' }]));
+  });
+
+  // The secrets of spec section 5, each with its section and the plain field saved beside it.
+  const secrets = [
+    { id: 'S5-VALID-19', key: 'GitHubClientSecret', label: 'GitHub Client Secret', section: '配置 GitHub OAuth App', plain: ['GitHub Client ID', 'GitHubClientId'] },
+    { id: 'S5-VALID-20', key: 'LarkClientSecret', label: 'App Secret', section: '配置飞书授权登录', plain: ['App ID', 'LarkClientId'] },
+    { id: 'S5-VALID-21', key: 'WeChatServerToken', label: 'WeChat Server 访问凭证', section: '配置 WeChat Server', plain: ['WeChat Server 服务器地址', 'WeChatServerAddress'] },
+    { id: 'S5-VALID-22', key: 'MessagePusherToken', label: 'Message Pusher 访问凭证', section: '配置 Message Pusher', plain: ['Message Pusher 推送地址', 'MessagePusherAddress'] },
+  ] as const;
+  const statusLoads = (calls: Awaited<ReturnType<typeof renderPage>>) => calls.filter((c) => c.url === '/api/status').length;
+
+  // covers S5-VALID-19, S5-VALID-20, S5-VALID-21, S5-VALID-22
+  it.each(secrets)('$id: $key is saved only when non-empty and changed', async ({ key, label, section, plain }) => {
+    const calls = await renderPage();
+    const secret = () => screen.getByLabelText(label, { selector: 'input' }) as HTMLInputElement;
+    const save = async (sent: boolean) => {
+      const before = statusLoads(calls);
+      fireEvent.click(screen.getByRole('button', { name: `保存${section}` }));
+      if (sent) await waitFor(() => expect(statusLoads(calls)).toBe(before + 1));
+      // Let the page take over the saved values (or show that nothing was sent).
+      await new Promise((r) => setTimeout(r, 30));
+    };
+    // Empty (the server never returns it): nothing is sent, not even the unchanged plain field beside it.
+    expect(secret().value).toBe('');
+    expect(secret().type).toBe('password');
+    await save(false);
+    expect(puts(calls)).toEqual([]);
+    expect((await screen.findAllByText('没有需要保存的修改')).length).toBeGreaterThan(0);
+
+    fireEvent.change(secret(), { target: { value: 'first-secret' } });
+    await save(true);
+    expect(puts(calls)).toEqual([{ key, value: 'first-secret' }]);
+    // Once saved the field is emptied again, and saving the empty field sends nothing.
+    await waitFor(() => expect(secret().value).toBe(''));
+    await save(false);
+    expect(puts(calls)).toHaveLength(1);
+    // The same secret again is no change.
+    fireEvent.change(secret(), { target: { value: 'first-secret' } });
+    await save(false);
+    expect(puts(calls)).toHaveLength(1);
+    // A new secret is sent with a changed plain field, an empty secret leaves only the plain field.
+    fireEvent.change(secret(), { target: { value: 'second-secret' } });
+    fireEvent.change(screen.getByRole('textbox', { name: plain[0] }), { target: { value: 'changed-value' } });
+    await save(true);
+    expect(puts(calls).slice(1)).toEqual([
+      { key: plain[1], value: 'changed-value' },
+      { key, value: 'second-secret' },
+    ]);
+    fireEvent.change(screen.getByRole('textbox', { name: plain[0] }), { target: { value: 'changed-again' } });
+    await save(true);
+    expect(puts(calls).slice(3)).toEqual([{ key: plain[1], value: 'changed-again' }]);
   });
 });

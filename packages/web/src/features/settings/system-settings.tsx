@@ -69,7 +69,7 @@ export default function SystemSettings() {
         saveMany={saveMany}
         fields={[{ key: 'EmailDomainRestrictionEnabled', label: '启用邮箱域名白名单', kind: 'switch' }]}
         extra={
-          <Space direction="vertical" style={{ width: '100%', marginBottom: 12 }}>
+          <Space orientation="vertical" style={{ width: '100%', marginBottom: 12 }}>
             <div>
               {domains.map((domain) => (
                 <Tag key={domain} closable onClose={() => setDomains(domains.filter((d) => d !== domain))}>
