@@ -25,16 +25,40 @@ export const CHANNEL_KEY_HINTS: Record<number, string> = {
 /** The model redirect example of the channel form: dated names mapped to base names. */
 export const MODEL_MAPPING_EXAMPLE = JSON.stringify({ 'gpt-3.5-turbo-0301': 'gpt-3.5-turbo', 'gpt-4-0314': 'gpt-4', 'gpt-4-32k-0314': 'gpt-4-32k' }, null, 2);
 
+/** A JSON object from text; undefined when the text is empty, not JSON, or not an object. */
+export function parseJsonObject(text: string | null | undefined): Record<string, unknown> | undefined {
+  if (!text?.trim()) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A JSON text that must be empty or an object; `valueType` constrains the values. */
 export function isJsonObjectText(text: string, valueType?: 'string'): boolean {
   if (text.trim() === '') return true;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
-    return valueType ? Object.values(parsed).every((v) => typeof v === valueType) : true;
-  } catch {
-    return false;
-  }
+  const parsed = parseJsonObject(text);
+  if (!parsed) return false;
+  return valueType ? Object.values(parsed).every((v) => typeof v === valueType) : true;
+}
+
+/**
+ * Key composition of spec section 5 from a channel's config fields: AWS (33) is AK|SK|region, Vertex AI (42)
+ * region|project id|credentials JSON.
+ */
+export const CHANNEL_KEY_PARTS: Partial<Record<number, readonly string[]>> = {
+  33: ['ak', 'sk', 'region'],
+  42: ['region', 'vertex_ai_project_id', 'vertex_ai_adc'],
+};
+
+/** The key made from the config fields, or undefined for other types or while a part is missing. */
+export function keyFromConfig(type: number, config: Record<string, unknown>): string | undefined {
+  const fields = CHANNEL_KEY_PARTS[type];
+  if (!fields) return undefined;
+  const parts = fields.map((field) => (typeof config[field] === 'string' ? (config[field] as string).trim() : ''));
+  return parts.every(Boolean) ? parts.join('|') : undefined;
 }
 
 const integer = z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().int().optional());

@@ -1,4 +1,4 @@
-import { ChannelStatus } from '@model-relay/contract';
+import { ChannelStatus, parseJsonObject } from '@model-relay/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { InsufficientQuotaError, type QuotaLedger, type Reservation } from '../billing/ledger.js';
 import { costOf, describePrice, pricesFor } from '../billing/pricing.js';
@@ -9,6 +9,7 @@ import type { RelayStore } from '../storage/repositories/relay-store.js';
 import type { ChannelRow } from '../storage/schema.js';
 import { authenticateKey } from './pipeline/authenticate-key.js';
 import { forward, type ForwardOutcome, type UpstreamPools } from './pipeline/forward.js';
+import { mapModel } from './pipeline/map-model.js';
 import { readRequest } from './pipeline/read-request.js';
 import { selectChannel } from './pipeline/select-channel.js';
 import { usageToBill } from './pipeline/settle-usage.js';
@@ -23,27 +24,6 @@ export interface RelayDeps {
   pools: UpstreamPools;
   logs: LogsRepository;
   notifier: Notifier;
-}
-
-/** Parses a channel's model_mapping JSON; a broken mapping maps nothing rather than failing requests. */
-function mapModel(channel: ChannelRow, model: string): string {
-  if (!channel.model_mapping) return model;
-  try {
-    const mapping = JSON.parse(channel.model_mapping) as Record<string, unknown>;
-    const target = mapping[model];
-    return typeof target === 'string' && target ? target : model;
-  } catch {
-    return model;
-  }
-}
-
-function parseConfig(text: string | null): Record<string, unknown> {
-  if (!text) return {};
-  try {
-    return JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
 }
 
 /**
@@ -107,7 +87,7 @@ export async function handleRelay(deps: RelayDeps, mode: RelayMode, request: Fas
       const upstream = adapter.buildRequest({
         mode,
         path: request.url.split('?')[0],
-        channel: { type: channel.type, baseUrl: channel.base_url, key: channel.key, other: channel.other, config: parseConfig(channel.config) },
+        channel: { type: channel.type, baseUrl: channel.base_url, key: channel.key, other: channel.other, config: parseJsonObject(channel.config) ?? {} },
         upstreamModel,
         body: body.json ? { ...body.json, model: upstreamModel } : undefined,
         rawBody: body.rawBody,

@@ -5,6 +5,8 @@ import {
   ChannelStatus,
   PROXY_CHANNEL_TYPE,
   channelInputSchema,
+  keyFromConfig,
+  parseJsonObject,
   splitList,
   type ChannelDto,
   type ChannelInput,
@@ -17,19 +19,9 @@ import type { ChannelRow } from '../../storage/schema.js';
 /** Config fields that are credentials (AWS secret key, Vertex AI credentials JSON): kept on the server like the key. */
 const SECRET_CONFIG_FIELDS = ['sk', 'vertex_ai_adc'] as const;
 
-function configObject(text: string | null | undefined): Record<string, unknown> | undefined {
-  if (!text?.trim()) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The config as the API shows it: credential fields blanked. */
 function redactConfig(text: string | null): string {
-  const config = configObject(text);
+  const config = parseJsonObject(text);
   if (!config) return text ?? '';
   for (const field of SECRET_CONFIG_FIELDS) if (typeof config[field] === 'string' && config[field]) config[field] = '';
   return JSON.stringify(config);
@@ -37,20 +29,11 @@ function redactConfig(text: string | null): string {
 
 /** An edit's config: a credential field left empty keeps the stored value (as an empty key keeps the key). */
 function mergeConfig(stored: string | null, incoming: string): string {
-  const next = configObject(incoming);
-  const previous = configObject(stored);
+  const next = parseJsonObject(incoming);
+  const previous = parseJsonObject(stored);
   if (!next || !previous) return incoming;
   for (const field of SECRET_CONFIG_FIELDS) if (!next[field] && typeof previous[field] === 'string' && previous[field]) next[field] = previous[field];
   return JSON.stringify(next);
-}
-
-/** AWS (33) keys are AK|SK|region and Vertex AI (42) keys region|project id|credentials, made from the config. */
-function keyFromConfig(type: number, text: string): string | undefined {
-  const config = configObject(text);
-  const fields = type === 33 ? ['ak', 'sk', 'region'] : type === 42 ? ['region', 'vertex_ai_project_id', 'vertex_ai_adc'] : undefined;
-  if (!config || !fields) return undefined;
-  const parts = fields.map((field) => (typeof config[field] === 'string' ? (config[field] as string).trim() : ''));
-  return parts.every(Boolean) ? parts.join('|') : undefined;
 }
 
 /**
@@ -184,7 +167,7 @@ export class ChannelService {
       changes.config = mergeConfig(stored.config, fields.config);
       // An empty key keeps the stored one; for AWS and Vertex AI it is made again from the (merged) config,
       // so changing the region alone takes effect.
-      const key = input.key.trim() || keyFromConfig(fields.type, changes.config);
+      const key = input.key.trim() || keyFromConfig(fields.type, parseJsonObject(changes.config) ?? {});
       if (key) changes.key = key;
       if (input.priority !== undefined) changes.priority = input.priority;
       if (input.weight !== undefined) changes.weight = Math.max(0, input.weight);

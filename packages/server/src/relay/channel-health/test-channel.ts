@@ -1,9 +1,10 @@
-import { ChannelStatus } from '@model-relay/contract';
+import { ChannelStatus, parseJsonObject, splitList } from '@model-relay/contract';
 import type { Notifier } from '../../notify/notifier.js';
 import type { OptionStore } from '../../options/option-store.js';
 import type { RelayStore } from '../../storage/repositories/relay-store.js';
 import type { ChannelRow } from '../../storage/schema.js';
 import type { UpstreamPools } from '../pipeline/forward.js';
+import { mapModel } from '../pipeline/map-model.js';
 import { adapterFor } from '../providers/registry.js';
 import { isChatModel, notChatModelMessage } from './test-model.js';
 
@@ -29,7 +30,7 @@ export interface ChannelHealthDeps {
  */
 export function testModelOf(channel: ChannelRow, requested?: string): string {
   if (requested) return requested;
-  const models = (channel.models ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+  const models = splitList(channel.models ?? '');
   return models.find(isChatModel) ?? models[0] ?? 'gpt-4o-mini';
 }
 
@@ -45,12 +46,11 @@ export async function testChannel(deps: ChannelHealthDeps, channel: ChannelRow, 
   if (!isChatModel(model)) return { success: false, message: notChatModelMessage(model), time: 0, model };
   const adapter = adapterFor(channel.type);
   if (!adapter) return { success: false, message: `渠道类型 ${channel.type} 暂不支持测试`, time: 0, model };
-  const mapping = safeJson(channel.model_mapping);
-  const upstreamModel = typeof mapping[model] === 'string' ? (mapping[model] as string) : model;
+  const upstreamModel = mapModel(channel, model);
   const request = adapter.buildRequest({
     mode: 'chat',
     path: '/v1/chat/completions',
-    channel: { type: channel.type, baseUrl: channel.base_url, key: channel.key, other: channel.other, config: safeJson(channel.config) },
+    channel: { type: channel.type, baseUrl: channel.base_url, key: channel.key, other: channel.other, config: parseJsonObject(channel.config) ?? {} },
     upstreamModel,
     body: { model: upstreamModel, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 },
     stream: false,
@@ -98,15 +98,5 @@ function replyText(body: string): string {
     return typeof content === 'string' ? content : '';
   } catch {
     return '';
-  }
-}
-
-function safeJson(text: string | null): Record<string, unknown> {
-  if (!text) return {};
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
   }
 }
