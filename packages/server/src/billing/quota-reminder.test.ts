@@ -1,40 +1,28 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Notifier } from '../notify/notifier.js';
 import { UsersRepository } from '../storage/repositories/users.js';
 import { seedToken } from '../test-support/seed.js';
+import { startTestSmtp, type TestSmtp } from '../test-support/smtp.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
 import { QuotaLedger } from './ledger.js';
 import { QuotaReminder } from './quota-reminder.js';
 
 let t: TestApp;
-let smtp: SMTPServer;
-const mails: string[] = [];
+let smtp: TestSmtp;
+let mails: string[];
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, callback) {
-      let text = '';
-      stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      stream.on('end', () => {
-        mails.push(text);
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  smtp = await startTestSmtp();
+  mails = smtp.mails;
   t = await createTestApp();
   await t.ctx.options.set('SMTPServer', '127.0.0.1');
-  await t.ctx.options.set('SMTPPort', String((smtp.server.address() as AddressInfo).port));
+  await t.ctx.options.set('SMTPPort', String(smtp.port));
   await t.ctx.options.set('SMTPFrom', 'gateway@example.com');
   await t.ctx.options.set('TopUpLink', 'https://shop.example.com/topup');
 });
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 const user = (username: string, email: string, quota: number) =>

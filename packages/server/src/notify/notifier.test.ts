@@ -1,35 +1,24 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestSmtp, type TestSmtp } from '../test-support/smtp.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
 import { Notifier } from './notifier.js';
 
 let t: TestApp;
-let smtp: SMTPServer;
+let smtp: TestSmtp;
 let smtpPort: number;
-const mails: string[] = [];
+let mails: string[];
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, callback) {
-      let text = '';
-      stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      stream.on('end', () => {
-        mails.push(text);
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpPort = (smtp.server.address() as AddressInfo).port;
+  smtp = await startTestSmtp();
+  mails = smtp.mails;
+  smtpPort = smtp.port;
   t = await createTestApp();
 });
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 it('writes a system log, mails the super admin over real SMTP and calls Message Pusher', async () => {
