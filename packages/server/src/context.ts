@@ -15,6 +15,7 @@ import type { OptionStore } from './options/option-store.js';
 import type { LogsRepository } from './storage/repositories/logs.js';
 import type { UsersRepository } from './storage/repositories/users.js';
 import type { Storage } from './storage/database.js';
+import type { SharedStore } from './cluster/shared-store.js';
 
 /** Everything a route needs, built once in main.ts (or by a test) and passed in: no globals. */
 export interface AppContext {
@@ -24,6 +25,8 @@ export interface AppContext {
   sessions: SessionCodec;
   rateLimiter: RateLimiter;
   redis?: Redis;
+  /** Short-lived state every instance sees alike (Redis when configured, else memory): codes, OAuth state, revocations. */
+  shared: SharedStore;
   repositories: { users: UsersRepository; logs: LogsRepository };
   services: { users: UserService; tokens: TokenService; channels: ChannelService; logs: LogService };
   channelTests: ChannelTestRunner;

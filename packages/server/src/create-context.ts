@@ -11,6 +11,7 @@ import { QuotaReminder } from './billing/quota-reminder.js';
 import { UpstreamPools } from './relay/pipeline/forward.js';
 import { RelayStore } from './storage/repositories/relay-store.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './auth/rate-limiter.js';
+import { MemorySharedStore, RedisSharedStore } from './cluster/shared-store.js';
 import { SessionCodec } from './auth/session.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -74,6 +75,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     sessions: new SessionCodec(secret),
     rateLimiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
     redis,
+    shared: redis ? new RedisSharedStore(redis) : new MemorySharedStore(),
     repositories: { users, logs },
     services: {
       users: userService,
