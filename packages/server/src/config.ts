@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** Process configuration, read and validated once at start (STYLE.md: no module reads process.env itself). */
@@ -16,6 +17,12 @@ const envSchema = z.object({
   RELAY_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
   /** How long the relay may use a cached key, user or channel list changed elsewhere (ms); 0 turns caching off. */
   RELAY_CACHE_MS: z.coerce.number().int().min(0).default(1000),
+  /**
+   * Proxies whose X-Forwarded-For / X-Forwarded-Proto are believed: comma-separated addresses or CIDRs (e.g. the
+   * load balancer, "127.0.0.1,10.0.0.0/8"). Empty: none, and the client address is the connection's own, so
+   * nobody can claim another address with a header (IP-restricted keys, per-IP limits).
+   */
+  TRUSTED_PROXIES: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -30,5 +37,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config = parsed.data;
   if (config.SQL_DSN === '') config.SQL_DSN = undefined;
   if (config.REDIS_CONN_STRING === '') config.REDIS_CONN_STRING = undefined;
+  const proxies = config.TRUSTED_PROXIES.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const invalid = proxies.filter((entry) => !isAddressOrCidr(entry));
+  if (invalid.length > 0) throw new Error(`Invalid configuration:\nTRUSTED_PROXIES: not an address or CIDR: ${invalid.join(', ')}`);
+  config.TRUSTED_PROXIES = proxies.join(',');
   return config;
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address, prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
 }

@@ -4,6 +4,7 @@ import type { LogService } from './api/log/log-service.js';
 import type { TokenService } from './api/token/token-service.js';
 import type { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import type { UserService } from './api/user/user-service.js';
+import type { TokenCounter } from './billing/count-tokens.js';
 import type { QuotaLedger } from './billing/ledger.js';
 import type { UpstreamPools } from './relay/pipeline/forward.js';
 import type { RelayStore } from './storage/repositories/relay-store.js';
@@ -31,7 +32,7 @@ export interface AppContext {
   services: { users: UserService; tokens: TokenService; channels: ChannelService; logs: LogService };
   channelTests: ChannelTestRunner;
   notifier: Notifier;
-  relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools };
+  relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools; counter: TokenCounter };
   version: string;
   startTime: number;
 }

@@ -6,6 +6,7 @@ import { TokenService } from './api/token/token-service.js';
 import { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import { ChannelsRepository } from './storage/repositories/channels.js';
 import { UserService } from './api/user/user-service.js';
+import { TokenCounter } from './billing/count-tokens.js';
 import { QuotaLedger } from './billing/ledger.js';
 import { QuotaReminder } from './billing/quota-reminder.js';
 import { UpstreamPools } from './relay/pipeline/forward.js';
@@ -65,7 +66,7 @@ export async function createContext(config: Config): Promise<AppContext> {
   const startTime = Math.floor(Date.now() / 1000);
   await ledger.recoverOpen(config.REDIS_CONN_STRING ? startTime - config.RELAY_TIMEOUT_SECONDS * 2 : startTime + 1);
 
-  const relay = { store: new RelayStore(storage.db, cache), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000) };
+  const relay = { store: new RelayStore(storage.db, cache), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000), counter: new TokenCounter() };
 
   const redis = config.REDIS_CONN_STRING ? new Redis(config.REDIS_CONN_STRING, { maxRetriesPerRequest: 2 }) : undefined;
   const ctx: AppContext = {
@@ -94,6 +95,7 @@ export async function createContext(config: Config): Promise<AppContext> {
 
 export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.relay.pools.close();
+  await ctx.relay.counter.close();
   ctx.redis?.disconnect();
   await ctx.storage.close();
 }

@@ -134,6 +134,45 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
     expect((await balances(left.id)).token).toMatchObject({ remain_quota: 60, status: 1 });
   });
 
+  it('a reservation with a minimum takes what both balances hold, never below the minimum', async () => {
+    const token = await seedToken(storage, userId, { remain_quota: 700 });
+    const partial = await ledger.reserve({ requestId: `part-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 5_000, minimum: 100 });
+    expect(partial.amount).toBe(700);
+    expect((await balances(token.id)).token.remain_quota).toBe(0);
+    await expect(ledger.reserve({ requestId: `part2-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 5_000, minimum: 1 })).rejects.toMatchObject({ who: 'token' });
+    await ledger.settle(partial, { cost: 650, channelId: 0 });
+    const after = await balances(token.id);
+    expect(after.token).toMatchObject({ remain_quota: 50, status: 1 });
+    await expect(ledger.reserve({ requestId: `part3-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 5_000, minimum: 60 })).rejects.toBeInstanceOf(InsufficientQuotaError);
+    expect((await balances(token.id)).token.remain_quota).toBe(50);
+  });
+
+  it('parallel partial reservations on one user never take more than the user has', async () => {
+    const poor = await new UsersRepository(storage.db).insert({
+      username: 'partialuser', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
+      access_token: null, quota: 1_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'PART1', inviter_id: 0, created_at: 0,
+    });
+    const token = await seedToken(storage, poor, { unlimited: true });
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) => ledger.reserve({ requestId: `pp-${token.id}-${i}`, userId: poor, tokenId: token.id, unlimited: true, amount: 300, minimum: 50 })),
+    );
+    const taken = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.amount] : []));
+    expect(taken.reduce((a, b) => a + b, 0)).toBe(1_000);
+    expect(taken.every((amount) => amount >= 50 && amount <= 300)).toBe(true);
+    const user = await storage.db.selectFrom('users').select('quota').where('id', '=', poor).executeTakeFirstOrThrow();
+    expect(user.quota).toBe(0);
+  });
+
+  it('a key at zero while its own reservations are in flight is not marked exhausted', async () => {
+    const token = await seedToken(storage, userId, { remain_quota: 1_000 });
+    const a = await ledger.reserve({ requestId: `fl-a-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 500 });
+    const b = await ledger.reserve({ requestId: `fl-b-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 500 });
+    await ledger.settle(a, { cost: 500, channelId: 0 });
+    expect((await balances(token.id)).token).toMatchObject({ remain_quota: 0, status: 1 });
+    await ledger.settle(b, { cost: 10, channelId: 0 });
+    expect((await balances(token.id)).token).toMatchObject({ remain_quota: 490, status: 1 });
+  });
+
   it('reports a user whose quota a settlement took below the reminder threshold, once, after the commit', async () => {
     const crossed: Array<[number, number]> = [];
     const watched = new QuotaLedger(storage.db, storage.dialect, { threshold: () => 1000, crossed: (id, quota) => crossed.push([id, quota]) });

@@ -17,6 +17,7 @@ export interface Reservation {
   userId: number;
   tokenId: number;
   unlimited: boolean;
+  /** What was taken: the whole amount asked for, or (with `minimum`) as much of it as the balances held. */
   amount: number;
 }
 
@@ -28,9 +29,17 @@ export interface Settlement {
   log?: Omit<NewLog, 'quota' | 'type'>;
 }
 
-type ReserveInput = Omit<Reservation, 'amount'> & { amount: number };
+type ReserveInput = Reservation & {
+  /**
+   * Take less than `amount` when the balances cannot cover it, but at least this much (default: all of it).
+   * The relay asks the upstream for fewer tokens when it got less, so the request still cannot cost more
+   * than it holds.
+   */
+  minimum?: number;
+};
+type Claim = Reservation & { minimum: number; requested: number };
 type Job =
-  | { kind: 'reserve'; reservation: Reservation; resolve: (value: Reservation) => void; reject: (error: unknown) => void }
+  | { kind: 'reserve'; reservation: Claim; resolve: (value: Reservation) => void; reject: (error: unknown) => void }
   | { kind: 'settle'; reservation: Reservation; settlement: Settlement; resolve: (value: number | undefined) => void; reject: (error: unknown) => void };
 type Outcome = Reservation | InsufficientQuotaError | number | undefined;
 /** Users a commit took below the reminder threshold, with their quota after it. */
@@ -86,7 +95,8 @@ export class QuotaLedger {
   }
 
   reserve(input: ReserveInput): Promise<Reservation> {
-    const reservation = { ...input, amount: Math.max(0, Math.ceil(input.amount)) };
+    const amount = Math.max(0, Math.ceil(input.amount));
+    const reservation: Claim = { ...input, amount, requested: amount, minimum: Math.min(amount, Math.max(0, Math.ceil(input.minimum ?? amount))) };
     return new Promise((resolve, reject) => this.enqueue({ kind: 'reserve', reservation, resolve, reject }));
   }
 
@@ -164,19 +174,40 @@ export class QuotaLedger {
     return outcomes;
   }
 
-  /** A reservation's conditional updates (token row, then user row: the lock order everywhere in the ledger). */
-  private async take(trx: Transaction<Database>, r: Reservation): Promise<InsufficientQuotaError | undefined> {
+  /**
+   * A reservation's updates (token row, then user row: the lock order everywhere in the ledger). The whole
+   * amount is taken with one conditional update per row when both balances cover it; otherwise, when a
+   * minimum allows a partial reservation, the rows are locked and as much as both hold is taken.
+   */
+  private async take(trx: Transaction<Database>, r: Claim): Promise<InsufficientQuotaError | undefined> {
+    r.amount = r.requested; // a batch that failed and is retried job by job starts over
     if (r.amount === 0) return undefined;
+    let refused: InsufficientQuotaError | undefined;
     if (!r.unlimited) {
       const token = await this.sql.changes(trx, 'update tokens set remain_quota = remain_quota - ? where id = ? and remain_quota >= ?', [r.amount, r.tokenId, r.amount]);
-      if (token === 0) return new InsufficientQuotaError('token');
+      if (token === 0) refused = new InsufficientQuotaError('token');
     }
-    const user = await this.sql.changes(trx, 'update users set quota = quota - ? where id = ? and quota >= ?', [r.amount, r.userId, r.amount]);
-    if (user === 0) {
+    if (!refused) {
+      const user = await this.sql.changes(trx, 'update users set quota = quota - ? where id = ? and quota >= ?', [r.amount, r.userId, r.amount]);
+      if (user > 0) return undefined;
       if (!r.unlimited) await this.sql.run(trx, 'update tokens set remain_quota = remain_quota + ? where id = ?', [r.amount, r.tokenId]);
-      return new InsufficientQuotaError('user');
+      refused = new InsufficientQuotaError('user');
     }
+    if (r.minimum >= r.amount) return refused;
+    const tokenQuota = r.unlimited ? Number.MAX_SAFE_INTEGER : await this.balance(trx, 'tokens', 'remain_quota', r.tokenId);
+    const userQuota = await this.balance(trx, 'users', 'quota', r.userId);
+    const take = Math.min(r.amount, tokenQuota, userQuota);
+    if (take < r.minimum || take <= 0) return new InsufficientQuotaError(tokenQuota < userQuota ? 'token' : 'user');
+    if (!r.unlimited) await this.sql.run(trx, 'update tokens set remain_quota = remain_quota - ? where id = ?', [take, r.tokenId]);
+    await this.sql.run(trx, 'update users set quota = quota - ? where id = ?', [take, r.userId]);
+    r.amount = take;
     return undefined;
+  }
+
+  /** A balance read with the row locked for the rest of the transaction (PostgreSQL, MySQL; SQLite locks the database). */
+  private async balance(trx: Transaction<Database>, table: 'tokens' | 'users', column: 'remain_quota' | 'quota', id: number): Promise<number> {
+    const rows = await this.sql.run<Record<string, number>>(trx, `select ${column} from ${table} where id = ?${this.sql.forUpdate}`, [id]);
+    return Math.max(0, Number(rows.rows[0]?.[column] ?? 0));
   }
 
   private async applySettlements(
@@ -210,12 +241,14 @@ export class QuotaLedger {
       const refund = reservation.amount - charged;
       if (cost > charged) charged += await this.takeExtra(trx, reservation, cost - charged);
       outcomes[i] = charged;
+      // Only when a provider went past the output cap and the balances could not cover it: never silent.
+      const shortfall = cost > charged ? `（额度不足：应扣 ${cost}，实扣 ${charged}）` : '';
       add(tokens, `${reservation.tokenId}:${reservation.unlimited ? 1 : 0}`, reservation.unlimited ? 0 : refund, charged);
       add(users, reservation.userId, refund, charged);
       if (settlement.channelId > 0) add(channels, settlement.channelId, 0, charged);
       const log = settlement.log;
       if (log) {
-        logs.push([log.user_id ?? reservation.userId, log.created_at, LogType.Consume, log.content ?? '', log.username, log.token_name ?? '', log.token_id ?? reservation.tokenId,
+        logs.push([log.user_id ?? reservation.userId, log.created_at, LogType.Consume, (log.content ?? '') + shortfall, log.username, log.token_name ?? '', log.token_id ?? reservation.tokenId,
           log.model_name ?? '', charged, log.prompt_tokens ?? 0, log.completion_tokens ?? 0, log.channel_id ?? 0, log.request_id ?? '', log.elapsed_time ?? 0, log.is_stream ?? 0]);
       }
     }
@@ -227,10 +260,12 @@ export class QuotaLedger {
         await this.sql.run(trx, 'update tokens set used_quota = used_quota + ?, request_count = request_count + ?, accessed_time = ? where id = ?', [t.charged, t.count, accessed, id]);
       } else {
         // status first: MySQL evaluates SET left to right, so later expressions would see the new remain_quota.
-        // A limited key that has nothing left becomes "exhausted" (status 4) in the same statement.
+        // A limited key that has nothing left becomes "exhausted" (status 4) in the same statement, but only when
+        // no request of its own is still in flight: a balance that is zero because other requests hold it now
+        // comes back when they settle, and must not lock the key for good.
         await this.sql.run(
           trx,
-          'update tokens set status = case when remain_quota + ? <= 0 and status = ? then ? else status end, remain_quota = remain_quota + ?, used_quota = used_quota + ?, request_count = request_count + ?, accessed_time = ? where id = ?',
+          'update tokens set status = case when remain_quota + ? <= 0 and status = ? and not exists (select 1 from quota_reservations r where r.token_id = tokens.id and r.amount > 0) then ? else status end, remain_quota = remain_quota + ?, used_quota = used_quota + ?, request_count = request_count + ?, accessed_time = ? where id = ?',
           [t.refund, TokenStatus.Enabled, TokenStatus.Exhausted, t.refund, t.charged, t.count, accessed, id],
         );
       }
@@ -268,10 +303,8 @@ export class QuotaLedger {
 
   /** Takes up to `extra` more from the token and the user, as far as both have it. */
   private async takeExtra(trx: Transaction<Database>, r: Reservation, extra: number): Promise<number> {
-    const tokenQuota = r.unlimited
-      ? Number.MAX_SAFE_INTEGER
-      : Number((await this.sql.run<{ remain_quota: number }>(trx, `select remain_quota from tokens where id = ?${this.sql.forUpdate}`, [r.tokenId])).rows[0]?.remain_quota ?? 0);
-    const userQuota = Number((await this.sql.run<{ quota: number }>(trx, `select quota from users where id = ?${this.sql.forUpdate}`, [r.userId])).rows[0]?.quota ?? 0);
+    const tokenQuota = r.unlimited ? Number.MAX_SAFE_INTEGER : await this.balance(trx, 'tokens', 'remain_quota', r.tokenId);
+    const userQuota = await this.balance(trx, 'users', 'quota', r.userId);
     const take = Math.max(0, Math.min(extra, userQuota, tokenQuota));
     if (take > 0) {
       if (!r.unlimited) await this.sql.run(trx, 'update tokens set remain_quota = remain_quota - ? where id = ?', [take, r.tokenId]);

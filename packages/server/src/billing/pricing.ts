@@ -1,5 +1,5 @@
 import type { OptionStore } from '../options/option-store.js';
-import type { Usage } from '../relay/providers/types.js';
+import type { Usage } from './usage.js';
 
 /** Ratio used for a model missing from ModelRatio (US$0.06 / 1K tokens): expensive on purpose, so an unpriced model never runs free. */
 export const UNKNOWN_MODEL_RATIO = 30;
@@ -14,14 +14,18 @@ export interface Prices {
 
 /** The three ratios of ARCHITECTURE.md "Money" for one model and user group. */
 export function pricesFor(options: OptionStore, model: string, group: string): Prices {
-  const modelRatios = options.ratios('ModelRatio');
-  const known = Object.prototype.hasOwnProperty.call(modelRatios, model);
+  const modelRatio = own(options.ratios('ModelRatio'), model);
   return {
-    modelRatio: known ? modelRatios[model] : UNKNOWN_MODEL_RATIO,
-    completionRatio: options.ratios('CompletionRatio')[model] ?? 1,
-    groupRatio: options.ratios('GroupRatio')[group] ?? 1,
-    unknownModel: !known,
+    modelRatio: modelRatio ?? UNKNOWN_MODEL_RATIO,
+    completionRatio: own(options.ratios('CompletionRatio'), model) ?? 1,
+    groupRatio: own(options.ratios('GroupRatio'), group) ?? 1,
+    unknownModel: modelRatio === undefined,
   };
+}
+
+/** A ratio the map itself holds: names such as "__proto__" or "constructor" must not reach Object.prototype. */
+function own(map: Record<string, number>, key: string): number | undefined {
+  return Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined;
 }
 
 /**
@@ -29,10 +33,14 @@ export function pricesFor(options: OptionStore, model: string, group: string): P
  * were used and the price is not zero (ARCHITECTURE.md "Money").
  */
 export function costOf(usage: Usage, prices: Prices): number {
-  const tokens = usage.prompt_tokens + usage.completion_tokens * prices.completionRatio;
-  const raw = tokens * prices.modelRatio * prices.groupRatio;
+  const raw = rawCostOf(usage, prices);
   if (raw <= 0) return 0;
   return Math.max(1, Math.ceil(raw - 1e-9));
+}
+
+/** The cost before rounding up. */
+export function rawCostOf(usage: Usage, prices: Prices): number {
+  return (usage.prompt_tokens + usage.completion_tokens * prices.completionRatio) * prices.modelRatio * prices.groupRatio;
 }
 
 /** The readable price breakdown written into consume logs. */

@@ -1,16 +1,19 @@
 import { ChannelStatus, parseJsonObject } from '@model-relay/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { InsufficientQuotaError, type QuotaLedger, type Reservation } from '../billing/ledger.js';
-import { costOf, describePrice, pricesFor } from '../billing/pricing.js';
+import { approximateTokens, type TokenCounter } from '../billing/count-tokens.js';
+import { outputCapFor, planReservation } from '../billing/plan-reservation.js';
+import { costOf, describePrice, pricesFor, type Prices } from '../billing/pricing.js';
+import type { Usage } from '../billing/usage.js';
 import type { Notifier } from '../notify/notifier.js';
 import type { OptionStore } from '../options/option-store.js';
 import type { LogsRepository } from '../storage/repositories/logs.js';
 import type { RelayStore } from '../storage/repositories/relay-store.js';
-import type { ChannelRow } from '../storage/schema.js';
+import type { ChannelRow, TokenRow, UserRow } from '../storage/schema.js';
 import { authenticateKey } from './pipeline/authenticate-key.js';
 import { forward, type ForwardOutcome, type UpstreamPools } from './pipeline/forward.js';
 import { mapModel } from './pipeline/map-model.js';
-import { readRequest } from './pipeline/read-request.js';
+import { readRequest, type RelayBody } from './pipeline/read-request.js';
 import { selectChannel } from './pipeline/select-channel.js';
 import { usageToBill } from './pipeline/settle-usage.js';
 import { adapterFor } from './providers/registry.js';
@@ -24,6 +27,8 @@ export interface RelayDeps {
   pools: UpstreamPools;
   logs: LogsRepository;
   notifier: Notifier;
+  /** Counts tokens off the event loop when an upstream reports no usage. */
+  counter: TokenCounter;
 }
 
 /**
@@ -44,8 +49,10 @@ export async function handleRelay(deps: RelayDeps, mode: RelayMode, request: Fas
   }
 
   const prices = pricesFor(deps.options, body.model, user.group);
-  const estimate = costOf({ prompt_tokens: body.promptEstimate, completion_tokens: body.maxTokens }, prices);
-  const reserveAmount = Math.max(estimate, prices.modelRatio > 0 ? deps.options.number('PreConsumedQuota') : 0);
+  const plan = planReservation(
+    { model: body.model, promptBound: body.promptBound, generates: mode === 'chat' || mode === 'completions', maxTokens: body.maxTokens, choices: body.choices, floor: deps.options.number('PreConsumedQuota') },
+    prices,
+  );
 
   let reservation: Reservation;
   try {
@@ -54,12 +61,15 @@ export async function handleRelay(deps: RelayDeps, mode: RelayMode, request: Fas
       userId: user.id,
       tokenId: token.id,
       unlimited: Boolean(token.unlimited_quota),
-      amount: reserveAmount,
+      amount: plan.amount,
+      minimum: plan.minimum,
     });
   } catch (error) {
     if (error instanceof InsufficientQuotaError) throw new RelayError(429, error.message, 'insufficient_quota', 'insufficient_quota');
     throw error;
   }
+  // Less than the whole allowance was reserved: the upstream may produce only what the reservation pays for.
+  const maxOutputTokens = outputCapFor(plan, reservation.amount, body.choices);
 
   let outcome: ForwardOutcome | undefined;
   let channel: ChannelRow | undefined;
@@ -93,6 +103,7 @@ export async function handleRelay(deps: RelayDeps, mode: RelayMode, request: Fas
         rawBody: body.rawBody,
         contentType: body.contentType,
         stream: body.stream,
+        maxOutputTokens,
       });
       outcome = await forward(deps.pools, adapter, upstream, reply, request.id);
       if (outcome.kind !== 'failure') return;
@@ -104,37 +115,57 @@ export async function handleRelay(deps: RelayDeps, mode: RelayMode, request: Fas
     }
     throw lastFailure ?? new RelayError(503, `当前分组 ${user.group} 下对于模型 ${body.model} 无可用渠道`, 'model_not_available', 'model_not_available');
   } finally {
-    const delivered = outcome && outcome.kind !== 'failure' ? outcome : undefined;
-    const usage = delivered
-      ? await usageToBill(delivered.usage, delivered.text, body.json, deps.options.bool('ApproximateTokenEnabled'))
-      : { prompt_tokens: 0, completion_tokens: 0 };
-    const cost = delivered ? costOf(usage, prices) : 0;
-    const suffix = delivered?.kind === 'aborted' ? '（客户端中途断开）' : delivered?.kind === 'broken' ? '（上游流式响应中断）' : '';
-    await deps.ledger
-      .settle(reservation, {
-        cost,
-        channelId: delivered && channel ? channel.id : 0,
-        log:
-          delivered && deps.options.bool('LogConsumeEnabled')
-            ? {
-                user_id: user.id,
-                username: user.username,
-                created_at: Math.floor(Date.now() / 1000),
-                content: describePrice(prices, usage, cost) + suffix,
-                token_name: token.name,
-                token_id: token.id,
-                model_name: body.model,
-                prompt_tokens: usage.prompt_tokens,
-                completion_tokens: usage.completion_tokens,
-                channel_id: channel?.id ?? 0,
-                request_id: request.id,
-                elapsed_time: Date.now() - started,
-                is_stream: body.stream ? 1 : 0,
-              }
-            : undefined,
-      })
-      .catch((error: unknown) => request.log.error({ err: error, reservation: reservation.requestId }, 'settlement failed; crash recovery will refund it'));
+    await settle(deps, request, { reservation, prices, outcome, channel, body, user, token, started });
   }
+}
+
+/**
+ * Settles the reservation of a finished request. Nothing may stop it: counting is bounded and falls back to an
+ * approximate count, and whatever else throws still ends in a settlement (charging what is known), so no
+ * exception can leave quota held or a request unbilled.
+ */
+async function settle(
+  deps: RelayDeps,
+  request: FastifyRequest,
+  done: { reservation: Reservation; prices: Prices; outcome?: ForwardOutcome; channel?: ChannelRow; body: RelayBody; user: UserRow; token: TokenRow; started: number },
+): Promise<void> {
+  const { reservation, prices, outcome, channel, body, user, token } = done;
+  const delivered = outcome && outcome.kind !== 'failure' ? outcome : undefined;
+  let usage: Usage = { prompt_tokens: 0, completion_tokens: 0 };
+  if (delivered) {
+    try {
+      usage = await usageToBill(delivered.usage, delivered.text, body.json, deps.counter, deps.options.bool('ApproximateTokenEnabled'));
+    } catch (error) {
+      request.log.error({ err: error }, 'usage counting failed; billing an approximate count');
+      usage = delivered.usage && delivered.usage.total_only === undefined ? delivered.usage : { prompt_tokens: Math.ceil(body.promptBound / 4), completion_tokens: approximateTokens(delivered.text) };
+    }
+  }
+  const cost = delivered ? costOf(usage, prices) : 0;
+  const suffix = delivered?.kind === 'aborted' ? '（客户端中途断开）' : delivered?.kind === 'broken' ? '（上游流式响应中断）' : '';
+  await deps.ledger
+    .settle(reservation, {
+      cost,
+      channelId: delivered && channel ? channel.id : 0,
+      log:
+        delivered && deps.options.bool('LogConsumeEnabled')
+          ? {
+              user_id: user.id,
+              username: user.username,
+              created_at: Math.floor(Date.now() / 1000),
+              content: describePrice(prices, usage, cost) + suffix,
+              token_name: token.name,
+              token_id: token.id,
+              model_name: body.model,
+              prompt_tokens: usage.prompt_tokens,
+              completion_tokens: usage.completion_tokens,
+              channel_id: channel?.id ?? 0,
+              request_id: request.id,
+              elapsed_time: Date.now() - done.started,
+              is_stream: body.stream ? 1 : 0,
+            }
+          : undefined,
+    })
+    .catch((error: unknown) => request.log.error({ err: error, reservation: reservation.requestId }, 'settlement failed; crash recovery will refund it'));
 }
 
 /** Auto-disable (AutomaticDisableChannelEnabled): status 3 plus a system log the super admin sees. */

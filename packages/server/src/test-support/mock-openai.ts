@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
  * audio speech / transcription / translation and moderations. Behaviour is steered per request by the key
  * (`Authorization: Bearer <mode>`), so several channels can point at one mock and act differently:
  *   ok | fail-500 | fail-429 | fail-401 | slow (never answers) | break (stream dies mid-way) | no-usage | total-only | slow-stream
+ *   long (writes up to 5,000 tokens, fewer when the request's max_tokens / max_completion_tokens says so)
+ *   overrun (reports 5,000 completion tokens whatever the request allowed, as a provider ignoring the cap would)
  */
 export interface MockUpstream {
   url: string;
@@ -50,7 +52,9 @@ export async function startMockUpstream(): Promise<MockUpstream> {
 
     if (path.endsWith('/chat/completions') || path.endsWith('/completions')) {
       const chat = path.endsWith('/chat/completions');
-      const usage = mode === 'total-only' ? { total_tokens: 12 + words.length } : { prompt_tokens: 12, completion_tokens: words.length, total_tokens: 12 + words.length };
+      const cap = Number(body?.max_completion_tokens ?? body?.max_tokens ?? Infinity);
+      const written = mode === 'long' ? Math.min(5000, cap) : mode === 'overrun' ? 5000 : words.length;
+      const usage = mode === 'total-only' ? { total_tokens: 12 + words.length } : { prompt_tokens: 12, completion_tokens: written, total_tokens: 12 + written };
       if (body?.stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         const includeUsage = withUsage && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage;

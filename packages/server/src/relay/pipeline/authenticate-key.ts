@@ -35,12 +35,12 @@ export async function authenticateKey(store: RelayStore, request: FastifyRequest
     if (token.status !== TokenStatus.Expired) await store.setTokenStatus(token.id, TokenStatus.Expired);
     throw new RelayError(401, '该令牌已过期', 'invalid_request_error', 'token_expired');
   }
-  const exhausted = token.status === TokenStatus.Exhausted || (!token.unlimited_quota && Number(token.remain_quota) <= 0);
-  if (exhausted && !options.allowExhausted) {
-    if (token.status === TokenStatus.Enabled) await store.setTokenStatus(token.id, TokenStatus.Exhausted);
-    throw new RelayError(429, '该令牌额度已用尽', 'insufficient_quota', 'insufficient_quota');
-  }
-  if (token.status !== TokenStatus.Enabled && !(exhausted && options.allowExhausted)) throw new RelayError(401, '该令牌状态不可用', 'invalid_request_error', 'token_disabled');
+  // Only the stored status says a key is used up. A balance of zero can be temporary (the key's own requests in
+  // flight hold it); the ledger refuses what the balance cannot cover and marks the key exhausted (status 4)
+  // once nothing is left and nothing is in flight.
+  const exhausted = token.status === TokenStatus.Exhausted;
+  if (exhausted && !options.allowExhausted) throw new RelayError(429, '该令牌额度已用尽', 'insufficient_quota', 'insufficient_quota');
+  if (token.status !== TokenStatus.Enabled && !exhausted) throw new RelayError(401, '该令牌状态不可用', 'invalid_request_error', 'token_disabled');
   if (token.subnet && !ipAllowed(request.ip, token.subnet)) {
     throw new RelayError(403, `该令牌只允许指定 IP 访问，当前 IP：${request.ip}`, 'invalid_request_error', 'ip_not_allowed');
   }

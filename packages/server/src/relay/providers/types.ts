@@ -41,6 +41,11 @@ export interface AdapterInput {
   rawBody?: Buffer;
   contentType?: string;
   stream: boolean;
+  /**
+   * Output tokens per answer the request's reservation pays for, when it is less than the client's own limit
+   * (or the client set none): the adapter must ask the upstream for no more than this.
+   */
+  maxOutputTokens?: number;
 }
 
 export interface UpstreamRequest {
@@ -50,16 +55,9 @@ export interface UpstreamRequest {
   body: string | Buffer | undefined;
 }
 
-/** Token usage in OpenAI's terms. */
-export interface Usage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  /**
-   * Set when the upstream reported only a total for a completion (no prompt/completion split): the pipeline
-   * then counts the prompt itself and bills the rest of the total as completion.
-   */
-  total_only?: number;
-}
+import type { Usage } from '../../billing/usage.js';
+
+export type { Usage };
 
 export interface ProviderAdapter {
   /** Channel types this adapter serves. */

@@ -89,8 +89,22 @@ export function bodyOf(input: AdapterInput, authHeaders: Record<string, string>)
     const options = typeof body.stream_options === 'object' && body.stream_options !== null ? body.stream_options : {};
     body.stream_options = { ...options, include_usage: true };
   }
+  if (input.maxOutputTokens !== undefined && (input.mode === 'chat' || input.mode === 'completions')) capOutput(body, input.maxOutputTokens, input.upstreamModel);
   headers['content-type'] = 'application/json';
   return { headers, body: JSON.stringify(body) };
+}
+
+/**
+ * Caps the answer's length. OpenAI's reasoning models refuse `max_tokens` and take `max_completion_tokens`,
+ * which the older OpenAI-compatible vendors do not know; use the field the client used, else the one the
+ * model understands.
+ */
+function capOutput(body: Record<string, unknown>, cap: number, model: string): void {
+  const modern = body.max_completion_tokens !== undefined || /^(o\d|gpt-5)/.test(model);
+  const field = modern ? 'max_completion_tokens' : 'max_tokens';
+  const current = Number(body[field] ?? body.max_tokens ?? Infinity);
+  body[field] = Math.min(cap, Number.isFinite(current) && current > 0 ? current : cap);
+  if (modern) delete body.max_tokens;
 }
 
 export function readUsage(body: unknown): Usage | undefined {

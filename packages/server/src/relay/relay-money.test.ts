@@ -1,0 +1,264 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { costOf, pricesFor } from '../billing/pricing.js';
+import { startMockUpstream, type MockUpstream } from '../test-support/mock-openai.js';
+import { seedChannel, seedToken } from '../test-support/seed.js';
+import { createTestApp, type TestApp } from '../test-support/test-app.js';
+
+/**
+ * Money under hostile conditions (issue 10, items 1, 2, 4, 5): requests whose real cost exceeds what they
+ * reserved, keys at zero because their own requests are in flight, bodies that break counting, prompts that
+ * used to stall the event loop while they were counted.
+ */
+let t: TestApp;
+let mock: MockUpstream;
+let gatewayUrl: string;
+let serial = 0;
+
+beforeAll(async () => {
+  mock = await startMockUpstream();
+  t = await createTestApp({ RELAY_TIMEOUT_SECONDS: '5' });
+  gatewayUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await t.close();
+  await mock.close();
+});
+beforeEach(async () => {
+  await t.ctx.storage.db.deleteFrom('abilities').execute();
+  await t.ctx.storage.db.deleteFrom('channels').execute();
+  await t.ctx.options.set('RetryTimes', '0');
+  await t.ctx.options.set('PreConsumedQuota', '500');
+  mock.requests.length = 0;
+});
+
+async function plainUser(quota: number): Promise<number> {
+  serial++;
+  return t.ctx.repositories.users.insert({
+    username: `money${serial}`, password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
+    access_token: null, quota, used_quota: 0, request_count: 0, group: 'default', aff_code: `MONEY${serial}`, inviter_id: 0, created_at: 0,
+  });
+}
+
+async function state(userId: number, tokenId: number) {
+  const db = t.ctx.storage.db;
+  const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+  const token = await db.selectFrom('tokens').selectAll().where('id', '=', tokenId).executeTakeFirstOrThrow();
+  const logs = await db.selectFrom('logs').selectAll().where('token_id', '=', tokenId).where('type', '=', 2).execute();
+  const open = await db.selectFrom('quota_reservations').selectAll().where('token_id', '=', tokenId).execute();
+  return { user, token, logs, open };
+}
+
+async function settled(userId: number, tokenId: number, logs: number) {
+  let s = await state(userId, tokenId);
+  for (let i = 0; i < 250 && (s.logs.length < logs || s.open.length > 0); i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    s = await state(userId, tokenId);
+  }
+  return s;
+}
+
+const client = (key: string) => new OpenAI({ apiKey: `sk-${key}`, baseURL: `${gatewayUrl}/v1`, maxRetries: 0 });
+const chat = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'write a long story' }] };
+
+describe('a request never costs more than it holds (no discount through in-flight reservations)', () => {
+  it('40 parallel requests without max_tokens on a user balance that cannot cover all: each pays its full price, nothing goes negative', async () => {
+    await seedChannel(t.ctx.storage, { key: 'long', baseUrl: mock.url, models: 'gpt-4o-mini' });
+    const userId = await plainUser(60_000);
+    const token = await seedToken(t.ctx.storage, userId, { unlimited: true });
+    const results = await Promise.allSettled(Array.from({ length: 40 }, () => client(token.key).chat.completions.create(chat)));
+    const ok = results.filter((r) => r.status === 'fulfilled');
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ status: 429 });
+    expect(ok.length).toBeGreaterThan(0);
+    const after = await settled(userId, token.id, ok.length);
+    const prices = pricesFor(t.ctx.options, 'gpt-4o-mini', 'default');
+    // Every answer is billed at its full price: usage x ratios, never clipped to what happened to be left.
+    for (const log of after.logs) {
+      expect(log.quota).toBe(costOf({ prompt_tokens: log.prompt_tokens, completion_tokens: log.completion_tokens }, prices));
+      expect(log.content).not.toContain('额度不足');
+    }
+    const charged = after.logs.reduce((sum, log) => sum + Number(log.quota), 0);
+    expect(after.user.quota).toBe(60_000 - charged);
+    expect(after.user.quota).toBeGreaterThanOrEqual(0);
+    expect(after.user.used_quota).toBe(charged);
+    // Where the balance could not cover a whole answer, the upstream was told to write less.
+    const capped = mock.requests.filter((r) => (r.body as { max_tokens?: number }).max_tokens !== undefined);
+    expect(capped.length).toBeGreaterThan(0);
+    expect(after.open).toEqual([]);
+  });
+
+  it('the cap sent upstream is what the reservation pays for, in the field the model understands', async () => {
+    await seedChannel(t.ctx.storage, { key: 'long', baseUrl: mock.url, models: 'gpt-4o-mini,o3-mini' });
+    const userId = await plainUser(1_000);
+    const token = await seedToken(t.ctx.storage, userId, { unlimited: true });
+    await client(token.key).chat.completions.create(chat);
+    const sent = mock.requests[0].body as { max_tokens?: number; max_completion_tokens?: number };
+    const prices = pricesFor(t.ctx.options, 'gpt-4o-mini', 'default');
+    // The whole balance was reserved; the prompt bound is paid first and the rest buys output tokens.
+    expect(sent.max_tokens).toBeGreaterThan(3000);
+    expect(sent.max_tokens).toBeLessThan(3400);
+    const after = await settled(userId, token.id, 1);
+    expect(after.logs[0].completion_tokens).toBe(sent.max_tokens);
+    expect(after.logs[0].quota).toBe(costOf({ prompt_tokens: 12, completion_tokens: sent.max_tokens! }, prices));
+    expect(after.logs[0].quota).toBeLessThanOrEqual(1_000);
+
+    mock.requests.length = 0;
+    await t.ctx.storage.db.updateTable('users').set({ quota: 100_000 }).where('id', '=', userId).execute();
+    await client(token.key).chat.completions.create({ ...chat, model: 'o3-mini', max_completion_tokens: 100_000 });
+    const reasoning = mock.requests[0].body as { max_tokens?: number; max_completion_tokens?: number };
+    expect(reasoning.max_tokens).toBeUndefined();
+    expect(reasoning.max_completion_tokens).toBeLessThan(100_000);
+  });
+
+  it('a provider that ignores the cap is charged as far as the balance allows, and the log says so', async () => {
+    await seedChannel(t.ctx.storage, { key: 'overrun', baseUrl: mock.url, models: 'gpt-4o-mini' });
+    const userId = await plainUser(1_000);
+    const token = await seedToken(t.ctx.storage, userId, { unlimited: true });
+    await client(token.key).chat.completions.create({ ...chat, max_tokens: 10 });
+    const after = await settled(userId, token.id, 1);
+    expect(after.user.quota).toBe(0);
+    expect(after.logs[0].quota).toBe(1_000);
+    expect(after.logs[0].content).toContain('额度不足');
+    expect(after.logs[0].content).toContain('实扣 1000');
+  });
+
+  it('a balance that cannot pay for the prompt and a few tokens is refused before anything is sent', async () => {
+    await seedChannel(t.ctx.storage, { key: 'long', baseUrl: mock.url, models: 'gpt-4o-mini' });
+    const userId = await plainUser(5);
+    const token = await seedToken(t.ctx.storage, userId, { unlimited: true });
+    await expect(client(token.key).chat.completions.create({ ...chat, messages: [{ role: 'user', content: 'x'.repeat(400) }] })).rejects.toMatchObject({ status: 429 });
+    expect(mock.requests).toHaveLength(0);
+    expect((await state(userId, token.id)).user.quota).toBe(5);
+  });
+});
+
+describe('a key at zero because its own requests are in flight is not exhausted', () => {
+  it('1,000 key, two 500 reservations in flight, a third request: refused for now, key still enabled, works again afterwards', async () => {
+    await seedChannel(t.ctx.storage, { key: 'lag', baseUrl: mock.url, models: 'gpt-4o-mini' });
+    const userId = await plainUser(100_000);
+    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 1_000 });
+    const small = { ...chat, max_tokens: 10 };
+    const inFlight = [client(token.key).chat.completions.create(small), client(token.key).chat.completions.create(small)];
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await state(userId, token.id)).token.remain_quota).toBe(0);
+    await expect(client(token.key).chat.completions.create(small)).rejects.toMatchObject({ status: 429 });
+    await Promise.all(inFlight);
+    const after = await settled(userId, token.id, 2);
+    expect(after.token.status).toBe(1);
+    const charged = after.logs.reduce((sum, log) => sum + Number(log.quota), 0);
+    expect(after.token.remain_quota).toBe(1_000 - charged);
+    await client(token.key).chat.completions.create(small);
+    expect((await settled(userId, token.id, 3)).token.status).toBe(1);
+  });
+
+  it('a key whose last quota is really spent is marked exhausted', async () => {
+    await seedChannel(t.ctx.storage, { key: 'overrun', baseUrl: mock.url, models: 'gpt-4o-mini' });
+    const userId = await plainUser(100_000);
+    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 800 });
+    await client(token.key).chat.completions.create({ ...chat, max_tokens: 10 });
+    const after = await settled(userId, token.id, 1);
+    expect(after.token.remain_quota).toBe(0);
+    expect(after.token.status).toBe(4);
+    await expect(client(token.key).chat.completions.create(chat)).rejects.toMatchObject({ status: 429 });
+  });
+});
+
+describe('settlement cannot be skipped, counting cannot stall the gateway', () => {
+  it('messages nested 3,900 deep on a broken stream: charged, logged, nothing left open', async () => {
+    await seedChannel(t.ctx.storage, { key: 'break', baseUrl: mock.url, models: 'gpt-4o-mini' });
+    const userId = await plainUser(100_000);
+    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 50_000 });
+    const deep = `${'['.repeat(3_900)}"deep"${']'.repeat(3_900)}`;
+    const body = `{"model":"gpt-4o-mini","stream":true,"messages":[{"role":"user","content":"hi","extra":${deep}}]}`;
+    const res = await fetch(`${gatewayUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' }, body });
+    const text = await res.text();
+    expect(text).toContain('stream_broken');
+    const after = await settled(userId, token.id, 1);
+    expect(after.logs).toHaveLength(1);
+    expect(after.logs[0].quota).toBeGreaterThan(0);
+    expect(after.token.remain_quota).toBe(50_000 - after.logs[0].quota);
+    expect(after.open).toEqual([]);
+  });
+
+  it('an 80,000-letter prompt on a stream without usage is counted without stalling other requests', async () => {
+    await seedChannel(t.ctx.storage, { key: 'break', baseUrl: mock.url, models: 'gpt-4o-mini' });
+    const userId = await plainUser(10_000_000);
+    const token = await seedToken(t.ctx.storage, userId, { unlimited: true });
+    const letters = Array.from({ length: 80_000 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    delay.enable();
+    const res = await fetch(`${gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: letters }] }),
+    });
+    await res.text();
+    let worst = 0;
+    let s = await state(userId, token.id);
+    for (let i = 0; i < 500 && s.logs.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      const started = performance.now();
+      const status = await t.app.inject({ method: 'GET', url: '/api/status' });
+      worst = Math.max(worst, performance.now() - started);
+      expect(status.statusCode).toBe(200);
+      s = await state(userId, token.id);
+    }
+    delay.disable();
+    expect(worst).toBeLessThan(150);
+    expect(delay.max / 1e6).toBeLessThan(150);
+    // random letters are about one token per two characters
+    expect(s.logs[0].prompt_tokens).toBeGreaterThan(30_000);
+    expect(s.logs[0].completion_tokens).toBeGreaterThan(0);
+  });
+});
+
+describe('client addresses', () => {
+  it('X-Forwarded-For is ignored unless the connection comes from a trusted proxy', async () => {
+    await seedChannel(t.ctx.storage, { key: 'ok', baseUrl: mock.url, models: 'gpt-4o-mini' });
+    const userId = await plainUser(100_000);
+    const fenced = await seedToken(t.ctx.storage, userId, { unlimited: true, subnet: '10.9.9.9' });
+    const call = (app: TestApp) =>
+      app.app.inject({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        headers: { authorization: `Bearer sk-${fenced.key}`, 'x-forwarded-for': '10.9.9.9', 'content-type': 'application/json' },
+        payload: chat,
+      });
+    const spoofed = await call(t);
+    expect(spoofed.statusCode).toBe(403);
+    expect(spoofed.json().error.message).toContain('127.0.0.1');
+
+    const behindProxy = await createTestApp({ TRUSTED_PROXIES: '127.0.0.1' });
+    try {
+      const user = await behindProxy.ctx.repositories.users.insert({
+        username: 'proxied', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
+        access_token: null, quota: 100_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'PROXIED', inviter_id: 0, created_at: 0,
+      });
+      await seedChannel(behindProxy.ctx.storage, { key: 'ok', baseUrl: mock.url, models: 'gpt-4o-mini' });
+      const key = await seedToken(behindProxy.ctx.storage, user, { unlimited: true, subnet: '10.9.9.9' });
+      fenced.key = key.key;
+      expect((await call(behindProxy)).statusCode).toBe(200);
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
+  it('a rotating X-Forwarded-For does not get around the login limit', async () => {
+    const limited = await createTestApp({ CRITICAL_RATE_LIMIT: '3' });
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await limited.app.inject({ method: 'POST', url: '/api/user/login', headers: { 'x-forwarded-for': `192.0.2.${i}` }, payload: { username: 'root', password: 'wrong' } });
+        codes.push(res.statusCode);
+      }
+      expect(codes.slice(3)).toEqual([429, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('TRUSTED_PROXIES refuses entries that are not addresses or CIDRs', async () => {
+    await expect(createTestApp({ TRUSTED_PROXIES: 'localhost' })).rejects.toThrow(/TRUSTED_PROXIES/);
+  });
+});
