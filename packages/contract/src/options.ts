@@ -65,7 +65,8 @@ export const INTEGER_OPTION_KEYS = [
 export const NUMBER_OPTION_KEYS = ['QuotaPerUnit', 'ChannelDisableThreshold'] as const;
 
 /** JSON maps of name -> ratio; rejected unless valid JSON objects of numbers (spec section 5). */
-export const RATIO_OPTION_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio'] as const;
+export const RATIO_OPTION_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio'] as const;
+export type RatioOptionKey = (typeof RATIO_OPTION_KEYS)[number];
 
 export type BooleanOptionKey = (typeof BOOLEAN_OPTION_KEYS)[number];
 export type OptionKey =
@@ -95,6 +96,10 @@ export const RATIO_OPTION_LABELS: Record<(typeof RATIO_OPTION_KEYS)[number], str
   ModelRatio: '模型倍率',
   GroupRatio: '分组倍率',
   CompletionRatio: '补全倍率',
+  CacheReadRatio: '缓存读取倍率',
+  CacheWriteRatio: '缓存写入倍率',
+  CacheWrite1hRatio: '1 小时缓存写入倍率',
+  ReasoningRatio: '推理倍率',
 };
 
 /** The public status object of GET /api/status (spec section 3, plus version and start_time). */

@@ -69,7 +69,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   tokenRoutes(app, ctx);
   channelRoutes(app, ctx);
   logRoutes(app, ctx);
-  await relayRoutes(app, { ...ctx.relay, options: ctx.options, logs: ctx.repositories.logs, notifier: ctx.notifier });
+  await relayRoutes(app, { ...ctx.relay, options: ctx.options, notifier: ctx.notifier });
 
   const webDist = options.webDist;
   const hasConsole = webDist !== undefined && existsSync(join(webDist, 'index.html'));

@@ -6,7 +6,7 @@ import type { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import type { UserService } from './api/user/user-service.js';
 import type { TokenCounter } from './billing/count-tokens.js';
 import type { QuotaLedger } from './billing/ledger.js';
-import type { UpstreamPools } from './relay/pipeline/forward.js';
+import type { UpstreamPools } from './relay/transport/upstream-pools.js';
 import type { RelayStore } from './storage/repositories/relay-store.js';
 import type { RateLimiter } from './auth/rate-limiter.js';
 import type { SessionCodec } from './auth/session.js';

@@ -9,7 +9,7 @@ import { UserService } from './api/user/user-service.js';
 import { TokenCounter } from './billing/count-tokens.js';
 import { QuotaLedger } from './billing/ledger.js';
 import { QuotaReminder } from './billing/quota-reminder.js';
-import { UpstreamPools } from './relay/pipeline/forward.js';
+import { UpstreamPools } from './relay/transport/upstream-pools.js';
 import { RelayStore } from './storage/repositories/relay-store.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './auth/rate-limiter.js';
 import { MemorySharedStore, RedisSharedStore } from './cluster/shared-store.js';

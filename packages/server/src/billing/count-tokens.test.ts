@@ -22,7 +22,9 @@ describe('TokenCounter', () => {
     histogram.disable();
     // The whole job is bounded (segments + exact limit) and the main thread only waited.
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(histogram.max / 1e6).toBeLessThan(100);
+    // Counting this on the event loop stalled it for seconds; what is left is scheduling noise of a busy
+    // 2-core machine running other suites (the worker itself takes a core).
+    expect(histogram.max / 1e6).toBeLessThan(300);
     // Random letters are about one token per two characters; the segmented count stays close to that.
     expect(letters).toBeGreaterThan(80_000 * 0.4);
     expect(letters).toBeLessThan(80_000 * 0.7);

@@ -4,21 +4,55 @@ import type { Usage } from './usage.js';
 /** Ratio used for a model missing from ModelRatio (US$0.06 / 1K tokens): expensive on purpose, so an unpriced model never runs free. */
 export const UNKNOWN_MODEL_RATIO = 30;
 
+/** One-api's convention for per-image models: an image is priced as 1K tokens at the model ratio. */
+export const TOKENS_PER_IMAGE = 1000;
+
 export interface Prices {
   modelRatio: number;
   completionRatio: number;
   groupRatio: number;
+  /** Cache reads, relative to the input price. */
+  cacheReadRatio: number;
+  /** Cache writes (5-minute or unstated TTL), relative to the input price. */
+  cacheWriteRatio: number;
+  /** Anthropic 1-hour cache writes, relative to the input price. */
+  cacheWrite1hRatio: number;
+  /** Reasoning tokens, relative to the input price (like the completion ratio). */
+  reasoningRatio: number;
   /** true when the model had no configured ratio and UNKNOWN_MODEL_RATIO applied */
   unknownModel: boolean;
 }
 
-/** The three ratios of ARCHITECTURE.md "Money" for one model and user group. */
+/**
+ * Cache prices of a model missing from the cache ratio options, by family (providers' list prices):
+ * Claude reads at 10 %, writes at 125 % (5 min) and 200 % (1 h); OpenAI's GPT-4.1 / GPT-5 / o3 / o4 read at
+ * 25 % or 10 %, GPT-4o and o1 at 50 %; Gemini reads at 25 %; DeepSeek at 10 %. Providers without paid cache
+ * writes bill written tokens as ordinary input (ratio 1).
+ */
+const FAMILY_CACHE: Array<[RegExp, { read: number; write: number; write1h: number }]> = [
+  [/^claude/, { read: 0.1, write: 1.25, write1h: 2 }],
+  [/^gpt-5/, { read: 0.1, write: 1, write1h: 1 }],
+  [/^(gpt-4\.1|o3|o4)/, { read: 0.25, write: 1, write1h: 1 }],
+  [/^(gpt-4o|chatgpt-4o|o1)/, { read: 0.5, write: 1, write1h: 1 }],
+  [/^gemini/, { read: 0.25, write: 1, write1h: 1 }],
+  [/^deepseek/, { read: 0.1, write: 1, write1h: 1 }],
+];
+const NO_CACHE_DISCOUNT = { read: 1, write: 1, write1h: 1 };
+
+/** Every ratio that prices a request of `model` for a user of `group`. */
 export function pricesFor(options: OptionStore, model: string, group: string): Prices {
   const modelRatio = own(options.ratios('ModelRatio'), model);
+  const completionRatio = own(options.ratios('CompletionRatio'), model) ?? 1;
+  const base = model.slice(model.lastIndexOf('/') + 1).toLowerCase();
+  const family = FAMILY_CACHE.find(([pattern]) => pattern.test(base))?.[1] ?? NO_CACHE_DISCOUNT;
   return {
     modelRatio: modelRatio ?? UNKNOWN_MODEL_RATIO,
-    completionRatio: own(options.ratios('CompletionRatio'), model) ?? 1,
+    completionRatio,
     groupRatio: own(options.ratios('GroupRatio'), group) ?? 1,
+    cacheReadRatio: own(options.ratios('CacheReadRatio'), model) ?? family.read,
+    cacheWriteRatio: own(options.ratios('CacheWriteRatio'), model) ?? family.write,
+    cacheWrite1hRatio: own(options.ratios('CacheWrite1hRatio'), model) ?? family.write1h,
+    reasoningRatio: own(options.ratios('ReasoningRatio'), model) ?? completionRatio,
     unknownModel: modelRatio === undefined,
   };
 }
@@ -28,9 +62,29 @@ function own(map: Record<string, number>, key: string): number | undefined {
   return Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined;
 }
 
+/** The usage split into the parts priced apart; no part is negative whatever the provider reported. */
+export function usageParts(usage: Usage) {
+  const cached = Math.max(0, usage.cached_tokens ?? 0);
+  const write = Math.max(0, usage.cache_write_tokens ?? 0);
+  const write1h = Math.max(0, usage.cache_write_1h_tokens ?? 0);
+  const completion = Math.max(0, usage.completion_tokens);
+  const reasoning = Math.min(completion, Math.max(0, usage.reasoning_tokens ?? 0));
+  return {
+    // A provider reporting more cached tokens than prompt tokens must not make the input negative (a peer's bug).
+    input: Math.max(0, usage.prompt_tokens - cached - write - write1h),
+    cached,
+    write,
+    write1h,
+    output: completion - reasoning,
+    reasoning,
+    images: Math.max(0, usage.images ?? 0),
+  };
+}
+
 /**
- * cost = ceil((prompt + completion x CompletionRatio) x ModelRatio x GroupRatio), at least 1 when any tokens
- * were used and the price is not zero (ARCHITECTURE.md "Money").
+ * cost = ceil((input + cached x CacheRead + written x CacheWrite + output x Completion + reasoning x Reasoning
+ * + images x 1000) x ModelRatio x GroupRatio), at least 1 when anything was used and the price is not zero
+ * (ARCHITECTURE.md "Money"; with only prompt and completion this is the original formula).
  */
 export function costOf(usage: Usage, prices: Prices): number {
   const raw = rawCostOf(usage, prices);
@@ -40,11 +94,28 @@ export function costOf(usage: Usage, prices: Prices): number {
 
 /** The cost before rounding up. */
 export function rawCostOf(usage: Usage, prices: Prices): number {
-  return (usage.prompt_tokens + usage.completion_tokens * prices.completionRatio) * prices.modelRatio * prices.groupRatio;
+  const p = usageParts(usage);
+  const units =
+    p.input +
+    p.cached * prices.cacheReadRatio +
+    p.write * prices.cacheWriteRatio +
+    p.write1h * prices.cacheWrite1hRatio +
+    p.output * prices.completionRatio +
+    p.reasoning * prices.reasoningRatio +
+    p.images * TOKENS_PER_IMAGE;
+  return units * prices.modelRatio * prices.groupRatio;
 }
 
-/** The readable price breakdown written into consume logs. */
+/** The readable price breakdown written into consume logs: every priced part that was used. */
 export function describePrice(prices: Prices, usage: Usage, cost: number): string {
   const unknown = prices.unknownModel ? '（未配置倍率，按默认倍率计费）' : '';
-  return `模型倍率 ${prices.modelRatio}${unknown}，补全倍率 ${prices.completionRatio}，分组倍率 ${prices.groupRatio}；输入 ${usage.prompt_tokens} + 输出 ${usage.completion_tokens} tokens，共计 ${cost} 额度`;
+  const p = usageParts(usage);
+  const parts = [`输入 ${p.input}`];
+  if (p.cached > 0) parts.push(`缓存读取 ${p.cached} × ${prices.cacheReadRatio}`);
+  if (p.write > 0) parts.push(`缓存写入 ${p.write} × ${prices.cacheWriteRatio}`);
+  if (p.write1h > 0) parts.push(`1 小时缓存写入 ${p.write1h} × ${prices.cacheWrite1hRatio}`);
+  parts.push(`输出 ${p.output}`);
+  if (p.reasoning > 0) parts.push(`推理 ${p.reasoning} × ${prices.reasoningRatio}`);
+  if (p.images > 0) parts.push(`图片 ${p.images} 张`);
+  return `模型倍率 ${prices.modelRatio}${unknown}，补全倍率 ${prices.completionRatio}，分组倍率 ${prices.groupRatio}；${parts.join(' + ')} tokens，共计 ${cost} 额度`;
 }

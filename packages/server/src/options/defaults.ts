@@ -78,6 +78,46 @@ export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
   'mistral-small-latest': 3,
 };
 
+/**
+ * Prompt-cache and reasoning prices, each relative to the model's input price (cache) or output price
+ * (reasoning), from the providers' price lists. Models missing here fall back to their family's rule in
+ * billing/pricing.ts (e.g. every Claude model reads its cache at 0.1 and writes it at 1.25 / 2).
+ */
+export const DEFAULT_CACHE_READ_RATIO: Record<string, number> = {
+  'gpt-4o': 0.5,
+  'gpt-4o-2024-08-06': 0.5,
+  'gpt-4o-mini': 0.5,
+  'gpt-4.1': 0.25,
+  'gpt-4.1-mini': 0.25,
+  'gpt-4.1-nano': 0.25,
+  o1: 0.5,
+  'o1-mini': 0.5,
+  'o3-mini': 0.5,
+  'claude-3-haiku-20240307': 0.1,
+  'claude-3-5-haiku-20241022': 0.1,
+  'claude-3-5-sonnet-20241022': 0.1,
+  'claude-3-7-sonnet-20250219': 0.1,
+  'claude-3-opus-20240229': 0.1,
+  'gemini-1.5-flash': 0.25,
+  'gemini-1.5-pro': 0.25,
+  'gemini-2.0-flash': 0.25,
+  'deepseek-chat': 0.1,
+  'deepseek-reasoner': 0.1,
+};
+
+export const DEFAULT_CACHE_WRITE_RATIO: Record<string, number> = {
+  'claude-3-haiku-20240307': 1.25,
+  'claude-3-5-haiku-20241022': 1.25,
+  'claude-3-5-sonnet-20241022': 1.25,
+  'claude-3-7-sonnet-20250219': 1.25,
+  'claude-3-opus-20240229': 1.25,
+};
+
+export const DEFAULT_CACHE_WRITE_1H_RATIO: Record<string, number> = {
+  'claude-3-5-haiku-20241022': 2,
+  'claude-3-7-sonnet-20250219': 2,
+};
+
 export const DEFAULT_GROUP_RATIO: Record<string, number> = { default: 1, vip: 1, svip: 1 };
 
 /** Default value of every option key of spec section 3. */
@@ -134,4 +174,9 @@ export const DEFAULT_OPTIONS: Record<OptionKey, string> = {
   ModelRatio: JSON.stringify(DEFAULT_MODEL_RATIO, null, 2),
   CompletionRatio: JSON.stringify(DEFAULT_COMPLETION_RATIO, null, 2),
   GroupRatio: JSON.stringify(DEFAULT_GROUP_RATIO, null, 2),
+  CacheReadRatio: JSON.stringify(DEFAULT_CACHE_READ_RATIO, null, 2),
+  CacheWriteRatio: JSON.stringify(DEFAULT_CACHE_WRITE_RATIO, null, 2),
+  CacheWrite1hRatio: JSON.stringify(DEFAULT_CACHE_WRITE_1H_RATIO, null, 2),
+  // Empty: reasoning tokens are billed at the model's completion ratio unless a model is listed here.
+  ReasoningRatio: '{}',
 };

@@ -7,6 +7,7 @@ import {
   isBooleanOptionKey,
   isSecretOptionKey,
   type OptionKey,
+  type RatioOptionKey,
 } from '@model-relay/contract';
 import { fail } from '../lib/errors.js';
 import type { OptionsRepository } from '../storage/repositories/options.js';
@@ -49,7 +50,7 @@ export class OptionStore {
   }
 
   /** A ratio map (ModelRatio, CompletionRatio, GroupRatio), parsed once per change. */
-  ratios(key: 'ModelRatio' | 'CompletionRatio' | 'GroupRatio'): Record<string, number> {
+  ratios(key: RatioOptionKey): Record<string, number> {
     let parsed = this.parsedRatios.get(key);
     if (!parsed) {
       parsed = parseRatioMap(this.get(key)) ?? parseRatioMap(DEFAULT_OPTIONS[key]) ?? {};

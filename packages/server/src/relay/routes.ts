@@ -1,69 +1,64 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { billingRoutes } from './billing-routes.js';
+import { anthropicDialect } from './dialects/anthropic/index.js';
+import { openAiChatDialect } from './dialects/openai-chat/index.js';
+import type { Dialect } from './dialects/types.js';
+import { anthropicIngress } from './ingress/anthropic.js';
+import { openAiIngress } from './ingress/openai.js';
 import { authenticateKey } from './pipeline/authenticate-key.js';
-import type { RelayMode } from './providers/types.js';
-import { handleRelay, type RelayDeps } from './relay-handler.js';
+import type { RelayDeps } from './pipeline/handle-relay.js';
 import { RelayError } from './relay-error.js';
 
-const ENDPOINTS: Array<[string, RelayMode]> = [
-  ['/v1/chat/completions', 'chat'],
-  ['/v1/completions', 'completions'],
-  ['/v1/embeddings', 'embeddings'],
-  ['/v1/images/generations', 'images'],
-  ['/v1/audio/speech', 'audio_speech'],
-  ['/v1/audio/transcriptions', 'audio_transcription'],
-  ['/v1/audio/translations', 'audio_translation'],
-  ['/v1/moderations', 'moderations'],
-];
-
-/** /v1: the OpenAI-compatible relay, with errors in OpenAI's shape (its own error handler). */
+/** The relay: every client dialect's endpoints, each answering errors in its own dialect's shape. */
 export async function relayRoutes(app: FastifyInstance, deps: RelayDeps): Promise<void> {
   await app.register(async (v1) => {
     // Uploads (audio) are relayed byte for byte: keep multipart bodies raw.
     v1.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_request, body, done) => done(null, body));
-
-    v1.setErrorHandler((error: FastifyError, request, reply) => {
-      if (reply.sent || reply.raw.headersSent) return;
-      if (error instanceof RelayError) return reply.status(error.status).send(error.toBody());
-      if (error.statusCode && error.statusCode < 500) {
-        return reply.status(error.statusCode).send(new RelayError(error.statusCode, `请求无效：${error.message}`).toBody());
-      }
-      request.log.error({ err: error }, 'relay error');
-      return reply.status(500).send(new RelayError(500, '网关内部错误', 'server_error', 'internal_error').toBody());
-    });
-
     v1.addHook('onRequest', async (request, reply) => {
       reply.header('X-Request-Id', request.id);
       reply.header('Access-Control-Allow-Origin', '*');
     });
     // CORS preflight: browser-based chat clients call /v1 and the billing endpoints from other origins.
-    for (const path of ['/v1/*', '/dashboard/*']) {
+    for (const path of ['/v1/*', '/v1beta/*', '/dashboard/*']) {
       v1.options(path, async (_request, reply) => {
-        reply
-          .header('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS')
-          .header('Access-Control-Allow-Headers', '*')
-          .status(204)
-          .send();
+        reply.header('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS').header('Access-Control-Allow-Headers', '*').status(204).send();
       });
     }
 
-    billingRoutes(v1, deps);
-
-    for (const [path, mode] of ENDPOINTS) {
-      v1.post(path, (request, reply) => handleRelay(deps, mode, request, reply));
-    }
-
-    v1.get('/v1/models', async (request) => {
-      const models = await modelsFor(deps, request);
-      return { object: 'list', data: models.map(toModelObject) };
+    await v1.register(async (openai) => {
+      openai.setErrorHandler(errorHandler(openAiChatDialect));
+      billingRoutes(openai, deps);
+      openAiIngress(openai, deps);
+      openai.get('/v1/models', async (request) => {
+        const models = await modelsFor(deps, request);
+        return { object: 'list', data: models.map(toModelObject) };
+      });
+      openai.get('/v1/models/:model', async (request) => {
+        const model = (request.params as { model: string }).model;
+        const models = await modelsFor(deps, request);
+        if (!models.includes(model)) throw new RelayError(404, `模型 ${model.slice(0, 200)} 不存在`, 'invalid_request_error', 'model_not_found');
+        return toModelObject(model);
+      });
     });
-    v1.get('/v1/models/:model', async (request) => {
-      const model = (request.params as { model: string }).model;
-      const models = await modelsFor(deps, request);
-      if (!models.includes(model)) throw new RelayError(404, `模型 ${model} 不存在`, 'invalid_request_error', 'model_not_found');
-      return toModelObject(model);
+    await v1.register(async (anthropic) => {
+      anthropic.setErrorHandler(errorHandler(anthropicDialect));
+      anthropicIngress(anthropic, deps);
     });
   });
+}
+
+/** Errors before any byte of an answer was sent, in the client's own dialect; never a stack trace. */
+export function errorHandler(dialect: Dialect) {
+  return (error: FastifyError, request: Parameters<Parameters<FastifyInstance['setErrorHandler']>[0]>[1], reply: Parameters<Parameters<FastifyInstance['setErrorHandler']>[0]>[2]) => {
+    if (reply.sent || reply.raw.headersSent) return;
+    if (error instanceof RelayError) return reply.status(error.status).send(dialect.errorBody(error.status, error.message, error.code));
+    if (error.statusCode && error.statusCode < 500) {
+      const message = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? '请求体过大' : error.code?.startsWith('FST_ERR_CTP') || error instanceof SyntaxError ? '请求体不是合法的 JSON' : '请求无效';
+      return reply.status(error.statusCode).send(dialect.errorBody(error.statusCode, message));
+    }
+    request.log.error({ err: error }, 'relay error');
+    return reply.status(500).send(dialect.errorBody(500, '网关内部错误', 'internal_error'));
+  };
 }
 
 async function modelsFor(deps: RelayDeps, request: Parameters<typeof authenticateKey>[1]): Promise<string[]> {

@@ -1,5 +1,5 @@
 import type { ChannelRow } from '../../storage/schema.js';
-import type { UpstreamPools } from '../pipeline/forward.js';
+import type { UpstreamPools } from '../transport/upstream-pools.js';
 
 /**
  * Balance queries for the channel types whose balance the console shows (spec section 9): OpenAI (1) and

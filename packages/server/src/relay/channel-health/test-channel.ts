@@ -3,9 +3,14 @@ import type { Notifier } from '../../notify/notifier.js';
 import type { OptionStore } from '../../options/option-store.js';
 import type { RelayStore } from '../../storage/repositories/relay-store.js';
 import type { ChannelRow } from '../../storage/schema.js';
-import type { UpstreamPools } from '../pipeline/forward.js';
+import type { UpstreamPools } from '../transport/upstream-pools.js';
 import { mapModel } from '../pipeline/map-model.js';
+import { emptyRequest, textOf, type ChatResponse } from '../canonical.js';
+import { dialectOf } from '../dialects/registry.js';
+import { parseEvent } from '../dialects/shared.js';
 import { adapterFor } from '../providers/registry.js';
+import type { ChannelTarget } from '../providers/types.js';
+import { sendUpstream } from '../transport/send-upstream.js';
 import { isChatModel, notChatModelMessage } from './test-model.js';
 
 export interface ChannelTestResult {
@@ -44,35 +49,32 @@ export async function testChannel(deps: ChannelHealthDeps, channel: ChannelRow, 
   const model = testModelOf(channel, requestedModel);
   // The test is one chat completion: a non-chat model would fail upstream and count against the channel.
   if (!isChatModel(model)) return { success: false, message: notChatModelMessage(model), time: 0, model };
-  const adapter = adapterFor(channel.type);
-  if (!adapter) return { success: false, message: `渠道类型 ${channel.type} 暂不支持测试`, time: 0, model };
+  const provider = adapterFor(channel.type);
+  if (!provider) return { success: false, message: `渠道类型 ${channel.type} 暂不支持测试`, time: 0, model };
+  const target: ChannelTarget = { type: channel.type, baseUrl: channel.base_url, key: channel.key, other: channel.other, config: parseJsonObject(channel.config) ?? {} };
   const upstreamModel = mapModel(channel, model);
-  const request = adapter.buildRequest({
-    mode: 'chat',
-    path: '/v1/chat/completions',
-    channel: { type: channel.type, baseUrl: channel.base_url, key: channel.key, other: channel.other, config: parseJsonObject(channel.config) ?? {} },
-    upstreamModel,
-    body: { model: upstreamModel, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 },
-    stream: false,
-  });
+  const dialect = dialectOf(provider.dialects(target, upstreamModel)[0]);
+  if (!dialect) return { success: false, message: `渠道类型 ${channel.type} 暂不支持测试`, time: 0, model };
+  // The smallest real question, in the channel's own dialect, without billing.
+  const question = { ...emptyRequest(upstreamModel), messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }], maxOutputTokens: 5 };
+  const request = provider.build({ endpoint: 'chat', dialect: dialect.name, channel: target, model: upstreamModel, stream: false, body: dialect.buildRequest(question), path: '/v1/chat/completions' });
   const started = performance.now();
   let success = false;
   let message: string;
   let deadKey = false;
   try {
-    const url = new URL(request.url);
-    const response = await deps.pools.get(url.origin).request({ method: 'POST', path: `${url.pathname}${url.search}`, headers: request.headers, body: request.body });
+    const response = await sendUpstream(deps.pools, request, AbortSignal.timeout(60_000));
     const text = await response.body.text();
-    if (response.statusCode >= 400) {
-      const verdict = adapter.classifyError(response.statusCode, text);
+    if (response.status >= 400) {
+      const verdict = provider.classifyError(response.status, text);
       message = verdict.message;
       deadKey = verdict.disableChannel;
     } else {
       success = true;
-      message = replyText(text);
+      message = replyText(dialect.parseResponse(parseEvent(text) ?? {}));
     }
   } catch (error) {
-    message = `请求失败：${(error as Error).message}`;
+    message = /timeout|abort/i.test(String((error as Error).name)) ? '请求超时' : '请求失败：无法连接上游服务';
   }
   const elapsedMs = Math.round(performance.now() - started);
   const time = elapsedMs / 1000;
@@ -91,12 +93,6 @@ export async function testChannel(deps: ChannelHealthDeps, channel: ChannelRow, 
   return { success, message, time, model };
 }
 
-function replyText(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { choices?: Array<{ message?: { content?: unknown } }> };
-    const content = parsed.choices?.[0]?.message?.content;
-    return typeof content === 'string' ? content : '';
-  } catch {
-    return '';
-  }
+function replyText(answer: ChatResponse): string {
+  return textOf(answer.content);
 }

@@ -12,11 +12,19 @@ export interface KeyAuth {
   pinnedChannelId?: number;
 }
 
-/** Reads the API key from `Authorization: Bearer sk-...` or `x-api-key` (Anthropic SDKs send either). */
+/**
+ * Reads the API key: `Authorization: Bearer sk-...` (OpenAI), `x-api-key` (Anthropic SDKs send either),
+ * `x-goog-api-key` or `?key=` (Gemini SDKs and CLI).
+ */
 export function readKey(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
-  const raw = header ? header.replace(/^Bearer\s+/i, '').trim() : String(request.headers['x-api-key'] ?? '').trim();
-  return raw || undefined;
+  if (header) return header.replace(/^Bearer\s+/i, '').trim() || undefined;
+  for (const name of ['x-api-key', 'x-goog-api-key'] as const) {
+    const value = request.headers[name];
+    if (typeof value === 'string' && value.trim()) return value.trim();
+  }
+  const query = (request.query as { key?: unknown } | undefined)?.key;
+  return typeof query === 'string' && query.trim() ? query.trim() : undefined;
 }
 
 /**

@@ -1,21 +1,32 @@
 /**
- * The provider adapter contract. An adapter is a pure translator between the gateway's OpenAI-shaped
- * request and one upstream's wire format: it builds the upstream request, reads usage from the response
- * and from stream events, and maps upstream errors. It never does I/O, never reads the database and never
- * touches quota: the pipeline does all of that around it, so every provider gets billing, retries and
- * logging for free.
+ * The provider adapter contract. An adapter knows one upstream service: which wire dialect(s) it speaks, its
+ * URLs, how it authenticates, its quirks and what its errors mean. It turns a body already written in one of
+ * its dialects (by a client in the same dialect, or by the translation core) into the HTTP request to send.
+ *
+ * It is a pure translator: no I/O, no storage, no quota. Credentials that need I/O (a Vertex access token) are
+ * resolved by the pipeline before `build` and handed in; request signing (AWS SigV4) is applied by the
+ * pipeline after it. Every provider therefore gets billing, retries, logging and streaming for free.
+ *
+ * Adding a provider: a folder under providers/ with its adapter and __fixtures__/, and one line in registry.ts.
  */
+import type { Usage } from '../../billing/usage.js';
+import type { DialectName, Frame } from '../dialects/types.js';
 
-/** The relay endpoints (OpenAI paths under /v1). */
-export type RelayMode =
-  | 'chat'
-  | 'completions'
-  | 'embeddings'
-  | 'images'
-  | 'audio_speech'
-  | 'audio_transcription'
-  | 'audio_translation'
-  | 'moderations';
+export type { Usage };
+
+/**
+ * What a client asked for. `chat` is the conversation endpoint of every dialect and is translated between
+ * them; the others exist only in OpenAI's API and pass through to channels that speak it.
+ */
+export type Endpoint = 'chat' | 'completions' | 'embeddings' | 'images' | 'audio_speech' | 'audio_transcription' | 'audio_translation' | 'moderations';
+
+/** Credentials the pipeline resolved for a channel before building its request. */
+export type ResolvedCredentials =
+  | { kind: 'bearer'; token: string }
+  | { kind: 'aws'; accessKeyId: string; secretAccessKey: string; sessionToken?: string; region: string };
+
+/** Credentials that need I/O or signing, resolved by the pipeline (relay/credentials/). */
+export type CredentialKind = 'google-service-account' | 'aws';
 
 /** What the adapter knows about the channel it is building a request for. */
 export interface ChannelTarget {
@@ -23,29 +34,27 @@ export interface ChannelTarget {
   /** base URL without trailing slash; empty means the provider's default */
   baseUrl: string;
   key: string;
-  /** type-specific extra (Azure: API version) */
+  /** type-specific extra (Azure: API version; Vertex: region) */
   other: string;
   config: Record<string, unknown>;
+  credentials?: ResolvedCredentials;
 }
 
-export interface AdapterInput {
-  mode: RelayMode;
-  /** Path the client called, e.g. /v1/chat/completions. */
-  path: string;
+export interface BuildInput {
+  endpoint: Endpoint;
+  /** The dialect `body` is written in (for chat: one of `dialects()`; otherwise OpenAI's). */
+  dialect: DialectName;
   channel: ChannelTarget;
   /** Model name after model mapping. */
-  upstreamModel: string;
-  /** Parsed JSON body (already rewritten with the upstream model), or undefined for multipart bodies. */
-  body: Record<string, unknown> | undefined;
-  /** Raw multipart body and its content type when the client sent a file upload. */
-  rawBody?: Buffer;
-  contentType?: string;
+  model: string;
   stream: boolean;
-  /**
-   * Output tokens per answer the request's reservation pays for, when it is less than the client's own limit
-   * (or the client set none): the adapter must ask the upstream for no more than this.
-   */
-  maxOutputTokens?: number;
+  /** The body to send: a JSON object in `dialect`, or the raw bytes of an upload (multipart audio). */
+  body: Record<string, unknown> | Buffer;
+  contentType?: string;
+  /** Path the client called, e.g. /v1/embeddings (OpenAI-only endpoints keep it). */
+  path: string;
+  /** Headers of the client's request that its dialect defines and a provider of the same dialect honours (anthropic-beta). */
+  forwardHeaders?: Record<string, string>;
 }
 
 export interface UpstreamRequest {
@@ -53,25 +62,34 @@ export interface UpstreamRequest {
   method: 'POST' | 'GET';
   headers: Record<string, string>;
   body: string | Buffer | undefined;
+  /** Signed by the pipeline just before sending (AWS SigV4 for this service). */
+  sign?: { scheme: 'aws-sigv4'; service: string };
 }
 
-import type { Usage } from '../../billing/usage.js';
-
-export type { Usage };
+export interface ErrorVerdict {
+  /** Worth trying another channel (rate limits, overload, server errors, a dead key on this channel). */
+  retry: boolean;
+  /** The key or account is dead: AutomaticDisableChannelEnabled may disable the channel. */
+  disableChannel: boolean;
+  /** A short reason for logs and for the client. */
+  message: string;
+}
 
 export interface ProviderAdapter {
+  readonly id: string;
   /** Channel types this adapter serves. */
   readonly channelTypes: readonly number[];
-  /** Default base URL per channel type when the channel leaves it empty. */
-  defaultBaseUrl(type: number): string;
-  buildRequest(input: AdapterInput): UpstreamRequest;
-  /** Usage from a complete (non-stream) JSON response body, if the upstream reported it. */
-  usageFromResponse(body: unknown): Usage | undefined;
   /**
-   * Reads one stream event's data (the text after "data: "). Returns usage when the event carries it and
-   * the text content it adds (used to count tokens when the upstream sends no usage).
+   * Dialects the upstream speaks for this model, best first. The pipeline passes the client's body through
+   * when the client's dialect is among them and translates into the first one otherwise.
    */
-  readStreamEvent(data: string): { usage?: Usage; text?: string; done?: boolean };
-  /** Whether an upstream failure should be retried on another channel, and whether it means a dead key. */
-  classifyError(status: number, body: string): { retry: boolean; disableChannel: boolean; message: string };
+  dialects(channel: ChannelTarget, model: string): readonly DialectName[];
+  /** OpenAI-only endpoints this provider serves (chat is always served). */
+  supports(endpoint: Endpoint): boolean;
+  /** Credentials the pipeline must resolve before `build`. */
+  readonly credentials?: CredentialKind;
+  build(input: BuildInput): UpstreamRequest;
+  /** Unwraps a provider's own envelope around a stream frame (Bedrock's base64 `bytes`). */
+  unwrapFrame?(frame: Frame): Frame | undefined;
+  classifyError(status: number, body: string): ErrorVerdict;
 }

@@ -1,9 +1,8 @@
 import { AZURE_DEFAULT_API_VERSION } from '@model-relay/contract';
-import { openAiAdapter, bodyOf } from '../openai/adapter.js';
-import type { ProviderAdapter, RelayMode } from '../types.js';
+import { classifyOpenAiError, openAiBody } from '../openai-compatible/adapter.js';
+import type { Endpoint, ProviderAdapter } from '../types.js';
 
-
-const OPERATION: Record<RelayMode, string> = {
+const OPERATION: Record<Endpoint, string> = {
   chat: 'chat/completions',
   completions: 'completions',
   embeddings: 'embeddings',
@@ -20,14 +19,16 @@ const OPERATION: Record<RelayMode, string> = {
  * https://learn.microsoft.com/azure/ai-services/openai/reference
  */
 export const azureAdapter: ProviderAdapter = {
-  ...openAiAdapter,
+  id: 'azure',
   channelTypes: [3],
-  defaultBaseUrl: () => '',
-  buildRequest(input) {
+  dialects: () => ['openai-chat'],
+  supports: () => true,
+  build(input) {
     // Azure deployment names cannot contain dots; "gpt-3.5-turbo" is conventionally deployed as "gpt-35-turbo".
-    const deployment = input.upstreamModel.replace(/\./g, '');
+    const deployment = input.model.replace(/\./g, '');
     const version = input.channel.other || AZURE_DEFAULT_API_VERSION;
-    const url = `${input.channel.baseUrl}/openai/deployments/${encodeURIComponent(deployment)}/${OPERATION[input.mode]}?api-version=${encodeURIComponent(version)}`;
-    return { url, method: 'POST', ...bodyOf(input, { 'api-key': input.channel.key }) };
+    const url = `${input.channel.baseUrl}/openai/deployments/${encodeURIComponent(deployment)}/${OPERATION[input.endpoint]}?api-version=${encodeURIComponent(version)}`;
+    return { url, method: 'POST', ...openAiBody(input, { 'api-key': input.channel.key }) };
   },
+  classifyError: classifyOpenAiError,
 };

@@ -1,0 +1,181 @@
+import type { AssistantPart, ChatRequest, ImagePart, ImageSource, Message, TextPart, ToolChoice, UserPart } from '../../canonical.js';
+import { emptyRequest } from '../../canonical.js';
+import { argumentsObject, asArray, asNumber, asString, badRequest, isRecord } from '../shared.js';
+
+/**
+ * Anthropic Messages (https://docs.anthropic.com/en/api/messages) <-> canonical request.
+ * Blocks the other dialects have no counterpart for (documents, server tools, citations) cannot be translated:
+ * documents are refused with a clear error, server tools are left out.
+ */
+export function parseMessagesRequest(body: Record<string, unknown>): ChatRequest {
+  const model = asString(body.model);
+  if (!model) throw badRequest('请求缺少 model 字段');
+  if (!Array.isArray(body.messages)) throw badRequest('messages 必须是数组');
+  const request = emptyRequest(model);
+  request.stream = body.stream === true;
+  request.system = typeof body.system === 'string' ? (body.system ? [{ type: 'text', text: body.system }] : []) : asArray(body.system).flatMap(textBlock);
+
+  for (const raw of body.messages) {
+    if (!isRecord(raw) || (raw.role !== 'user' && raw.role !== 'assistant')) throw badRequest('messages 的 role 只能是 user 或 assistant');
+    const blocks = typeof raw.content === 'string' ? [{ type: 'text', text: raw.content }] : asArray(raw.content);
+    if (raw.role === 'user') {
+      const parts: UserPart[] = [];
+      for (const block of blocks) if (isRecord(block)) parts.push(...userBlock(block));
+      append(request.messages, { role: 'user', content: parts });
+    } else {
+      const parts: AssistantPart[] = [];
+      for (const block of blocks) if (isRecord(block)) parts.push(...assistantBlock(block));
+      append(request.messages, { role: 'assistant', content: parts });
+    }
+  }
+
+  for (const tool of asArray(body.tools)) {
+    // Server tools (web search, code execution, computer use...) run at Anthropic and exist nowhere else.
+    if (!isRecord(tool) || (tool.type !== undefined && tool.type !== 'custom')) continue;
+    const name = asString(tool.name);
+    if (!name) throw badRequest('tools 中的工具缺少 name');
+    request.tools.push({ name, description: asString(tool.description), parameters: isRecord(tool.input_schema) ? tool.input_schema : { type: 'object', properties: {} } });
+  }
+  if (isRecord(body.tool_choice)) {
+    const choice = body.tool_choice;
+    const map: Record<string, ToolChoice | undefined> = { auto: { type: 'auto' }, any: { type: 'required' }, none: { type: 'none' } };
+    request.toolChoice = choice.type === 'tool' && asString(choice.name) ? { type: 'tool', name: choice.name as string } : map[String(choice.type)];
+    if (choice.disable_parallel_tool_use === true) request.parallelToolCalls = false;
+  }
+  const max = asNumber(body.max_tokens);
+  if (max !== undefined && max > 0) request.maxOutputTokens = Math.floor(max);
+  request.temperature = asNumber(body.temperature);
+  request.topP = asNumber(body.top_p);
+  request.topK = asNumber(body.top_k);
+  const stop = asArray(body.stop_sequences).filter((s): s is string => typeof s === 'string');
+  if (stop.length) request.stop = stop;
+  if (isRecord(body.metadata)) request.user = asString(body.metadata.user_id);
+  if (isRecord(body.thinking)) {
+    if (body.thinking.type === 'enabled') request.reasoning = { enabled: true, budgetTokens: asNumber(body.thinking.budget_tokens) };
+    else if (body.thinking.type === 'disabled') request.reasoning = { enabled: false };
+  }
+  return request;
+}
+
+function append(messages: Message[], message: Message): void {
+  if (message.content.length === 0) return;
+  const last = messages.at(-1);
+  if (last && last.role === message.role) (last.content as unknown[]).push(...message.content);
+  else messages.push(message);
+}
+
+function textBlock(block: unknown): TextPart[] {
+  if (!isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') return [];
+  const part: TextPart = { type: 'text', text: block.text };
+  if (isRecord(block.cache_control)) part.cache = block.cache_control.ttl === '1h' ? 'ephemeral-1h' : 'ephemeral';
+  return [part];
+}
+
+function imageSource(source: unknown): ImageSource | undefined {
+  if (!isRecord(source)) return undefined;
+  if (source.type === 'base64' && typeof source.data === 'string') return { kind: 'base64', mediaType: asString(source.media_type) ?? 'image/png', data: source.data };
+  if (source.type === 'url' && typeof source.url === 'string') return { kind: 'url', url: source.url };
+  return undefined;
+}
+
+function userBlock(block: Record<string, unknown>): UserPart[] {
+  if (block.type === 'text') return textBlock(block);
+  if (block.type === 'image') {
+    const source = imageSource(block.source);
+    return source ? [{ type: 'image', source }] : [];
+  }
+  if (block.type === 'tool_result') {
+    const content: Array<TextPart | ImagePart> =
+      typeof block.content === 'string'
+        ? [{ type: 'text', text: block.content }]
+        : asArray(block.content).flatMap((inner): Array<TextPart | ImagePart> => {
+            if (!isRecord(inner)) return [];
+            if (inner.type === 'image') {
+              const source = imageSource(inner.source);
+              return source ? [{ type: 'image', source }] : [];
+            }
+            return textBlock(inner);
+          });
+    return [{ type: 'tool_result', callId: asString(block.tool_use_id) ?? '', content, isError: block.is_error === true }];
+  }
+  if (block.type === 'document') throw badRequest('该模型的渠道不支持 document 类型的内容');
+  return [];
+}
+
+function assistantBlock(block: Record<string, unknown>): AssistantPart[] {
+  if (block.type === 'text' && typeof block.text === 'string') return block.text ? [{ type: 'text', text: block.text }] : [];
+  if (block.type === 'thinking') return [{ type: 'reasoning', text: asString(block.thinking) ?? '', signature: asString(block.signature) }];
+  if (block.type === 'redacted_thinking') return [{ type: 'reasoning', text: '', redacted: asString(block.data) ?? '' }];
+  if (block.type === 'tool_use') return [{ type: 'tool_call', id: asString(block.id) ?? '', name: asString(block.name) ?? '', arguments: JSON.stringify(block.input ?? {}) }];
+  return [];
+}
+
+/** Thinking budgets for an OpenAI-style effort (Anthropic's minimum budget is 1,024). */
+const BUDGET = { minimal: 1024, low: 2048, medium: 8192, high: 24576 } as const;
+
+export function buildMessagesRequest(request: ChatRequest): Record<string, unknown> {
+  const maxTokens = request.maxOutputTokens ?? 4096;
+  const body: Record<string, unknown> = { model: request.model, max_tokens: maxTokens };
+  if (request.system.length > 0) body.system = request.system.filter((p) => p.text).map(writeText);
+  const messages = request.messages.map((message) =>
+    message.role === 'user'
+      ? { role: 'user', content: userBlocks(message.content) }
+      : { role: 'assistant', content: message.content.flatMap(writeAssistant) },
+  );
+  // The API wants the first turn from the user and no empty turns.
+  const nonEmpty = messages.filter((m) => m.content.length > 0);
+  if (nonEmpty[0]?.role === 'assistant') nonEmpty.unshift({ role: 'user', content: [{ type: 'text', text: '(continue)' }] });
+  body.messages = nonEmpty;
+
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), input_schema: t.parameters }));
+  }
+  const choice = request.toolChoice;
+  if (choice || request.parallelToolCalls === false) {
+    const type = choice?.type === 'required' ? 'any' : (choice?.type ?? 'auto');
+    body.tool_choice = { type, ...(choice?.type === 'tool' ? { name: choice.name } : {}), ...(request.parallelToolCalls === false && type !== 'none' ? { disable_parallel_tool_use: true } : {}) };
+  }
+  const reasoning = request.reasoning;
+  const thinking = reasoning && reasoning.enabled !== false && (reasoning.budgetTokens || reasoning.effort);
+  if (thinking) {
+    // budget_tokens must be at least 1,024 and below max_tokens.
+    const budget = Math.max(1024, Math.min(reasoning.budgetTokens ?? BUDGET[reasoning.effort ?? 'medium'], maxTokens - 1));
+    if (budget < maxTokens) body.thinking = { type: 'enabled', budget_tokens: budget };
+  }
+  // With thinking on, Anthropic refuses changed temperature and top_k.
+  if (request.temperature !== undefined && !body.thinking) body.temperature = Math.min(1, request.temperature);
+  if (request.topP !== undefined) body.top_p = request.topP;
+  if (request.topK !== undefined && !body.thinking) body.top_k = request.topK;
+  if (request.stop?.length) body.stop_sequences = request.stop;
+  if (request.user) body.metadata = { user_id: request.user };
+  if (request.stream) body.stream = true;
+  return body;
+}
+
+function writeText(part: TextPart): Record<string, unknown> {
+  return { type: 'text', text: part.text, ...(part.cache ? { cache_control: part.cache === 'ephemeral-1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' } } : {}) };
+}
+
+function writeImage(part: ImagePart): Record<string, unknown> {
+  const source = part.source;
+  return { type: 'image', source: source.kind === 'base64' ? { type: 'base64', media_type: source.mediaType, data: source.data } : { type: 'url', url: source.url } };
+}
+
+/** Tool results first: the API wants them at the start of the user turn that answers the calls. */
+function userBlocks(parts: UserPart[]): Array<Record<string, unknown>> {
+  const results = parts.flatMap((part) =>
+    part.type === 'tool_result'
+      ? [{ type: 'tool_result', tool_use_id: part.callId, content: part.content.filter((p) => p.type !== 'text' || p.text).map((p) => (p.type === 'text' ? writeText(p) : writeImage(p))), ...(part.isError ? { is_error: true } : {}) }]
+      : [],
+  );
+  const rest = parts.flatMap((part) => (part.type === 'text' ? (part.text ? [writeText(part)] : []) : part.type === 'image' ? [writeImage(part)] : []));
+  return [...results, ...rest];
+}
+
+function writeAssistant(part: AssistantPart): Array<Record<string, unknown>> {
+  if (part.type === 'text') return part.text ? [{ type: 'text', text: part.text }] : [];
+  if (part.type === 'tool_call') return [{ type: 'tool_use', id: part.id, name: part.name, input: argumentsObject(part.arguments) }];
+  if (part.redacted) return [{ type: 'redacted_thinking', data: part.redacted }];
+  // A thinking block is only accepted back with the signature Anthropic gave it; reasoning from other providers has none.
+  return part.signature ? [{ type: 'thinking', thinking: part.text, signature: part.signature }] : [];
+}

@@ -1,0 +1,82 @@
+import type { AssistantPart, ChatResponse, FinishReason, Usage } from '../../canonical.js';
+import { tokenCount } from '../../../billing/usage.js';
+import type { WriteContext } from '../types.js';
+import { argumentsObject, asArray, asString, isRecord } from '../shared.js';
+
+const FINISH: Record<string, FinishReason> = { end_turn: 'stop', stop_sequence: 'stop', pause_turn: 'stop', max_tokens: 'length', tool_use: 'tool_calls', refusal: 'content_filter' };
+export const finishFromAnthropic = (reason: unknown): FinishReason | undefined => (typeof reason === 'string' ? (FINISH[reason] ?? 'stop') : undefined);
+export const finishToAnthropic = (reason: FinishReason): string =>
+  ({ stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use', content_filter: 'refusal', error: 'end_turn' })[reason];
+
+/**
+ * Anthropic usage -> canonical. Anthropic's input_tokens leaves out cache reads and cache writes; the canonical
+ * prompt counts every input token, so they are added back and recorded as the parts priced apart. Writes are
+ * split by TTL when `cache_creation` says how (5-minute and 1-hour caches cost differently).
+ */
+export function readAnthropicUsage(value: unknown): Usage | undefined {
+  if (!isRecord(value)) return undefined;
+  const input = tokenCount(value.input_tokens);
+  const read = tokenCount(value.cache_read_input_tokens);
+  const created = tokenCount(value.cache_creation_input_tokens);
+  const split = isRecord(value.cache_creation) ? value.cache_creation : undefined;
+  const write1h = split ? tokenCount(split.ephemeral_1h_input_tokens) : 0;
+  const write5m = split ? Math.max(tokenCount(split.ephemeral_5m_input_tokens), created - write1h) : created;
+  const usage: Usage = { prompt_tokens: input + read + write5m + write1h, completion_tokens: tokenCount(value.output_tokens) };
+  if (read) usage.cached_tokens = read;
+  if (write5m) usage.cache_write_tokens = write5m;
+  if (write1h) usage.cache_write_1h_tokens = write1h;
+  return usage;
+}
+
+export function writeAnthropicUsage(usage: Usage | undefined): Record<string, unknown> {
+  if (!usage) return { input_tokens: 0, output_tokens: 0 };
+  const read = usage.cached_tokens ?? 0;
+  const write5m = usage.cache_write_tokens ?? 0;
+  const write1h = usage.cache_write_1h_tokens ?? 0;
+  return {
+    input_tokens: Math.max(0, usage.prompt_tokens - read - write5m - write1h),
+    cache_creation_input_tokens: write5m + write1h,
+    cache_read_input_tokens: read,
+    ...(write1h ? { cache_creation: { ephemeral_5m_input_tokens: write5m, ephemeral_1h_input_tokens: write1h } } : {}),
+    output_tokens: usage.completion_tokens,
+  };
+}
+
+export function parseMessagesResponse(body: unknown): ChatResponse {
+  const json = isRecord(body) ? body : {};
+  const content: AssistantPart[] = [];
+  for (const block of asArray(json.content)) {
+    if (!isRecord(block)) continue;
+    if (block.type === 'text' && typeof block.text === 'string') content.push({ type: 'text', text: block.text });
+    else if (block.type === 'thinking') content.push({ type: 'reasoning', text: asString(block.thinking) ?? '', signature: asString(block.signature) });
+    else if (block.type === 'redacted_thinking') content.push({ type: 'reasoning', text: '', redacted: asString(block.data) ?? '' });
+    else if (block.type === 'tool_use') content.push({ type: 'tool_call', id: asString(block.id) ?? '', name: asString(block.name) ?? '', arguments: JSON.stringify(block.input ?? {}) });
+  }
+  return { id: asString(json.id) ?? '', model: asString(json.model) ?? '', content, finishReason: finishFromAnthropic(json.stop_reason) ?? 'stop', usage: readAnthropicUsage(json.usage) };
+}
+
+export function writeMessagesResponse(response: ChatResponse, context: WriteContext): Record<string, unknown> {
+  const content = response.content.flatMap((part): Array<Record<string, unknown>> => {
+    if (part.type === 'text') return [{ type: 'text', text: part.text }];
+    if (part.type === 'tool_call') return [{ type: 'tool_use', id: part.id, name: part.name, input: argumentsObject(part.arguments) }];
+    if (part.redacted) return [{ type: 'redacted_thinking', data: part.redacted }];
+    return [{ type: 'thinking', thinking: part.text, signature: part.signature ?? '' }];
+  });
+  return {
+    id: context.id,
+    type: 'message',
+    role: 'assistant',
+    model: context.model,
+    content,
+    stop_reason: finishToAnthropic(response.finishReason),
+    stop_sequence: null,
+    usage: writeAnthropicUsage(response.usage),
+  };
+}
+
+const ERROR_TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 413: 'request_too_large', 429: 'rate_limit_error', 529: 'overloaded_error' };
+
+/** Anthropic's error body: {type:"error", error:{type, message}} with the type its status implies. */
+export function anthropicErrorBody(status: number, message: string): Record<string, unknown> {
+  return { type: 'error', error: { type: ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message } };
+}

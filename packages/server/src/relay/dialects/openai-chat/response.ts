@@ -1,0 +1,78 @@
+import type { AssistantPart, ChatResponse, FinishReason, Usage } from '../../canonical.js';
+import { tokenCount } from '../../../billing/usage.js';
+import type { WriteContext } from '../types.js';
+import { asArray, asString, isRecord } from '../shared.js';
+
+const FINISH: Record<string, FinishReason> = { stop: 'stop', length: 'length', tool_calls: 'tool_calls', function_call: 'tool_calls', content_filter: 'content_filter' };
+export const finishFromOpenAi = (reason: unknown): FinishReason | undefined => (typeof reason === 'string' ? (FINISH[reason] ?? 'stop') : undefined);
+
+/**
+ * Usage in OpenAI's shape: cached prompt tokens in prompt_tokens_details, reasoning in completion_tokens_details
+ * (DeepSeek reports its cache hits as prompt_cache_hit_tokens). A report with only a total is marked so the
+ * pipeline counts the prompt itself.
+ */
+export function readOpenAiUsage(value: unknown): Usage | undefined {
+  if (!isRecord(value)) return undefined;
+  if (value.prompt_tokens === undefined && value.completion_tokens === undefined) {
+    const total = tokenCount(value.total_tokens);
+    return total > 0 ? { prompt_tokens: 0, completion_tokens: 0, total_only: total } : undefined;
+  }
+  const prompt = tokenCount(value.prompt_tokens);
+  const completion = value.completion_tokens === undefined ? Math.max(0, tokenCount(value.total_tokens) - prompt) : tokenCount(value.completion_tokens);
+  const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion };
+  const cached = tokenCount(isRecord(value.prompt_tokens_details) ? value.prompt_tokens_details.cached_tokens : value.prompt_cache_hit_tokens);
+  if (cached > 0) usage.cached_tokens = cached;
+  const reasoning = isRecord(value.completion_tokens_details) ? tokenCount(value.completion_tokens_details.reasoning_tokens) : 0;
+  if (reasoning > 0) usage.reasoning_tokens = reasoning;
+  return usage;
+}
+
+export function writeOpenAiUsage(usage: Usage): Record<string, unknown> {
+  return {
+    prompt_tokens: usage.prompt_tokens,
+    completion_tokens: usage.completion_tokens,
+    total_tokens: usage.prompt_tokens + usage.completion_tokens,
+    prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0 },
+    completion_tokens_details: { reasoning_tokens: usage.reasoning_tokens ?? 0 },
+  };
+}
+
+export function parseChatResponse(body: unknown): ChatResponse {
+  const json = isRecord(body) ? body : {};
+  const choice = isRecord(asArray(json.choices)[0]) ? (asArray(json.choices)[0] as Record<string, unknown>) : {};
+  const message = isRecord(choice.message) ? choice.message : {};
+  const content: AssistantPart[] = [];
+  const reasoning = asString(message.reasoning_content) ?? asString(message.reasoning);
+  if (reasoning) content.push({ type: 'reasoning', text: reasoning });
+  if (typeof message.content === 'string' && message.content) content.push({ type: 'text', text: message.content });
+  for (const call of asArray(message.tool_calls)) {
+    if (!isRecord(call) || !isRecord(call.function)) continue;
+    const args = call.function.arguments;
+    content.push({ type: 'tool_call', id: asString(call.id) ?? '', name: asString(call.function.name) ?? '', arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) });
+  }
+  return {
+    id: asString(json.id) ?? '',
+    model: asString(json.model) ?? '',
+    content,
+    finishReason: finishFromOpenAi(choice.finish_reason) ?? 'stop',
+    usage: readOpenAiUsage(json.usage),
+  };
+}
+
+export function writeChatResponse(response: ChatResponse, context: WriteContext): Record<string, unknown> {
+  const text = response.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+  const reasoning = response.content.flatMap((p) => (p.type === 'reasoning' ? [p.text] : [])).join('');
+  const calls = response.content.flatMap((p) => (p.type === 'tool_call' ? [{ id: p.id, type: 'function', function: { name: p.name, arguments: p.arguments || '{}' } }] : []));
+  const message: Record<string, unknown> = { role: 'assistant', content: text || (calls.length ? null : '') };
+  // The field DeepSeek introduced and chat clients (Cherry Studio, LobeHub, Open WebUI) read for thinking.
+  if (reasoning) message.reasoning_content = reasoning;
+  if (calls.length) message.tool_calls = calls;
+  return {
+    id: context.id,
+    object: 'chat.completion',
+    created: context.created,
+    model: context.model,
+    choices: [{ index: 0, message, finish_reason: response.finishReason === 'error' ? 'stop' : response.finishReason, logprobs: null }],
+    ...(response.usage ? { usage: writeOpenAiUsage(response.usage) } : {}),
+  };
+}

@@ -1,0 +1,211 @@
+import { once } from 'node:events';
+import type { FastifyReply } from 'fastify';
+import type { StreamPart } from '../canonical.js';
+import type { Usage } from '../../billing/usage.js';
+import { UpstreamStreamError, parseEvent } from '../dialects/shared.js';
+import type { Dialect, Frame, StreamWriter, WriteContext } from '../dialects/types.js';
+import type { Endpoint, ProviderAdapter } from '../providers/types.js';
+import { JsonStreamDecoder, SseDecoder, type FrameDecoder } from '../transport/frame-decoders.js';
+import type { UpstreamResponse } from '../transport/send-upstream.js';
+
+/** What happened once an upstream answered without an error status. */
+export type DeliveryOutcome =
+  | { kind: 'success'; usage?: Usage; text: string }
+  | { kind: 'broken'; usage?: Usage; text: string; message: string }
+  | { kind: 'aborted'; usage?: Usage; text: string };
+
+/** A failure the client has not seen yet: the next channel may be tried. */
+export interface UpstreamFailure {
+  kind: 'failure';
+  status: number;
+  body: string;
+}
+
+export interface DeliveryPlan {
+  endpoint: Endpoint;
+  /** The client's dialect (answers and errors are written in it). */
+  client: Dialect;
+  /** The dialect of the upstream's answer. */
+  upstream: Dialect;
+  provider: ProviderAdapter;
+  /** Client and upstream speak differently: answers go through the canonical model. */
+  translate: boolean;
+  /** The client asked for a stream. */
+  stream: boolean;
+  context: WriteContext;
+  /** The gateway's id of the request (the X-Request-Id header). */
+  requestId: string;
+}
+
+const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'set-cookie', 'server', 'date']);
+/** Largest non-stream answer relayed (images as base64 can be large; anything bigger is an upstream fault). */
+const MAX_BODY_BYTES = 256 * 1024 * 1024;
+
+/** Usage and generated text read from what was delivered, for billing. */
+class Tally {
+  usage?: Usage;
+  text = '';
+  add(parts: StreamPart[]): void {
+    for (const part of parts) {
+      if (part.type === 'usage') this.usage = part.usage;
+      else if (part.type === 'text' || part.type === 'reasoning') this.text += part.text;
+      else if (part.type === 'tool_call') this.text += part.name;
+      else if (part.type === 'tool_call_delta') this.text += part.arguments;
+    }
+  }
+}
+
+/**
+ * Step 5: relays an upstream answer to the client and reads its usage on the side.
+ *  - same dialect: the bytes pass through as they arrive (a stream whose framing differs, such as Bedrock's
+ *    binary event-stream carrying Anthropic events, is re-framed event by event, never re-built);
+ *  - different dialects: each frame is read into canonical parts and written in the client's dialect.
+ * An upstream that breaks mid-stream ends the client's stream with its dialect's own error event; a client
+ * that leaves cancels the upstream call (through `abort`).
+ */
+export async function deliver(response: UpstreamResponse, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome | UpstreamFailure> {
+  const decoder = frameDecoderFor(response.contentType, plan);
+  if (!decoder) return deliverWhole(response, plan, reply, abort);
+  return deliverStream(response, decoder, plan, reply, abort);
+}
+
+/** How the answer is framed, or undefined for a whole (non-stream) body. */
+function frameDecoderFor(contentType: string, plan: DeliveryPlan): FrameDecoder | undefined {
+  if (contentType.includes('text/event-stream')) return new SseDecoder();
+  // Gemini streams a JSON array when not asked for SSE.
+  if (plan.stream && plan.upstream.name === 'gemini' && contentType.includes('json')) return new JsonStreamDecoder();
+  return undefined;
+}
+
+function relayHeaders(response: UpstreamResponse, requestId: string): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = { 'x-request-id': requestId };
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined && !HOP_HEADERS.has(name.toLowerCase())) headers[name] = value;
+  }
+  return headers;
+}
+
+/** The client left before an answer was sent: nothing more to write, and fastify must not try to. */
+function clientGone(reply: FastifyReply): DeliveryOutcome {
+  reply.hijack();
+  reply.raw.destroy();
+  return { kind: 'aborted', text: '' };
+}
+
+async function readAll(response: UpstreamResponse): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new Error('上游响应过大');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function deliverWhole(response: UpstreamResponse, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome | UpstreamFailure> {
+  let buffer: Buffer;
+  try {
+    buffer = await readAll(response);
+  } catch (error) {
+    if (abort.signal.aborted) return clientGone(reply);
+    return { kind: 'failure', status: 502, body: JSON.stringify({ error: { message: `上游响应中断：${(error as Error).message}` } }) };
+  }
+  const json = response.contentType.includes('json') ? parseEvent(buffer.toString('utf8')) : undefined;
+  const res = reply.raw;
+  if (!plan.translate) {
+    const usage = json ? wholeUsage(plan, json) : undefined;
+    reply.hijack();
+    res.writeHead(response.status, { ...relayHeaders(response, plan.requestId), 'content-length': String(buffer.length) });
+    res.end(buffer);
+    return { kind: 'success', usage: usage?.usage, text: usage?.text ?? '' };
+  }
+  if (!json) return { kind: 'failure', status: 502, body: JSON.stringify({ error: { message: '上游返回了无法解析的响应' } }) };
+  const answer = plan.upstream.parseResponse(json);
+  const text = answer.content.map((p) => (p.type === 'tool_call' ? p.arguments : p.text)).join('');
+  reply.hijack();
+  if (plan.stream) {
+    // Asked for a stream, answered whole: the answer is streamed in one go in the client's dialect.
+    const writer = plan.client.createStreamWriter(plan.context);
+    const parts: StreamPart[] = [{ type: 'start', id: answer.id, model: answer.model }];
+    answer.content.forEach((part, index) => {
+      if (part.type === 'tool_call') parts.push({ type: 'tool_call', index, id: part.id, name: part.name, signature: part.signature }, { type: 'tool_call_delta', index, arguments: part.arguments });
+      else parts.push(part.type === 'text' ? { type: 'text', text: part.text } : { type: 'reasoning', text: part.text, signature: part.signature, redacted: part.redacted });
+    });
+    parts.push({ type: 'finish', reason: answer.finishReason });
+    if (answer.usage) parts.push({ type: 'usage', usage: answer.usage });
+    res.writeHead(200, streamHeaders(plan));
+    res.end(parts.map((p) => writer.write(p)).join('') + writer.end());
+  } else {
+    const out = JSON.stringify(plan.client.writeResponse(answer, plan.context));
+    res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': plan.requestId, 'content-length': String(Buffer.byteLength(out)) });
+    res.end(out);
+  }
+  return { kind: 'success', usage: answer.usage, text };
+}
+
+/** Usage of a whole answer relayed as is: by its dialect for chat, by what OpenAI's other endpoints report. */
+function wholeUsage(plan: DeliveryPlan, json: Record<string, unknown>): { usage?: Usage; text: string } {
+  if (plan.endpoint === 'images') {
+    const images = Array.isArray(json.data) ? json.data.length : 0;
+    const reported = plan.upstream.parseResponse(json).usage;
+    return { usage: reported ?? (images ? { prompt_tokens: 0, completion_tokens: 0, images } : undefined), text: '' };
+  }
+  if (plan.endpoint === 'audio_transcription' || plan.endpoint === 'audio_translation') {
+    return { usage: plan.upstream.parseResponse(json).usage, text: typeof json.text === 'string' ? json.text : '' };
+  }
+  const answer = plan.upstream.parseResponse(json);
+  return { usage: answer.usage, text: answer.content.map((p) => (p.type === 'tool_call' ? p.arguments : p.text)).join('') };
+}
+
+function streamHeaders(plan: DeliveryPlan): Record<string, string> {
+  return { 'content-type': plan.client.streamContentType, 'cache-control': 'no-cache', 'x-accel-buffering': 'no', 'x-request-id': plan.requestId };
+}
+
+async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome> {
+  const res = reply.raw;
+  const tally = new Tally();
+  const reader = plan.upstream.createStreamReader();
+  // Same dialect and the client expects these very bytes (SSE to SSE, JSON array to JSON array): relay them.
+  // A provider that wraps its frames (Bedrock's binary event-stream) is re-framed instead.
+  const raw = !plan.translate && !plan.provider.unwrapFrame;
+  const writer: StreamWriter | undefined = plan.translate ? plan.client.createStreamWriter(plan.context) : undefined;
+  const unwrap = (frame: Frame) => (plan.provider.unwrapFrame ? plan.provider.unwrapFrame(frame) : frame);
+
+  reply.hijack();
+  if (raw) res.writeHead(response.status, { ...relayHeaders(response, plan.requestId), 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+  else res.writeHead(200, streamHeaders(plan));
+  res.flushHeaders();
+
+  const send = async (data: string | Buffer) => {
+    if (data.length > 0 && !res.write(data)) await once(res, 'drain', { signal: abort.signal });
+  };
+  const handle = (frames: Frame[]): string => {
+    let out = '';
+    for (const wrapped of frames) {
+      const frame = unwrap(wrapped);
+      if (!frame) continue;
+      const parts = reader.read(frame);
+      tally.add(parts);
+      if (writer) for (const part of parts) out += writer.write(part);
+      else if (!raw) out += plan.upstream.frame(frame);
+    }
+    return out;
+  };
+
+  try {
+    for await (const chunk of response.body) {
+      const buffer = chunk as Buffer;
+      const out = handle(decoder.push(buffer));
+      await send(raw ? buffer : out);
+    }
+    const tail = handle(decoder.end());
+    res.end(raw ? undefined : tail + (writer ? writer.end() : ''));
+    return { kind: 'success', usage: tally.usage, text: tally.text };
+  } catch (error) {
+    if (abort.signal.aborted) return { kind: 'aborted', usage: tally.usage, text: tally.text };
+    const message = error instanceof UpstreamStreamError ? `上游返回错误：${error.message}` : '上游流式响应中断';
+    res.end((writer ?? plan.client.createStreamWriter(plan.context)).error(message));
+    return { kind: 'broken', usage: tally.usage, text: tally.text, message };
+  }
+}

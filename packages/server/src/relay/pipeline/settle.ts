@@ -1,0 +1,89 @@
+import type { FastifyRequest } from 'fastify';
+import { approximateTokens, type TokenCounter } from '../../billing/count-tokens.js';
+import type { QuotaLedger, Reservation } from '../../billing/ledger.js';
+import { costOf, describePrice, type Prices } from '../../billing/pricing.js';
+import { EMPTY_USAGE, type Usage } from '../../billing/usage.js';
+import type { OptionStore } from '../../options/option-store.js';
+import type { ChannelRow, TokenRow, UserRow } from '../../storage/schema.js';
+import type { RequestFacts } from '../dialects/types.js';
+import type { DeliveryOutcome } from './deliver.js';
+
+export interface SettleDeps {
+  ledger: QuotaLedger;
+  options: OptionStore;
+  counter: TokenCounter;
+}
+
+export interface Finished {
+  reservation: Reservation;
+  prices: Prices;
+  facts: RequestFacts;
+  /** What reached the client; undefined when nothing did (refused, failed upstream, thrown). */
+  outcome?: DeliveryOutcome;
+  channel?: ChannelRow;
+  user: UserRow;
+  token: TokenRow;
+  requestId: string;
+  started: number;
+}
+
+/**
+ * Step 6: settles a finished request's reservation, exactly once. Nothing may stop it: counting is bounded
+ * and falls back to an approximate count, and whatever else throws still ends in a settlement (charging what
+ * is known), so no exception can leave quota held or a request unbilled.
+ */
+export async function settle(deps: SettleDeps, request: FastifyRequest, done: Finished): Promise<void> {
+  const { reservation, prices, outcome, channel, facts, user, token } = done;
+  let usage: Usage = EMPTY_USAGE;
+  if (outcome) {
+    try {
+      usage = await usageToBill(outcome.usage, outcome.text, facts, deps.counter, deps.options.bool('ApproximateTokenEnabled'));
+    } catch (error) {
+      request.log.error({ err: error }, 'usage counting failed; billing an approximate count');
+      usage = outcome.usage && outcome.usage.total_only === undefined ? outcome.usage : { prompt_tokens: Math.ceil(facts.promptBound / 4), completion_tokens: approximateTokens(outcome.text) };
+    }
+  }
+  const cost = outcome ? costOf(usage, prices) : 0;
+  const suffix = outcome?.kind === 'aborted' ? '（客户端中途断开）' : outcome?.kind === 'broken' ? '（上游流式响应中断）' : '';
+  await deps.ledger
+    .settle(reservation, {
+      cost,
+      channelId: outcome && channel ? channel.id : 0,
+      log:
+        outcome && deps.options.bool('LogConsumeEnabled')
+          ? {
+              user_id: user.id,
+              username: user.username,
+              created_at: Math.floor(Date.now() / 1000),
+              content: describePrice(prices, usage, cost) + suffix,
+              token_name: token.name,
+              token_id: token.id,
+              model_name: facts.model,
+              prompt_tokens: usage.prompt_tokens,
+              completion_tokens: usage.completion_tokens,
+              channel_id: channel?.id ?? 0,
+              request_id: done.requestId,
+              elapsed_time: Date.now() - done.started,
+              is_stream: facts.stream ? 1 : 0,
+            }
+          : undefined,
+    })
+    .catch((error: unknown) => request.log.error({ err: error, reservation: reservation.requestId }, 'settlement failed; crash recovery will refund it'));
+}
+
+/**
+ * The usage to bill: the upstream's own report when it sent one; otherwise counted (off the event loop, see
+ * billing/count-tokens.ts) from what was delivered (completion) and from the request (prompt).
+ */
+export async function usageToBill(reported: Usage | undefined, delivered: string, facts: RequestFacts, counter: TokenCounter, approximate: boolean): Promise<Usage> {
+  if (reported && reported.total_only === undefined) return reported;
+  const prompt = facts.promptText();
+  if (!prompt && !delivered && !reported) return EMPTY_USAGE;
+  const [promptTokens, completionTokens] = approximate ? [approximateTokens(prompt), approximateTokens(delivered)] : await counter.count([prompt, delivered]);
+  // Only a total from the upstream: the prompt is counted here and the rest of the total is the completion.
+  if (reported?.total_only !== undefined) {
+    const total = reported.total_only;
+    return { prompt_tokens: Math.min(promptTokens, total), completion_tokens: Math.max(0, total - promptTokens) };
+  }
+  return { prompt_tokens: promptTokens, completion_tokens: completionTokens };
+}

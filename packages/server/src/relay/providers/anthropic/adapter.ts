@@ -1,0 +1,39 @@
+import { errorMessageOf } from '../openai-compatible/adapter.js';
+import type { ErrorVerdict, ProviderAdapter } from '../types.js';
+
+export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+/** The API version this relay speaks (https://docs.anthropic.com/en/api/versioning). */
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+/**
+ * Anthropic Claude (type 14): Messages API with `x-api-key` and `anthropic-version`; a client's
+ * `anthropic-beta` header is forwarded so beta features (prompt-caching TTLs, interleaved thinking...) reach it.
+ * https://docs.anthropic.com/en/api/messages
+ */
+export const anthropicAdapter: ProviderAdapter = {
+  id: 'anthropic',
+  channelTypes: [14],
+  dialects: () => ['anthropic'],
+  supports: (endpoint) => endpoint === 'chat',
+  build(input) {
+    const base = input.channel.baseUrl || ANTHROPIC_BASE_URL;
+    const headers: Record<string, string> = {
+      'x-api-key': input.channel.key,
+      'anthropic-version': ANTHROPIC_VERSION,
+      'content-type': 'application/json',
+    };
+    if (input.forwardHeaders?.['anthropic-beta']) headers['anthropic-beta'] = input.forwardHeaders['anthropic-beta'];
+    return { url: `${base}/v1/messages`, method: 'POST', headers, body: JSON.stringify(input.body) };
+  },
+  classifyError: classifyAnthropicError,
+};
+
+/**
+ * Anthropic's errors (https://docs.anthropic.com/en/api/errors): 429 rate limits, 529 overload and 5xx are worth
+ * another channel; 401/403 mean this channel's key is dead or barred.
+ */
+export function classifyAnthropicError(status: number, body: string): ErrorVerdict {
+  const message = errorMessageOf(body) ?? `upstream returned HTTP ${status}`;
+  const deadKey = status === 401 || (status === 403 && !body.includes('rate'));
+  return { retry: status === 429 || status >= 500 || status === 401 || status === 403 || status === 408, disableChannel: deadKey, message };
+}

@@ -1,0 +1,25 @@
+import { Pool } from 'undici';
+
+/** One keep-alive pool per upstream origin (ARCHITECTURE: undici Pool, never fetch). */
+export class UpstreamPools {
+  private readonly pools = new Map<string, Pool>();
+  constructor(
+    private readonly timeoutMs: number,
+    /** Concurrent connections per upstream origin: each in-flight stream holds one. */
+    private readonly maxConnections = 4096,
+  ) {}
+
+  get(origin: string): Pool {
+    let pool = this.pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, { connections: this.maxConnections, pipelining: 1, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, keepAliveTimeout: 30_000 });
+      this.pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((pool) => pool.close()));
+    this.pools.clear();
+  }
+}
