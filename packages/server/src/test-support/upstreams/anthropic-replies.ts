@@ -90,4 +90,4 @@ export function claudeReply(body: Record<string, any>, mode: MockMode | undefine
   return { scenario, message, events };
 }
 
-export const sseEvent = (e: { type: string }) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
+export const sseEvent = (e: { type: string; [field: string]: unknown }) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
