@@ -1,0 +1,93 @@
+import { fixtures, parseSse } from './fixtures.js';
+import type { MockMode } from './mock-server.js';
+
+/**
+ * Claude's answers, read from providers/anthropic/__fixtures__ and adjusted to the request (model, tool name, id
+ * prefix). Shared by the Anthropic, Vertex (Claude) and Bedrock (InvokeModel) mocks.
+ */
+export const CLAUDE_SCENARIOS = ['text', 'tools', 'tool-result', 'image', 'reasoning', 'cache'] as const;
+export type ClaudeScenario = (typeof CLAUDE_SCENARIOS)[number];
+
+export interface ClaudeReply {
+  scenario: ClaudeScenario;
+  message: any;
+  events: any[];
+}
+
+const fx = fixtures('anthropic');
+const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Every thinking signature the fixtures hand out: the only ones a request may send back. */
+export function claudeSignatures(): Set<string> {
+  const out = new Set<string>();
+  for (const name of CLAUDE_SCENARIOS) for (const block of fx.json(`${name}.response.json`).content) if (block.type === 'thinking') out.add(block.signature);
+  return out;
+}
+
+function customTools(body: Record<string, any>): any[] {
+  return Array.isArray(body.tools) ? body.tools.filter((t: any) => isObject(t) && (t.type === undefined || t.type === 'custom')) : [];
+}
+
+function hasBlock(body: Record<string, any>, test: (block: any) => boolean): boolean {
+  const scan = (value: unknown): boolean =>
+    Array.isArray(value) ? value.some(scan) : isObject(value) ? test(value) || scan(value.content) : false;
+  return scan(body.messages) || scan(body.system) || scan(body.tools);
+}
+
+export function thinkingOn(body: Record<string, any>): boolean {
+  return isObject(body.thinking) && (body.thinking.type === 'enabled' || body.thinking.type === 'adaptive');
+}
+
+/** Which recorded answer fits the request; a forcing mode wins. */
+export function pickClaudeScenario(body: Record<string, any>, mode: MockMode | undefined): ClaudeScenario {
+  const tools = customTools(body).length > 0 && body.tool_choice?.type !== 'none';
+  if (mode === 'tool' && tools) return 'tools';
+  if (mode === 'thinking') return 'reasoning';
+  if (mode === 'cache') return 'cache';
+  const messages: any[] = Array.isArray(body.messages) ? body.messages : [];
+  const last = messages.filter((m) => m?.role !== 'system').at(-1);
+  if (last?.role === 'user' && Array.isArray(last.content) && last.content.some((b: any) => b?.type === 'tool_result')) return 'tool-result';
+  if (tools) return 'tools';
+  if (thinkingOn(body)) return 'reasoning';
+  if (body.cache_control || hasBlock(body, (b) => b.cache_control != null)) return 'cache';
+  if (hasBlock(body, (b) => b.type === 'image')) return 'image';
+  return 'text';
+}
+
+/** The input tokens the mock bills for a request: what count_tokens answers, so the two never disagree. */
+export function claudeInputTokens(body: Record<string, any>): number {
+  const u = fx.json(`${pickClaudeScenario(body, undefined)}.response.json`).usage;
+  return u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
+}
+
+export function claudeReply(body: Record<string, any>, mode: MockMode | undefined, opts: { model: string; idPrefix?: string }): ClaudeReply {
+  const scenario = pickClaudeScenario(body, mode);
+  const message = fx.json(`${scenario}.response.json`);
+  let events = parseSse(fx.text(`${scenario}.stream.txt`)).map((e) => e.data);
+
+  // Thinking on and a tool call: Claude thinks first, so the tool-call answer starts with the recorded thinking block.
+  if (scenario === 'tools' && thinkingOn(body)) {
+    const reasoning = fx.json('reasoning.response.json');
+    message.content.unshift(reasoning.content[0]);
+    const thinkingEvents = parseSse(fx.text('reasoning.stream.txt'))
+      .map((e) => e.data)
+      .filter((e) => e.index === 0 && e.type.startsWith('content_block'));
+    const rest = events.filter((e) => e.type !== 'ping').map((e) => (typeof e.index === 'number' ? { ...e, index: e.index + 1 } : e));
+    events = [rest[0], thinkingEvents[0], { type: 'ping' }, ...thinkingEvents.slice(1), ...rest.slice(1)];
+  }
+
+  const toolName = body.tool_choice?.type === 'tool' ? body.tool_choice.name : customTools(body)[0]?.name;
+  const retool = (block: any) => (block?.type === 'tool_use' && toolName ? { ...block, name: toolName } : block);
+  const reid = (id: string) => (opts.idPrefix ? id.replace(/^msg_/, opts.idPrefix) : id);
+  message.model = opts.model;
+  message.id = reid(message.id);
+  message.content = message.content.map(retool);
+  events = events.map((e) => {
+    if (e.type === 'message_start') return { ...e, message: { ...e.message, model: opts.model, id: reid(e.message.id) } };
+    if (e.type === 'content_block_start') return { ...e, content_block: retool(e.content_block) };
+    return e;
+  });
+  return { scenario, message, events };
+}
+
+export const sseEvent = (e: { type: string; [field: string]: unknown }) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
