@@ -9,6 +9,11 @@ import type { AddressInfo } from 'node:net';
  *   ok | fail-500 | fail-429 | fail-401 | slow (never answers) | break (stream dies mid-way) | no-usage | total-only | slow-stream
  *   long (writes up to 5,000 tokens, fewer when the request's max_tokens / max_completion_tokens says so)
  *   overrun (reports 5,000 completion tokens whatever the request allowed, as a provider ignoring the cap would)
+ *   tool (calls the first declared tool with {"city":"Paris"}; also the answer to any request that declares tools and
+ *     whose last message is not a tool result) | reasoning (DeepSeek-style reasoning_content + reasoning_tokens)
+ *   cache (usage reports cached prompt tokens)
+ * Chat bodies are checked as OpenAI checks them: messages present, known roles, every tool message answering a
+ * tool call of the assistant turn right before it, max_tokens refused by reasoning models.
  */
 export interface MockUpstream {
   url: string;
@@ -50,6 +55,14 @@ export async function startMockUpstream(): Promise<MockUpstream> {
     const model = String(body?.model ?? 'whisper-1');
     const withUsage = mode !== 'no-usage';
 
+    if (path.endsWith('/chat/completions') && body) {
+      const problem = chatProblem(body);
+      if (problem) return json(res, 400, { error: { message: problem, type: 'invalid_request_error', param: null, code: null } });
+      const messages = body.messages as Array<Record<string, unknown>>;
+      const tools = Array.isArray(body.tools) ? (body.tools as Array<{ function: { name: string } }>) : [];
+      const callsTool = tools.length > 0 && (mode === 'tool' || (mode === 'ok' && messages.at(-1)?.role !== 'tool'));
+      if (callsTool || mode === 'reasoning' || mode === 'cache') return chatScenario(res, body, model, callsTool ? tools[0].function.name : undefined, mode);
+    }
     if (path.endsWith('/chat/completions') || path.endsWith('/completions')) {
       const chat = path.endsWith('/chat/completions');
       const cap = Number(body?.max_completion_tokens ?? body?.max_tokens ?? Infinity);
@@ -120,4 +133,61 @@ export async function startMockUpstream(): Promise<MockUpstream> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** What OpenAI refuses in a chat body (a subset: the rules translated requests could break). */
+function chatProblem(body: Record<string, unknown>): string | undefined {
+  const messages = body.messages;
+  if (!Array.isArray(messages) || messages.length === 0) return "'messages' must contain at least one message";
+  const open = new Set<string>();
+  let previous: Record<string, unknown> | undefined;
+  for (const message of messages as Array<Record<string, unknown>>) {
+    if (!['system', 'developer', 'user', 'assistant', 'tool', 'function'].includes(String(message.role))) return `Invalid value: '${String(message.role)}'`;
+    if (message.role === 'assistant') {
+      open.clear();
+      for (const call of (message.tool_calls as Array<{ id: string }> | undefined) ?? []) open.add(call.id);
+    } else if (message.role === 'tool') {
+      if (previous?.role !== 'assistant' && previous?.role !== 'tool') return "messages with role 'tool' must be a response to a preceeding message with 'tool_calls'";
+      if (!open.delete(String(message.tool_call_id))) return `Invalid parameter: tool_call_id ${String(message.tool_call_id)} does not answer a tool call`;
+    } else if (open.size > 0) {
+      return "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'";
+    }
+    previous = message;
+  }
+  if (body.max_tokens !== undefined && /^(o\d|gpt-5)/.test(String(body.model))) return "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.";
+  return undefined;
+}
+
+/** Tool call, reasoning and cached-usage answers, whole or streamed (arguments in pieces). */
+function chatScenario(res: ServerResponse, body: Record<string, unknown>, model: string, tool: string | undefined, mode: string): void {
+  const args = '{"city": "Paris"}';
+  const reasoning = mode === 'reasoning' ? 'The user wants a short answer.' : undefined;
+  const text = tool ? '' : MOCK_REPLY;
+  const usage = {
+    prompt_tokens: 40,
+    completion_tokens: 20,
+    total_tokens: 60,
+    prompt_tokens_details: { cached_tokens: mode === 'cache' ? 32 : 0 },
+    completion_tokens_details: { reasoning_tokens: reasoning ? 8 : 0 },
+  };
+  const base = { id: 'chatcmpl-mock', created: 1, model };
+  const finish = tool ? 'tool_calls' : 'stop';
+  if (!body.stream) {
+    const message: Record<string, unknown> = { role: 'assistant', content: tool ? null : text };
+    if (reasoning) message.reasoning_content = reasoning;
+    if (tool) message.tool_calls = [{ id: 'call_mock1', type: 'function', function: { name: tool, arguments: args } }];
+    return json(res, 200, { ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish }], usage });
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
+    res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`);
+  chunk({ role: 'assistant', content: '' });
+  if (reasoning) chunk({ reasoning_content: reasoning });
+  if (tool) {
+    chunk({ tool_calls: [{ index: 0, id: 'call_mock1', type: 'function', function: { name: tool, arguments: '' } }] });
+    for (const piece of ['{"city', '": "Par', 'is"}']) chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] });
+  } else for (const word of words) chunk({ content: `${word === words[0] ? '' : ' '}${word}` });
+  chunk({}, finish);
+  if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [], usage })}\n\n`);
+  res.end('data: [DONE]\n\n');
 }
