@@ -136,7 +136,7 @@ export async function startMockUpstream(): Promise<MockUpstream> {
 }
 
 /** What OpenAI refuses in a chat body (a subset: the rules translated requests could break). */
-function chatProblem(body: Record<string, unknown>): string | undefined {
+export function chatProblem(body: Record<string, unknown>): string | undefined {
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) return "'messages' must contain at least one message";
   const open = new Set<string>();

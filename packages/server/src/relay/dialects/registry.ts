@@ -11,3 +11,7 @@ const DIALECTS: Partial<Record<DialectName, Dialect>> = {
 export function dialectOf(name: DialectName): Dialect | undefined {
   return DIALECTS[name];
 }
+
+export function allDialects(): Dialect[] {
+  return Object.values(DIALECTS).filter((d): d is Dialect => d !== undefined);
+}

@@ -29,11 +29,12 @@ export const anthropicAdapter: ProviderAdapter = {
 };
 
 /**
- * Anthropic's errors (https://docs.anthropic.com/en/api/errors): 429 rate limits, 529 overload and 5xx are worth
- * another channel; 401/403 mean this channel's key is dead or barred.
+ * Anthropic's errors (https://docs.anthropic.com/en/api/errors): 429 rate limits, 529 overload, timeouts and 5xx
+ * are worth another channel, and so are a dead key (401), an account out of credit (402) and a key without
+ * access to this model (403); only the first two say the channel itself is unusable.
  */
 export function classifyAnthropicError(status: number, body: string): ErrorVerdict {
   const message = errorMessageOf(body) ?? `upstream returned HTTP ${status}`;
-  const deadKey = status === 401 || (status === 403 && !body.includes('rate'));
-  return { retry: status === 429 || status >= 500 || status === 401 || status === 403 || status === 408, disableChannel: deadKey, message };
+  const retry = status === 429 || status >= 500 || status === 401 || status === 402 || status === 403 || status === 408;
+  return { retry, disableChannel: status === 401 || status === 402, message };
 }
