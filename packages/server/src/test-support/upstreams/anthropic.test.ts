@@ -150,6 +150,15 @@ describe('Anthropic mock driven by the official SDK', () => {
     expect(limited.headers.get('retry-after')).toBe('17');
   });
 
+  it('records anthropic-beta; slow never answers; slow-stream paces the events', async () => {
+    await client('ok', { defaultHeaders: { 'anthropic-beta': 'context-1m-2025-08-07,interleaved-thinking-2025-05-14' } }).messages.create(fx.json('text.request.json'));
+    expect(mock.requests[0].headers['anthropic-beta']).toBe('context-1m-2025-08-07,interleaved-thinking-2025-05-14');
+    await expect(client('slow', { timeout: 300 }).messages.create(fx.json('text.request.json'))).rejects.toThrow(/timed out/i);
+    const started = Date.now();
+    await client('slow-stream').messages.stream(fx.json('text.request.json')).finalMessage();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(8 * 60 - 20); // 9 events, 60 ms apart
+  });
+
   it('a stream that breaks mid-way ends without message_stop; stream-error ends with the error event', async () => {
     const broken = client('break').messages.stream(fx.json('text.request.json'));
     await expect(broken.finalMessage()).rejects.toThrow();

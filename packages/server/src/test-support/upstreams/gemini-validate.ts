@@ -1,4 +1,4 @@
-import { sniffImage } from './anthropic-validate.js';
+import { sniffImage } from './sniff-image.js';
 
 /**
  * What generateContent refuses, for the Gemini API and for Gemini on Vertex AI. The API parses proto JSON, so both
