@@ -5,6 +5,7 @@ import type { TokenService } from './api/token/token-service.js';
 import type { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import type { UserService } from './api/user/user-service.js';
 import type { TokenCounter } from './billing/count-tokens.js';
+import type { CredentialResolver } from './relay/credentials/credential-resolver.js';
 import type { QuotaLedger } from './billing/ledger.js';
 import type { UpstreamPools } from './relay/transport/upstream-pools.js';
 import type { RelayStore } from './storage/repositories/relay-store.js';
@@ -32,7 +33,7 @@ export interface AppContext {
   services: { users: UserService; tokens: TokenService; channels: ChannelService; logs: LogService };
   channelTests: ChannelTestRunner;
   notifier: Notifier;
-  relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools; counter: TokenCounter };
+  relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools; counter: TokenCounter; credentials: CredentialResolver };
   version: string;
   startTime: number;
 }

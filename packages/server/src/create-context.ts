@@ -7,6 +7,8 @@ import { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import { ChannelsRepository } from './storage/repositories/channels.js';
 import { UserService } from './api/user/user-service.js';
 import { TokenCounter } from './billing/count-tokens.js';
+import { CredentialResolver } from './relay/credentials/credential-resolver.js';
+import { CREDENTIAL_SOURCES } from './relay/credentials/sources.js';
 import { QuotaLedger } from './billing/ledger.js';
 import { QuotaReminder } from './billing/quota-reminder.js';
 import { UpstreamPools } from './relay/transport/upstream-pools.js';
@@ -66,7 +68,7 @@ export async function createContext(config: Config): Promise<AppContext> {
   const startTime = Math.floor(Date.now() / 1000);
   await ledger.recoverOpen(config.REDIS_CONN_STRING ? startTime - config.RELAY_TIMEOUT_SECONDS * 2 : startTime + 1);
 
-  const relay = { store: new RelayStore(storage.db, cache), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000), counter: new TokenCounter() };
+  const relay = { store: new RelayStore(storage.db, cache), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000), counter: new TokenCounter(), credentials: new CredentialResolver(CREDENTIAL_SOURCES) };
 
   const redis = config.REDIS_CONN_STRING ? new Redis(config.REDIS_CONN_STRING, { maxRetriesPerRequest: 2 }) : undefined;
   const ctx: AppContext = {
@@ -84,7 +86,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       channels: new ChannelService(new ChannelsRepository(storage.db, storage.dialect, cache)),
       logs: new LogService(logs),
     },
-    channelTests: new ChannelTestRunner({ store: relay.store, options, pools: relay.pools, notifier }),
+    channelTests: new ChannelTestRunner({ store: relay.store, options, pools: relay.pools, notifier, credentials: relay.credentials }),
     notifier,
     relay,
     version: readVersion(),

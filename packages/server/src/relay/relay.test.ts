@@ -142,9 +142,9 @@ describe('relay through the official openai SDK', () => {
   it('errors come back in OpenAI shape with fitting statuses', async () => {
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 100_000 });
     const badKey = client('nope');
-    await expect(badKey.chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({ status: 401 });
+    await expect(badKey.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 401 });
     const noChannel = await client(token.key)
-      .chat.completions.create({ model: 'gpt-4o-mini', messages: [] })
+      .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })
       .catch((e: unknown) => e as { status: number; error: { message: string } });
     expect(noChannel).toMatchObject({ status: 503 });
     const raw = await fetch(`${gatewayUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' }, body: '{bad' });
@@ -198,24 +198,24 @@ describe('channel rules', () => {
     await seedChannel(t.ctx.storage, { key: 'ok', baseUrl: mock.url, models: 'gpt-4o-mini', priority: 10 });
     const pinned = await seedChannel(t.ctx.storage, { name: 'pinned', key: 'ok:pinned', baseUrl: mock.url, models: 'gpt-4o-mini', priority: 0 });
     const token = await seedToken(t.ctx.storage, userId, { unlimited: true });
-    await client(`${token.key}-${pinned}`).chat.completions.create({ model: 'gpt-4o-mini', messages: [] });
+    await client(`${token.key}-${pinned}`).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
     expect(mock.requests.at(-1)?.key).toBe('ok:pinned');
     const plainUser = await t.ctx.repositories.users.insert({ username: 'plainpin', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '', access_token: null, quota: 1000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'PIN1', inviter_id: 0, created_at: 0 });
     const plainToken = await seedToken(t.ctx.storage, plainUser, { unlimited: true });
-    await expect(client(`${plainToken.key}-${pinned}`).chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({ status: 403 });
+    await expect(client(`${plainToken.key}-${pinned}`).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 403 });
   });
 
   it('IP restriction, disabled and expired keys are refused before anything is reserved', async () => {
     await seedChannel(t.ctx.storage, { key: 'ok', baseUrl: mock.url, models: 'gpt-4o-mini' });
     const fenced = await seedToken(t.ctx.storage, userId, { unlimited: true, subnet: '10.0.0.0/8' });
-    await expect(client(fenced.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({ status: 403 });
+    await expect(client(fenced.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 403 });
     const local = await seedToken(t.ctx.storage, userId, { unlimited: true, subnet: '127.0.0.0/8,::1' });
-    await client(local.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [] });
+    await client(local.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
     const expired = await seedToken(t.ctx.storage, userId, { unlimited: true, expired_time: 1000 });
-    await expect(client(expired.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({ status: 401 });
+    await expect(client(expired.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 401 });
     expect((await quotaState(expired.id)).token.status).toBe(3);
     const scoped = await seedToken(t.ctx.storage, userId, { unlimited: true, models: 'gpt-4o' });
-    await expect(client(scoped.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({ status: 403 });
+    await expect(client(scoped.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 403 });
   });
 });
 
@@ -238,7 +238,7 @@ describe('retries, faults and settlement on every path', () => {
   it('with no retries left the upstream error is returned and nothing is charged', async () => {
     await seedChannel(t.ctx.storage, { key: 'fail-500', baseUrl: mock.url, models: 'gpt-4o-mini' });
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 100_000 });
-    await expect(client(token.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({ status: 500 });
+    await expect(client(token.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 500 });
     const after = await settled(token.id, 0);
     expect(after.token.remain_quota).toBe(100_000);
     expect(after.logs).toEqual([]);
@@ -248,7 +248,7 @@ describe('retries, faults and settlement on every path', () => {
   it('an upstream timeout answers 504 and refunds the reservation', async () => {
     await seedChannel(t.ctx.storage, { key: 'slow', baseUrl: mock.url, models: 'gpt-4o-mini' });
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 100_000 });
-    await expect(client(token.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({ status: 504 });
+    await expect(client(token.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 504 });
     const after = await settled(token.id, 0);
     expect(after.token.remain_quota).toBe(100_000);
     expect(after.open).toEqual([]);
@@ -298,7 +298,7 @@ describe('retries, faults and settlement on every path', () => {
     await t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
     const dead = await seedChannel(t.ctx.storage, { key: 'fail-401', baseUrl: mock.url, models: 'gpt-4o-mini' });
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 100_000 });
-    await expect(client(token.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({ status: 401 });
+    await expect(client(token.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 401 });
     const channel = await t.ctx.storage.db.selectFrom('channels').selectAll().where('id', '=', dead).executeTakeFirstOrThrow();
     expect(channel.status).toBe(3);
     const system = await t.ctx.storage.db.selectFrom('logs').selectAll().where('type', '=', 4).execute();

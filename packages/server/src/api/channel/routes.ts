@@ -11,7 +11,7 @@ import { testChannel } from '../../relay/channel-health/test-channel.js';
 export function channelRoutes(app: FastifyInstance, ctx: AppContext): void {
   const channels = ctx.services.channels;
   const admin = { preHandler: requireAdmin(ctx) };
-  const health = { store: ctx.relay.store, options: ctx.options, pools: ctx.relay.pools, notifier: ctx.notifier };
+  const health = { store: ctx.relay.store, options: ctx.options, pools: ctx.relay.pools, notifier: ctx.notifier, credentials: ctx.relay.credentials };
   const idParam = (params: unknown) => {
     const id = Number((params as { id: string }).id);
     if (!Number.isInteger(id) || id <= 0) fail('无效的渠道 ID');

@@ -15,7 +15,7 @@ const channel = async (id: number) => t.ctx.storage.db.selectFrom('channels').se
 beforeAll(async () => {
   mock = await startMockUpstream();
   t = await createTestApp();
-  deps = { store: t.ctx.relay.store, options: t.ctx.options, pools: t.ctx.relay.pools, notifier: t.ctx.notifier };
+  deps = { store: t.ctx.relay.store, options: t.ctx.options, pools: t.ctx.relay.pools, notifier: t.ctx.notifier, credentials: t.ctx.relay.credentials };
 });
 afterAll(async () => {
   await t.close();

@@ -1,15 +1,16 @@
-import { ChannelStatus, parseJsonObject, splitList } from '@model-relay/contract';
+import { ChannelStatus, splitList } from '@model-relay/contract';
 import type { Notifier } from '../../notify/notifier.js';
 import type { OptionStore } from '../../options/option-store.js';
 import type { RelayStore } from '../../storage/repositories/relay-store.js';
 import type { ChannelRow } from '../../storage/schema.js';
 import type { UpstreamPools } from '../transport/upstream-pools.js';
+import { CredentialError, type CredentialResolver } from '../credentials/credential-resolver.js';
+import { targetOf } from '../pipeline/handle-relay.js';
 import { mapModel } from '../pipeline/map-model.js';
 import { emptyRequest, textOf, type ChatResponse } from '../canonical.js';
 import { dialectOf } from '../dialects/registry.js';
 import { parseEvent } from '../dialects/shared.js';
 import { adapterFor } from '../providers/registry.js';
-import type { ChannelTarget } from '../providers/types.js';
 import { sendUpstream } from '../transport/send-upstream.js';
 import { isChatModel, notChatModelMessage } from './test-model.js';
 
@@ -26,6 +27,7 @@ export interface ChannelHealthDeps {
   options: OptionStore;
   pools: UpstreamPools;
   notifier: Notifier;
+  credentials: CredentialResolver;
 }
 
 /**
@@ -51,18 +53,20 @@ export async function testChannel(deps: ChannelHealthDeps, channel: ChannelRow, 
   if (!isChatModel(model)) return { success: false, message: notChatModelMessage(model), time: 0, model };
   const provider = adapterFor(channel.type);
   if (!provider) return { success: false, message: `渠道类型 ${channel.type} 暂不支持测试`, time: 0, model };
-  const target: ChannelTarget = { type: channel.type, baseUrl: channel.base_url, key: channel.key, other: channel.other, config: parseJsonObject(channel.config) ?? {} };
+  const target = targetOf(channel);
   const upstreamModel = mapModel(channel, model);
   const dialect = dialectOf(provider.dialects(target, upstreamModel)[0]);
   if (!dialect) return { success: false, message: `渠道类型 ${channel.type} 暂不支持测试`, time: 0, model };
   // The smallest real question, in the channel's own dialect, without billing.
   const question = { ...emptyRequest(upstreamModel), messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }], maxOutputTokens: 5 };
-  const request = provider.build({ endpoint: 'chat', dialect: dialect.name, channel: target, model: upstreamModel, stream: false, body: dialect.buildRequest(question), path: '/v1/chat/completions' });
   const started = performance.now();
   let success = false;
   let message: string;
   let deadKey = false;
   try {
+    if (provider.credentials) target.credentials = await deps.credentials.resolve(provider.credentials, target);
+    let request = provider.build({ endpoint: 'chat', dialect: dialect.name, channel: target, model: upstreamModel, stream: false, body: dialect.buildRequest(question), path: '/v1/chat/completions' });
+    if (provider.credentials && target.credentials) request = await deps.credentials.sign(provider.credentials, request, target.credentials);
     const response = await sendUpstream(deps.pools, request, AbortSignal.timeout(60_000));
     const text = await response.body.text();
     if (response.status >= 400) {
@@ -74,7 +78,8 @@ export async function testChannel(deps: ChannelHealthDeps, channel: ChannelRow, 
       message = replyText(dialect.parseResponse(parseEvent(text) ?? {}));
     }
   } catch (error) {
-    message = /timeout|abort/i.test(String((error as Error).name)) ? '请求超时' : '请求失败：无法连接上游服务';
+    message =
+      error instanceof CredentialError ? `渠道凭证无效或无法获取访问令牌：${error.message}` : /timeout|abort/i.test(String((error as Error).name)) ? '请求超时' : '请求失败：无法连接上游服务';
   }
   const elapsedMs = Math.round(performance.now() - started);
   const time = elapsedMs / 1000;

@@ -9,6 +9,7 @@ import type { OptionStore } from '../../options/option-store.js';
 import type { RelayStore } from '../../storage/repositories/relay-store.js';
 import type { ChannelRow } from '../../storage/schema.js';
 import type { ChatRequest } from '../canonical.js';
+import type { CredentialResolver } from '../credentials/credential-resolver.js';
 import { dialectOf } from '../dialects/registry.js';
 import type { Dialect, RequestFacts, WriteContext } from '../dialects/types.js';
 import { nowSeconds } from '../dialects/shared.js';
@@ -31,6 +32,13 @@ export interface RelayDeps {
   notifier: Notifier;
   /** Counts tokens off the event loop when an upstream reports no usage. */
   counter: TokenCounter;
+  /** Resolves and caches credentials that need I/O (Vertex tokens) and signs requests (AWS SigV4). */
+  credentials: CredentialResolver;
+}
+
+/** What an adapter is told about a channel. */
+export function targetOf(channel: ChannelRow): ChannelTarget {
+  return { type: channel.type, baseUrl: channel.base_url, key: channel.key, other: channel.other, config: parseJsonObject(channel.config) ?? {} };
 }
 
 /** A client's request as an ingress route read it. */
@@ -128,8 +136,17 @@ async function attempt(
       lastFailure = retryable(new RelayError(501, provider ? `渠道类型 ${channel.type} 不支持此接口` : `渠道类型 ${channel.type} 暂不支持转发`, 'upstream_error'));
       continue;
     }
-    const target: ChannelTarget = { type: channel.type, baseUrl: channel.base_url, key: channel.key, other: channel.other, config: parseJsonObject(channel.config) ?? {} };
+    const target = targetOf(channel);
     const upstreamModel = mapModel(channel, model);
+    if (provider.credentials) {
+      try {
+        target.credentials = await deps.credentials.resolve(provider.credentials, target);
+      } catch (error) {
+        request.log.warn({ channel: channel.id, err: error }, 'channel credentials unavailable');
+        lastFailure = retryable(new RelayError(502, '渠道凭证无效或无法获取访问令牌', 'upstream_error', 'upstream_error'));
+        continue;
+      }
+    }
 
     // Same dialect: the client's body passes through (model and output cap applied). Else: translate.
     const spoken = provider.dialects(target, upstreamModel);
@@ -148,7 +165,7 @@ async function attempt(
       const limit = Math.min(canonical.maxOutputTokens ?? plan.outputTokens, cap ?? Infinity);
       body = upstreamDialect.buildRequest({ ...canonical, model: upstreamModel, maxOutputTokens: limit, stream: call.facts.stream });
     }
-    const upstream = provider.build({
+    let upstream = provider.build({
       endpoint: call.endpoint,
       dialect: upstreamDialect.name,
       channel: target,
@@ -159,6 +176,7 @@ async function attempt(
       path: call.path,
       forwardHeaders: same ? call.forwardHeaders : undefined,
     });
+    if (provider.credentials && target.credentials) upstream = await deps.credentials.sign(provider.credentials, upstream, target.credentials);
 
     const abort = new AbortController();
     const onClose = () => {

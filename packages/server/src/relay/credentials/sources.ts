@@ -1,0 +1,5 @@
+import type { CredentialKind } from '../providers/types.js';
+import type { CredentialSource } from './credential-resolver.js';
+
+/** One line per credential kind a provider may declare (providers/types.ts CredentialKind). */
+export const CREDENTIAL_SOURCES: Partial<Record<CredentialKind, CredentialSource>> = {};
