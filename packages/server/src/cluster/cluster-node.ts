@@ -36,7 +36,7 @@ export class ClusterNode {
    */
   every(name: string, intervalMs: number, job: () => Promise<unknown>): void {
     const lease = `job:${name}`;
-    const ttl = Math.max(intervalMs * 3, 15_000);
+    const ttl = Math.max(intervalMs * 3, INSTANCE_TTL_MS);
     let running = false;
     this.repeat(intervalMs, async () => {
       if (running) return;
