@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const ctx = await createContext(config);
   const webDist = config.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
-  const app = await buildApp(ctx, { webDist, logger: { level: config.LOG_LEVEL } });
+  const app = await buildApp(ctx, { webDist, logLevel: config.LOG_LEVEL });
   const shutdown = async (signal: string) => {
     app.log.info(`${signal} received, shutting down`);
     // No new connections; requests in flight (streams included) get SHUTDOWN_TIMEOUT_SECONDS to finish, then
@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     await app.close();
     clearTimeout(cut);
     await closeContext(ctx);
+    (app.log as { flush?: () => void }).flush?.();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
