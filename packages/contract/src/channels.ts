@@ -1,3 +1,4 @@
+import { PROVIDER_CATALOGUE } from './providers.js';
 import { z } from 'zod';
 
 export const ChannelMessages = {
@@ -13,14 +14,8 @@ export const AZURE_CHANNEL_TYPE = 3;
 export const AZURE_DEFAULT_API_VERSION = '2024-03-01-preview';
 
 /** Key format hints of spec section 5. */
-export const CHANNEL_KEY_HINTS: Record<number, string> = {
-  15: '按照如下格式输入：APIKey|SecretKey',
-  18: '按照如下格式输入：APPID|APISecret|APIKey',
-  22: '按照如下格式输入：APIKey-AppId，例如：fastgpt-0sp2gtvfdgyi4k30jwlgwf1i-64f335d84283f05518e9e041',
-  23: '按照如下格式输入：AppId|SecretId|SecretKey',
-  33: '按照如下格式输入：AK|SK|Region',
-  42: '按照如下格式输入：Region|ProjectID|凭证 JSON',
-};
+/** What the key field expects, per type, when it is more than one API key (from the provider catalogue). */
+export const CHANNEL_KEY_HINTS: Record<number, string> = Object.fromEntries(PROVIDER_CATALOGUE.flatMap((p) => (p.keyHint ? [[p.value, p.keyHint]] : [])));
 
 /** The model redirect example of the channel form: dated names mapped to base names. */
 export const MODEL_MAPPING_EXAMPLE = JSON.stringify({ 'gpt-3.5-turbo-0301': 'gpt-3.5-turbo', 'gpt-4-0314': 'gpt-4', 'gpt-4-32k-0314': 'gpt-4-32k' }, null, 2);

@@ -1,4 +1,5 @@
 export * from './roles.js';
+export * from './providers.js';
 export * from './channel-types.js';
 export * from './options.js';
 export * from './users.js';

@@ -1,3 +1,4 @@
+import { providerInfo } from '@model-relay/contract';
 import type { ChannelRow } from '../../storage/schema.js';
 import type { UpstreamPools } from '../transport/upstream-pools.js';
 
@@ -31,39 +32,36 @@ const creditGrants =
   async (get) =>
     num(((await get('/dashboard/billing/credit_grants')) as Record<string, unknown>)[field]);
 
-const READERS: Record<number, { defaultBase: string; read: BalanceReader }> = {
-  1: { defaultBase: 'https://api.openai.com', read: openAiBalance },
-  8: { defaultBase: '', read: openAiBalance },
-  4: { defaultBase: 'https://api.closeai-proxy.xyz', read: creditGrants('total_available') },
-  12: { defaultBase: 'https://api.api2gpt.com', read: creditGrants('total_remaining') },
-  13: { defaultBase: 'https://api.aigc2d.com', read: creditGrants('total_available') },
+/** One reader per type whose catalogue entry says it has a balance endpoint (contract providers.ts). */
+export const BALANCE_READERS: Record<number, { read: BalanceReader }> = {
+  1: { read: openAiBalance },
+  8: { read: openAiBalance },
+  4: { read: creditGrants('total_available') },
+  12: { read: creditGrants('total_remaining') },
+  13: { read: creditGrants('total_available') },
   5: {
-    defaultBase: 'https://api.openai-sb.com',
     read: async (get, channel) => num(((await get(`/sb-api/user/status?api_key=${encodeURIComponent(channel.key)}`)) as { data?: { credit?: unknown } }).data?.credit),
   },
   10: {
-    defaultBase: 'https://aiproxy.io',
     read: async (get, channel) => num(((await get('/api/report/getUserOverview', { 'api-key': channel.key })) as { data?: { totalPoints?: unknown } }).data?.totalPoints),
   },
   20: {
-    defaultBase: 'https://openrouter.ai/api',
     read: async (get) => {
       const data = ((await get('/v1/credits')) as { data?: { total_credits?: unknown; total_usage?: unknown } }).data;
       return num(data?.total_credits) - num(data?.total_usage ?? 0);
     },
   },
   36: {
-    defaultBase: 'https://api.deepseek.com',
     read: async (get) => num(((await get('/user/balance')) as { balance_infos?: Array<{ total_balance?: unknown }> }).balance_infos?.[0]?.total_balance),
   },
 };
 
-export const supportsBalance = (type: number): boolean => type in READERS;
+export const supportsBalance = (type: number): boolean => providerInfo(type).balance && type in BALANCE_READERS;
 
 export async function queryBalance(pools: UpstreamPools, channel: ChannelRow): Promise<number> {
-  const reader = READERS[channel.type];
-  if (!reader) throw new Error('该渠道类型不支持查询余额');
-  const base = channel.base_url || reader.defaultBase;
+  const reader = BALANCE_READERS[channel.type];
+  if (!reader || !supportsBalance(channel.type)) throw new Error('该渠道类型不支持查询余额');
+  const base = channel.base_url || providerInfo(channel.type).baseUrl;
   if (!base) throw new Error('请先填写渠道的代理地址');
   const get: Getter = async (path, headers = {}) => {
     const url = new URL(`${base}${path}`);

@@ -1,7 +1,7 @@
+import { providerInfo } from '@model-relay/contract';
 import { errorMessageOf } from '../openai-compatible/adapter.js';
 import type { ErrorVerdict, ProviderAdapter } from '../types.js';
 
-export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 /** The API version this relay speaks (https://docs.anthropic.com/en/api/versioning). */
 export const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -16,7 +16,7 @@ export const anthropicAdapter: ProviderAdapter = {
   dialects: () => ['anthropic'],
   supports: (endpoint) => endpoint === 'chat',
   build(input) {
-    const base = input.channel.baseUrl || ANTHROPIC_BASE_URL;
+    const base = input.channel.baseUrl || providerInfo(14).baseUrl;
     const headers: Record<string, string> = {
       'x-api-key': input.channel.key,
       'anthropic-version': ANTHROPIC_VERSION,

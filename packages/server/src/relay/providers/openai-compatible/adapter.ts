@@ -1,33 +1,5 @@
+import { providerInfo } from '@model-relay/contract';
 import type { BuildInput, Endpoint, ErrorVerdict, ProviderAdapter, UpstreamRequest } from '../types.js';
-
-/** Default endpoints of the OpenAI-dialect channel types (the type numbers of the spec's catalogue). */
-export const OPENAI_COMPATIBLE_BASE_URLS: Record<number, string> = {
-  1: 'https://api.openai.com',
-  2: 'https://oa.api2d.net',
-  4: 'https://api.closeai-proxy.xyz',
-  5: 'https://api.openai-sb.com',
-  6: 'https://api.openaimax.com',
-  7: 'https://api.ohmygpt.com',
-  9: 'https://api.caipacity.com',
-  10: 'https://api.aiproxy.io',
-  12: 'https://api.api2gpt.com',
-  13: 'https://api.aigc2d.com',
-  19: 'https://ai.360.cn',
-  20: 'https://openrouter.ai/api',
-  22: 'https://fastgpt.run/api/openapi',
-  25: 'https://api.moonshot.cn',
-  26: 'https://api.baichuan-ai.com',
-  27: 'https://api.minimax.chat',
-  28: 'https://api.mistral.ai',
-  29: 'https://api.groq.com/openai',
-  30: 'http://localhost:11434',
-  31: 'https://api.lingyiwanwu.com',
-  32: 'https://api.stepfun.com',
-  36: 'https://api.deepseek.com',
-  39: 'https://api.together.xyz',
-  40: 'https://ark.cn-beijing.volces.com/api/v3',
-  41: 'https://api.novita.ai/v3/openai',
-};
 
 /** Upstreams whose paths have no /v1 segment after the base URL (their base already carries the version). */
 const NO_V1_PREFIX = new Set([40, 41]);
@@ -61,7 +33,7 @@ export const openAiCompatibleAdapter: ProviderAdapter = {
   supports: () => true,
 
   build(input: BuildInput): UpstreamRequest {
-    const base = input.channel.baseUrl || OPENAI_COMPATIBLE_BASE_URLS[input.channel.type] || OPENAI_COMPATIBLE_BASE_URLS[1];
+    const base = input.channel.baseUrl || providerInfo(input.channel.type).baseUrl || providerInfo(1).baseUrl;
     const path = input.dialect === 'openai-responses' ? '/v1/responses' : OPENAI_PATHS[input.endpoint];
     const url = `${base}${NO_V1_PREFIX.has(input.channel.type) ? path.replace(/^\/v1/, '') : path}`;
     return { url, method: 'POST', ...openAiBody(input, { authorization: `Bearer ${input.channel.key}` }) };
