@@ -159,7 +159,9 @@ function wholeUsage(plan: DeliveryPlan, json: Record<string, unknown>): { usage?
 }
 
 function streamHeaders(plan: DeliveryPlan): Record<string, string> {
-  return { 'content-type': plan.client.streamContentType, 'cache-control': 'no-cache', 'x-accel-buffering': 'no', 'x-request-id': plan.requestId };
+  // Gemini's JSON-array stream is one JSON document sent piece by piece.
+  const type = plan.context.jsonArray ? 'application/json; charset=UTF-8' : plan.client.streamContentType;
+  return { 'content-type': type, 'cache-control': 'no-cache', 'x-accel-buffering': 'no', 'x-request-id': plan.requestId };
 }
 
 async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome> {
@@ -193,11 +195,13 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
     return out;
   };
 
+  let relayed = false;
   try {
     for await (const chunk of response.body) {
       const buffer = chunk as Buffer;
       const out = handle(decoder.push(buffer));
       await send(raw ? buffer : out);
+      relayed ||= !writer && (raw ? buffer.length > 0 : out.length > 0);
     }
     const tail = handle(decoder.end());
     res.end(raw ? undefined : tail + (writer ? writer.end() : ''));
@@ -205,7 +209,14 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
   } catch (error) {
     if (abort.signal.aborted) return { kind: 'aborted', usage: tally.usage, text: tally.text };
     const message = error instanceof UpstreamStreamError ? `上游返回错误：${error.message}` : '上游流式响应中断';
-    res.end((writer ?? plan.client.createStreamWriter(plan.context)).error(message));
+    let closing = writer;
+    if (!closing) {
+      // Passed through, the upstream has already opened the stream in the client's dialect (Gemini's JSON array
+      // its "["): a fresh writer is told so, and what it would write to open the stream is not sent again.
+      closing = plan.client.createStreamWriter(plan.context);
+      if (relayed) closing.write({ type: 'start' });
+    }
+    res.end(closing.error(message));
     return { kind: 'broken', usage: tally.usage, text: tally.text, message };
   }
 }
