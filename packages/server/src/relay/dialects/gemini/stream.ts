@@ -1,6 +1,6 @@
 import type { FinishReason, StreamPart, Usage } from '../../canonical.js';
 import type { Frame, StreamReader, StreamWriter, WriteContext } from '../types.js';
-import { asString, isRecord, parseEvent, UpstreamStreamError } from '../shared.js';
+import { argumentsObject, asString, isRecord, parseEvent, UpstreamStreamError } from '../shared.js';
 import { finishToGemini, readGeminiUsage, writeGeminiUsage, type GeminiPart } from './model-parts.js';
 import { candidateOf, geminiErrorBody, readCandidate } from './response.js';
 
@@ -68,15 +68,7 @@ export function createGenerateContentStreamWriter(context: WriteContext): Stream
     return out;
   };
   const callParts = (): GeminiPart[] => {
-    const parts = [...calls.values()].map((call) => {
-      let args: unknown = {};
-      try {
-        args = call.args.trim() ? JSON.parse(call.args) : {};
-      } catch {
-        args = {};
-      }
-      return { functionCall: { name: call.name, args: isRecord(args) ? args : {} }, ...(call.signature ? { thoughtSignature: call.signature } : {}) };
-    });
+    const parts = [...calls.values()].map((call) => ({ functionCall: { name: call.name, args: argumentsObject(call.args) }, ...(call.signature ? { thoughtSignature: call.signature } : {}) }));
     calls.clear();
     return parts;
   };
