@@ -48,6 +48,7 @@ export function createGenerateContentStreamReader(): StreamReader {
  */
 export function createGenerateContentStreamWriter(context: WriteContext): StreamWriter {
   let opened = false;
+  let elements = 0;
   let pendingSignature: string | undefined;
   let finish: FinishReason | undefined;
   let usage: Usage | undefined;
@@ -55,8 +56,9 @@ export function createGenerateContentStreamWriter(context: WriteContext): Stream
 
   const element = (json: string): string => {
     if (!context.jsonArray) return `data: ${json}\r\n\r\n`;
-    const prefix = opened ? ',\r\n' : '[';
+    const prefix = (opened ? '' : '[') + (elements > 0 ? ',\r\n' : '');
     opened = true;
+    elements++;
     return prefix + json;
   };
   const chunk = (parts: GeminiPart[], extra: Record<string, unknown> = {}, finishReason?: string) =>
