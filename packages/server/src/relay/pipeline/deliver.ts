@@ -185,6 +185,7 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
   const handle = (frames: Frame[]): string => {
     let out = '';
     for (const wrapped of frames) {
+      decoded++;
       const frame = unwrap(wrapped);
       if (!frame) continue;
       const parts = reader.read(frame);
@@ -195,13 +196,15 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
     return out;
   };
 
-  let relayed = false;
+  // Frames the client holds (counted once their bytes are sent), for an error event that must continue them.
+  let decoded = 0;
+  let relayed = 0;
   try {
     for await (const chunk of response.body) {
       const buffer = chunk as Buffer;
       const out = handle(decoder.push(buffer));
       await send(raw ? buffer : out);
-      relayed ||= !writer && (raw ? buffer.length > 0 : out.length > 0);
+      relayed = decoded;
     }
     const tail = handle(decoder.end());
     res.end(raw ? undefined : tail + (writer ? writer.end() : ''));
@@ -209,14 +212,7 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
   } catch (error) {
     if (abort.signal.aborted) return { kind: 'aborted', usage: tally.usage, text: tally.text };
     const message = error instanceof UpstreamStreamError ? `上游返回错误：${error.message}` : '上游流式响应中断';
-    let closing = writer;
-    if (!closing) {
-      // Passed through, the upstream has already opened the stream in the client's dialect (Gemini's JSON array
-      // its "["): a fresh writer is told so, and what it would write to open the stream is not sent again.
-      closing = plan.client.createStreamWriter(plan.context);
-      if (relayed) closing.write({ type: 'start' });
-    }
-    res.end(closing.error(message));
+    res.end((writer ?? plan.client.createStreamWriter(plan.context)).error(message, !writer && relayed > 0));
     return { kind: 'broken', usage: tally.usage, text: tally.text, message };
   }
 }

@@ -269,6 +269,8 @@ describe('Gemini streams', () => {
     const broken = geminiDialect.createStreamWriter({ ...context, jsonArray: true });
     const cut = PARTS.slice(0, 4).map((p) => broken.write(p)).join('') + broken.error('上游流式响应中断');
     expect(JSON.parse(cut).at(-1)).toEqual({ error: { code: 503, message: '上游流式响应中断', status: 'UNAVAILABLE' } });
+    // Passed through, the upstream wrote "[" and its elements: a fresh writer's error continues them.
+    expect(geminiDialect.createStreamWriter({ ...context, jsonArray: true }).error('x', true)).toBe(`,\r\n${JSON.stringify({ error: { code: 503, message: 'x', status: 'UNAVAILABLE' } })}]`);
     // Nothing written yet: the error is the whole array.
     expect(JSON.parse(geminiDialect.createStreamWriter({ ...context, jsonArray: true }).error('x'))).toHaveLength(1);
     // An empty answer is still a well-formed array.

@@ -119,9 +119,15 @@ export function createGenerateContentStreamWriter(context: WriteContext): Stream
       const last = chunk(pendingSignature ? [...parts, signed({ text: '' })] : parts, usage ? { usageMetadata: writeGeminiUsage(usage) } : {}, finishToGemini(reason));
       return context.jsonArray ? `${last}]` : last;
     },
-    error(message: string): string {
+    error(message: string, continued = false): string {
       const json = JSON.stringify(geminiErrorBody(503, message));
-      return context.jsonArray ? `${element(json)}]` : `data: ${json}\r\n\r\n`;
+      if (!context.jsonArray) return `data: ${json}\r\n\r\n`;
+      // After an upstream's own elements (passed through), the array is open and has elements.
+      if (continued) {
+        opened = true;
+        elements = Math.max(elements, 1);
+      }
+      return `${element(json)}]`;
     },
   };
 }
