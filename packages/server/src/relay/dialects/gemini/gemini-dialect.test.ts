@@ -99,8 +99,7 @@ describe('Gemini requests', () => {
     };
     const canonical = geminiDialect.parseRequest(body);
     expect(canonical.messages[1].content).toEqual([
-      { type: 'reasoning', text: 'Let me think.' },
-      { type: 'reasoning', text: '', signature: 'sig-text' },
+      { type: 'reasoning', text: 'Let me think.', signature: 'sig-text' },
       { type: 'text', text: 'I will look it up.' },
       { type: 'tool_call', id: 'call_1_2', name: 'lookup', arguments: '{"q":1}', signature: 'sig-call' },
     ]);
@@ -118,6 +117,27 @@ describe('Gemini requests', () => {
       { text: 'Let me think.', thought: true },
       { text: 'I will look it up.', thoughtSignature: 'sig-text' },
       { functionCall: { name: 'lookup', args: { q: 1 } }, thoughtSignature: DUMMY_THOUGHT_SIGNATURE },
+    ]);
+  });
+
+  it('joins a thought streamed over several model turns into one signed block, as Anthropic needs it', () => {
+    // What a Gemini client keeps from a translated Claude stream: one model content per chunk.
+    const request = geminiDialect.parseRequest({
+      contents: [
+        { role: 'user', parts: [{ text: 'Hi' }] },
+        { role: 'model', parts: [{ text: 'Hm', thought: true }] },
+        { role: 'model', parts: [{ text: 'm.', thought: true }] },
+        { role: 'model', parts: [{ text: 'Hello.', thoughtSignature: 'sig-a' }] },
+        { role: 'user', parts: [{ text: 'Again' }] },
+      ],
+    });
+    expect(request.messages[1].content).toEqual([
+      { type: 'reasoning', text: 'Hmm.', signature: 'sig-a' },
+      { type: 'text', text: 'Hello.' },
+    ]);
+    expect((anthropicDialect.buildRequest({ ...request, model: 'claude-sonnet-4-5' }).messages as Array<{ content: unknown }>)[1].content).toEqual([
+      { type: 'thinking', thinking: 'Hmm.', signature: 'sig-a' },
+      { type: 'text', text: 'Hello.' },
     ]);
   });
 

@@ -48,6 +48,7 @@ export function parseGenerateContentRequest(raw: Record<string, unknown>): ChatR
       request.tools.push({ name, description: asString(fn.description), parameters });
     }
   }
+  for (const message of request.messages) if (message.role === 'assistant') message.content = joinReasoning(message.content);
   request.toolChoice = toolChoiceOf(body.toolConfig);
 
   const config = isRecord(body.generationConfig) ? body.generationConfig : {};
@@ -100,20 +101,31 @@ function modelParts(parts: Array<Record<string, unknown>>, turn: number): Assist
       const call = part.functionCall;
       out.push({ type: 'tool_call', id: asString(call.id) || `call_${turn}_${index}`, name: asString(call.name) ?? '', arguments: JSON.stringify(isRecord(call.args) ? call.args : {}), ...(signature ? { signature } : {}) });
     } else if (part.thought === true) {
-      const text = asString(part.text) ?? '';
-      // A thought in several parts (as streamed) is one block of reasoning.
-      const last = out.at(-1);
-      if (last?.type === 'reasoning' && !last.signature && !last.redacted) {
-        last.text += text;
-        if (signature) last.signature = signature;
-      } else out.push({ type: 'reasoning', text, ...(signature ? { signature } : {}) });
+      out.push({ type: 'reasoning', text: asString(part.text) ?? '', ...(signature ? { signature } : {}) });
     } else if (typeof part.text === 'string') {
-      // A signature on an answer part (Gemini signs the part that follows its thinking) is kept as reasoning
-      // with no text just before it; written back, it goes onto the part after it again.
+      // A signature on an answer part (Gemini signs the part that follows its thinking) belongs to the reasoning
+      // before it; written back, it goes onto the part after the reasoning again.
       if (signature) out.push({ type: 'reasoning', text: '', signature });
       if (part.text) out.push({ type: 'text', text: part.text });
     }
   });
+  return out;
+}
+
+/**
+ * One block of reasoning per thought: thought parts in a row (as a stream delivers them, even in separate model
+ * turns) are joined, and a signature that follows them is theirs. Anthropic checks a thinking block's signature
+ * against its whole text.
+ */
+function joinReasoning(content: AssistantPart[]): AssistantPart[] {
+  const out: AssistantPart[] = [];
+  for (const part of content) {
+    const last = out.at(-1);
+    if (part.type === 'reasoning' && part.redacted === undefined && last?.type === 'reasoning' && last.redacted === undefined && !last.signature) {
+      last.text += part.text;
+      if (part.signature) last.signature = part.signature;
+    } else out.push(part);
+  }
   return out;
 }
 
