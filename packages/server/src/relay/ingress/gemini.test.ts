@@ -265,7 +265,32 @@ describe('faults', () => {
   });
 });
 
+/** A Vertex channel logging in with a service account of the given mock behaviour. */
+function vertexChannel(name: string, models: string, fields: { mode?: 'ok' | 'overloaded-529' | 'fail-429'; priority?: number } = {}) {
+  const account = vertex.serviceAccount({ mode: fields.mode ?? 'ok' });
+  const config = JSON.stringify({ region: 'us-east5', vertex_ai_project_id: account.project_id, vertex_ai_adc: JSON.stringify(account) });
+  return seedChannel(t.ctx.storage, { name, type: 42, key: `us-east5|${account.project_id}|${JSON.stringify(account)}`, config, baseUrl: vertex.url, models, priority: fields.priority });
+}
+
 describe('Vertex AI', () => {
+  it('a Claude model overloaded (529) or rate-limited (429) on one Vertex channel is answered by the next, translated for the Gemini client', async () => {
+    await t.ctx.options.set('RetryTimes', '2');
+    const claude = 'claude-sonnet-4-5@20250929';
+    await vertexChannel('vertex-overloaded', claude, { mode: 'overloaded-529', priority: 10 });
+    await vertexChannel('vertex-limited', claude, { mode: 'fail-429', priority: 5 });
+    const good = await vertexChannel('vertex-ok', claude);
+    const { key, id } = await seedToken(t.ctx.storage, userId, { remain_quota: 1_000_000 });
+    const before = vertex.requests.length;
+    const answer = await genai(key).models.generateContent({ model: claude, contents: 'Hello', config: { systemInstruction: 'You are terse.' } });
+    expect(answer.text).toBe('Hello! How can I help you today?');
+    expect(answer.usageMetadata).toMatchObject({ promptTokenCount: 12, candidatesTokenCount: 12 });
+    const calls = vertex.requests.slice(before).filter((r) => r.path !== '/token');
+    expect(calls.map((r) => r.path)).toEqual(Array(3).fill('/v1/projects/relay-test-project/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929:rawPredict'));
+    expect(calls[2].body).toMatchObject({ anthropic_version: 'vertex-2023-10-16', system: [{ type: 'text', text: 'You are terse.' }], messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }] });
+    const log = await expectSettledOnce(id);
+    expect(log.channel_id).toBe(good);
+  });
+
   it('one service-account login serves many requests until the token expires', async () => {
     const account = vertex.serviceAccount();
     const config = JSON.stringify({ region: 'us-central1', vertex_ai_project_id: account.project_id, vertex_ai_adc: JSON.stringify(account, null, 2) });
