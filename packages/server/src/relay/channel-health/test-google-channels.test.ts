@@ -41,6 +41,7 @@ function vertexChannel(name: string, account: ServiceAccountKey, models: string)
 }
 
 describe('channel test on Google channels', () => {
+  // covers S5-VALID-50, S3-CHANNELTYPES-02 (type 24)
   it('Gemini: one small generateContent with the key in x-goog-api-key answers the model’s reply', async () => {
     const id = await create({ name: 'gemini', type: 24, key: 'ok', base_url: gemini.url, models: 'gemini-2.5-flash' });
     const result = await call('GET', `/api/channel/test/${id}`);
@@ -58,6 +59,7 @@ describe('channel test on Google channels', () => {
     expect((await call('GET', `/api/channel/${id}`)).body.data.status).toBe(3);
   });
 
+  // covers S3-ENTITY-16, S2-CHANNELFORM-09 (the Vertex fields read from config), S3-CHANNELTYPES-02 (type 42)
   it('Vertex AI: logs in with the service account, then tests its Gemini and its Claude models', async () => {
     const before = vertex.tokenExchanges.length;
     const id = await create(vertexChannel('vertex', vertex.serviceAccount(), 'gemini-2.5-flash,claude-sonnet-4-5@20250929'));

@@ -9,6 +9,7 @@ const build = (target: ChannelTarget, model: string, stream = false, body: Recor
   vertexAdapter.build({ endpoint: 'chat', dialect: vertexAdapter.dialects(target, model)[0], channel: target, model, stream, body, path: '/v1/chat/completions' });
 
 describe('Vertex AI channels', () => {
+  // covers S3-ENTITY-16 (region, vertex_ai_project_id, vertex_ai_adc in config)
   it('reads region, project and credentials from the config first, then the composed key, then the service account', () => {
     // The console composes "region|project|JSON"; a pasted multi-line JSON can leave only its first line in the key.
     expect(readVertexChannel(channel({ key: 'us-east5|proj-one|{', config: { region: 'us-east5', vertex_ai_project_id: 'proj-one', vertex_ai_adc: SERVICE_ACCOUNT } }))).toEqual({ region: 'us-east5', project: 'proj-one', credentials: SERVICE_ACCOUNT });
