@@ -182,6 +182,9 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
   const send = async (data: string | Buffer) => {
     if (data.length > 0 && !res.write(data)) await once(res, 'drain', { signal: abort.signal });
   };
+  // Frames the client holds (counted once their bytes are sent), for an error event that must continue them.
+  let decoded = 0;
+  let relayed = 0;
   const handle = (frames: Frame[]): string => {
     let out = '';
     for (const wrapped of frames) {
@@ -196,9 +199,6 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
     return out;
   };
 
-  // Frames the client holds (counted once their bytes are sent), for an error event that must continue them.
-  let decoded = 0;
-  let relayed = 0;
   try {
     for await (const chunk of response.body) {
       const buffer = chunk as Buffer;
