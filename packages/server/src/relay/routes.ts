@@ -1,9 +1,11 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { billingRoutes } from './billing-routes.js';
 import { anthropicDialect } from './dialects/anthropic/index.js';
+import { geminiDialect } from './dialects/gemini/index.js';
 import { openAiChatDialect } from './dialects/openai-chat/index.js';
 import type { Dialect } from './dialects/types.js';
 import { anthropicIngress } from './ingress/anthropic.js';
+import { geminiIngress } from './ingress/gemini.js';
 import { openAiIngress } from './ingress/openai.js';
 import { authenticateKey } from './pipeline/authenticate-key.js';
 import type { RelayDeps } from './pipeline/handle-relay.js';
@@ -43,6 +45,10 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayDeps): Promis
     await v1.register(async (anthropic) => {
       anthropic.setErrorHandler(errorHandler(anthropicDialect));
       anthropicIngress(anthropic, deps);
+    });
+    await v1.register(async (gemini) => {
+      gemini.setErrorHandler(errorHandler(geminiDialect));
+      geminiIngress(gemini, deps, modelsFor);
     });
   });
 }

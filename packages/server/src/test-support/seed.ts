@@ -28,7 +28,7 @@ export async function seedToken(storage: Storage, userId: number, fields: { rema
 
 export async function seedChannel(
   storage: Storage,
-  fields: { name?: string; type?: number; key: string; baseUrl: string; models: string; group?: string; priority?: number; weight?: number; modelMapping?: string; other?: string },
+  fields: { name?: string; type?: number; key: string; baseUrl: string; models: string; group?: string; priority?: number; weight?: number; modelMapping?: string; other?: string; config?: string },
 ) {
   const group = fields.group ?? 'default';
   const result = await storage.db
@@ -52,7 +52,7 @@ export async function seedChannel(
       request_count: 0,
       model_mapping: fields.modelMapping ?? '',
       priority: fields.priority ?? 0,
-      config: '',
+      config: fields.config ?? '',
       system_prompt: '',
     })
     .executeTakeFirstOrThrow();

@@ -36,8 +36,12 @@ export interface StreamWriter {
   write(part: StreamPart): string;
   /** The closing bytes of a complete answer (e.g. OpenAI's `data: [DONE]`). */
   end(): string;
-  /** The dialect's own error event, ending a stream that broke upstream. */
-  error(message: string): string;
+  /**
+   * The dialect's own error event, ending a stream that broke upstream. `continued`: the client already holds
+   * frames of this answer that this writer did not write (a pass-through), so the event must follow them (after
+   * the elements of Gemini's JSON array, a comma).
+   */
+  error(message: string, continued?: boolean): string;
 }
 
 /** What the client side of the pipeline knows about an answer it writes. */

@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { ApiError, GoogleGenAI, Type, type Content, type GenerateContentResponse } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { costOf, pricesFor } from '../../billing/pricing.js';
@@ -7,6 +8,8 @@ import { MOCK_REPLY, startMockUpstream } from '../../test-support/mock-openai.js
 import { seedChannel, seedToken } from '../../test-support/seed.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { startMockAnthropic } from '../../test-support/upstreams/anthropic.js';
+import { startMockGemini } from '../../test-support/upstreams/gemini.js';
+import { startMockVertex } from '../../test-support/upstreams/vertex.js';
 
 /**
  * Every client dialect against every provider, through the official SDKs, the gateway and a local mock that
@@ -15,25 +18,84 @@ import { startMockAnthropic } from '../../test-support/upstreams/anthropic.js';
  *
  * A provider is one row of PROVIDERS; a client dialect is one block of tests.
  */
+/** How a mock answers: normally, or forced to its answer that reads the prompt cache, or that thinks. */
+type Behaviour = 'ok' | 'cache' | 'thinking';
+
+interface Upstream {
+  url: string;
+  close(): Promise<void>;
+  /** The channel's key (and config) that makes the mock behave so; by default the key is the behaviour's name. */
+  channel?(behaviour: Behaviour): { key: string; config?: string };
+}
+
 interface ProviderRow {
   name: string;
   type: number;
   model: string;
-  start(): Promise<{ url: string; close(): Promise<void> }>;
+  start(): Promise<Upstream>;
   /** What the mock answers to a plain question, and the usage it reports for it. */
   text: string;
   usage: Usage;
+  /** The usage of the mock's cache-reading and thinking answers, in canonical terms (rows without them skip those tests). */
+  cacheUsage?: Usage;
+  thinkingUsage?: Usage;
+  /** The model as the provider names it in its answers, where that differs (a passed-through answer keeps it). */
+  answerModel?: string;
+}
+
+const CLAUDE_CACHE: Usage = { prompt_tokens: 14 + 1800 + 1520, completion_tokens: 31, cached_tokens: 1800, cache_write_tokens: 320, cache_write_1h_tokens: 1200 };
+const CLAUDE_THINKING: Usage = { prompt_tokens: 46, completion_tokens: 142 };
+const GEMINI_CACHE: Usage = { prompt_tokens: 2058, completion_tokens: 14, cached_tokens: 2048 };
+const GEMINI_THINKING: Usage = { prompt_tokens: 11, completion_tokens: 12 + 180, reasoning_tokens: 180 };
+const HELLO = 'Hello! How can I help you today?';
+
+/** A Vertex AI mock whose channels log in with a service account of the asked behaviour. */
+async function vertexUpstream(region: string): Promise<Upstream> {
+  const mock = await startMockVertex();
+  return {
+    url: mock.url,
+    close: () => mock.close(),
+    channel(behaviour) {
+      const account = mock.serviceAccount({ mode: behaviour });
+      const config = { region, vertex_ai_project_id: account.project_id, vertex_ai_adc: JSON.stringify(account) };
+      return { key: `${region}|${account.project_id}|${config.vertex_ai_adc}`, config: JSON.stringify(config) };
+    },
+  };
 }
 
 const PROVIDERS: ProviderRow[] = [
-  { name: 'OpenAI', type: 1, model: 'gpt-4o-mini', start: startMockUpstream, text: MOCK_REPLY, usage: { prompt_tokens: 12, completion_tokens: 10 } },
+  {
+    name: 'OpenAI',
+    type: 1,
+    model: 'gpt-4o-mini',
+    start: async () => ({ ...(await startMockUpstream()), channel: (b) => ({ key: b === 'thinking' ? 'reasoning' : b }) }),
+    text: MOCK_REPLY,
+    usage: { prompt_tokens: 12, completion_tokens: 10 },
+    cacheUsage: { prompt_tokens: 40, completion_tokens: 20, cached_tokens: 32 },
+    thinkingUsage: { prompt_tokens: 40, completion_tokens: 20, reasoning_tokens: 8 },
+  },
   {
     name: 'Anthropic',
     type: 14,
     model: 'claude-sonnet-4-5-20250929',
     start: () => startMockAnthropic(),
-    text: 'Hello! How can I help you today?',
+    text: HELLO,
     usage: { prompt_tokens: 12, completion_tokens: 12 },
+    cacheUsage: CLAUDE_CACHE,
+    thinkingUsage: CLAUDE_THINKING,
+  },
+  { name: 'Gemini', type: 24, model: 'gemini-2.5-flash', start: () => startMockGemini(), text: HELLO, usage: { prompt_tokens: 6, completion_tokens: 9 }, cacheUsage: GEMINI_CACHE, thinkingUsage: GEMINI_THINKING },
+  { name: 'Vertex Gemini', type: 42, model: 'gemini-2.5-pro', start: () => vertexUpstream('us-central1'), text: HELLO, usage: { prompt_tokens: 6, completion_tokens: 9 }, cacheUsage: GEMINI_CACHE, thinkingUsage: GEMINI_THINKING },
+  {
+    name: 'Vertex Claude',
+    type: 42,
+    model: 'claude-sonnet-4-5@20250929',
+    start: () => vertexUpstream('us-east5'),
+    text: HELLO,
+    usage: { prompt_tokens: 12, completion_tokens: 12 },
+    cacheUsage: CLAUDE_CACHE,
+    thinkingUsage: CLAUDE_THINKING,
+    answerModel: 'claude-sonnet-4-5-20250929',
   },
 ];
 
@@ -45,17 +107,22 @@ let userId: number;
 let key: string;
 let tokenId: number;
 const mocks: Array<{ close(): Promise<void> }> = [];
+/** Per row, channels forced to a behaviour: outside the user's group, reached only by pinning (sk-<key>-<id>). */
+const pinned = new Map<string, Record<Exclude<Behaviour, 'ok'>, number>>();
 
 beforeAll(async () => {
   t = await createTestApp();
   gateway = await t.app.listen({ port: 0, host: '127.0.0.1' });
   userId = (await t.ctx.repositories.users.findByUsername('root'))!.id;
-  await t.ctx.options.set('ModelRatio', JSON.stringify({ 'gpt-4o-mini': 0.075, 'claude-sonnet-4-5-20250929': 1.5 }));
-  await t.ctx.options.set('CompletionRatio', JSON.stringify({ 'gpt-4o-mini': 4, 'claude-sonnet-4-5-20250929': 5 }));
+  await t.ctx.options.set('ModelRatio', JSON.stringify({ 'gpt-4o-mini': 0.075, 'claude-sonnet-4-5-20250929': 1.5, 'gemini-2.5-flash': 0.15, 'gemini-2.5-pro': 0.625, 'claude-sonnet-4-5@20250929': 1.5 }));
+  await t.ctx.options.set('CompletionRatio', JSON.stringify({ 'gpt-4o-mini': 4, 'claude-sonnet-4-5-20250929': 5, 'gemini-2.5-flash': 8.33, 'gemini-2.5-pro': 8, 'claude-sonnet-4-5@20250929': 5 }));
   for (const row of PROVIDERS) {
     const mock = await row.start();
     mocks.push(mock);
-    await seedChannel(t.ctx.storage, { name: row.name, type: row.type, key: 'ok', baseUrl: mock.url, models: row.model });
+    const channel = (behaviour: Behaviour) => mock.channel?.(behaviour) ?? { key: behaviour };
+    await seedChannel(t.ctx.storage, { name: row.name, type: row.type, baseUrl: mock.url, models: row.model, ...channel('ok') });
+    const seed = (behaviour: Behaviour) => seedChannel(t.ctx.storage, { name: `${row.name} ${behaviour}`, type: row.type, baseUrl: mock.url, models: row.model, group: 'pinned', ...channel(behaviour) });
+    pinned.set(row.name, { cache: await seed('cache'), thinking: await seed('thinking') });
   }
   const token = await seedToken(t.ctx.storage, userId, { remain_quota: 100_000_000 });
   key = token.key;
@@ -150,7 +217,7 @@ describe.each(PROVIDERS)('Anthropic SDK -> $name channel', (row) => {
   it('messages: the answer in Anthropic shape, charged what the provider reported', async () => {
     const { data, response } = await anthropic().messages.create({ model: row.model, max_tokens: 1024, system: 'You are terse.', messages: [{ role: 'user', content: 'Hello' }] }).withResponse();
     expect(data.type).toBe('message');
-    expect(data.model).toBe(row.model);
+    expect([row.model, row.answerModel]).toContain(data.model);
     expect(data.content[0]).toMatchObject({ type: 'text', text: row.text });
     expect(data.stop_reason).toBe('end_turn');
     expect(data.usage.output_tokens).toBe(row.usage.completion_tokens);
@@ -193,6 +260,85 @@ describe.each(PROVIDERS)('Anthropic SDK -> $name channel', (row) => {
   });
 });
 
+/** Gemini's usageMetadata for a canonical usage: the prompt with its cached part, thoughts outside the candidates. */
+function geminiUsage(usage: Usage) {
+  return {
+    promptTokenCount: usage.prompt_tokens,
+    candidatesTokenCount: usage.completion_tokens - (usage.reasoning_tokens ?? 0),
+    ...(usage.cached_tokens ? { cachedContentTokenCount: usage.cached_tokens } : {}),
+    ...(usage.reasoning_tokens ? { thoughtsTokenCount: usage.reasoning_tokens } : {}),
+  };
+}
+
+const requestIdOf = (response: GenerateContentResponse) => response.sdkHttpResponse?.headers?.['x-request-id'] ?? null;
+
+describe.each(PROVIDERS)('Gemini SDK -> $name channel', (row) => {
+  const genai = (channel?: number) => new GoogleGenAI({ apiKey: `sk-${key}${channel ? `-${channel}` : ''}`, httpOptions: { baseUrl: gateway } });
+  const tools = [{ functionDeclarations: [{ name: WEATHER_TOOL.name, description: WEATHER_TOOL.description, parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING } }, required: ['city'] } }] }];
+  const question: Content[] = [{ role: 'user', parts: [{ text: 'What is the weather in Paris?' }] }];
+
+  it('generateContent: the answer in Gemini shape, usageMetadata and the charge as the provider reported', async () => {
+    const response = await genai().models.generateContent({ model: row.model, contents: 'Hello', config: { systemInstruction: 'You are terse.' } });
+    expect(response.text).toBe(row.text);
+    expect(response.candidates?.[0]).toMatchObject({ content: { role: 'model' }, finishReason: 'STOP' });
+    expect(response.usageMetadata).toMatchObject(geminiUsage(row.usage));
+    await expectCharged(requestIdOf(response), row);
+  });
+
+  it('generateContentStream: chunks build the same answer; the last carries finish and usage', async () => {
+    const chunks: GenerateContentResponse[] = [];
+    for await (const chunk of await genai().models.generateContentStream({ model: row.model, contents: 'Hello' })) chunks.push(chunk);
+    expect(chunks.map((c) => c.text ?? '').join('')).toBe(row.text);
+    expect(chunks.at(-1)?.candidates?.[0]?.finishReason).toBe('STOP');
+    expect(chunks.at(-1)?.usageMetadata).toMatchObject(geminiUsage(row.usage));
+    await expectCharged(requestIdOf(chunks[0]), row);
+  });
+
+  it('function calling: functionCall parts, whole and streamed, and the functionResponse turn answered', async () => {
+    const whole = await genai().models.generateContent({ model: row.model, contents: question, config: { tools } });
+    expect(whole.functionCalls?.map((c) => ({ name: c.name, args: c.args }))).toEqual([{ name: 'get_weather', args: { city: 'Paris' } }]);
+    expect(whole.candidates?.[0]?.finishReason).toBe('STOP');
+
+    const calls = [];
+    for await (const chunk of await genai().models.generateContentStream({ model: row.model, contents: question, config: { tools } })) calls.push(...(chunk.functionCalls ?? []));
+    expect(calls.map((c) => ({ name: c.name, args: c.args }))).toEqual([{ name: 'get_weather', args: { city: 'Paris' } }]);
+
+    // The model turn goes back as it came (with any thought signature), then the function's response.
+    const followUp = await genai().models.generateContent({
+      model: row.model,
+      contents: [...question, whole.candidates![0].content!, { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { temperature: '18°C' } } }] }],
+      config: { tools },
+    });
+    expect(followUp.text).toBeTruthy();
+    expect(followUp.functionCalls ?? []).toEqual([]);
+  });
+
+  it('countTokens answers without an upstream call or a charge', async () => {
+    const before = await t.ctx.storage.db.selectFrom('logs').select('id').where('token_id', '=', tokenId).execute();
+    const counted = await genai().models.countTokens({ model: row.model, contents: 'Hello there, how many tokens is this?' });
+    expect(counted.totalTokens).toBeGreaterThan(5);
+    const after = await t.ctx.storage.db.selectFrom('logs').select('id').where('token_id', '=', tokenId).execute();
+    expect(after.length).toBe(before.length);
+  });
+
+  it.skipIf(!row.cacheUsage)('prompt-cache reads are reported and charged at the cache price', async () => {
+    const response = await genai(pinned.get(row.name)!.cache).models.generateContent({ model: row.model, contents: 'How do I reset the router?' });
+    expect(response.usageMetadata).toMatchObject(geminiUsage(row.cacheUsage!));
+    await expectCharged(requestIdOf(response), row, row.cacheUsage);
+  });
+
+  it.skipIf(!row.thinkingUsage)('thinking: thought parts and thoughtsTokenCount, charged as output', async () => {
+    const chunks: GenerateContentResponse[] = [];
+    const stream = await genai(pinned.get(row.name)!.thinking).models.generateContentStream({ model: row.model, contents: 'What is 27 * 453?', config: { thinkingConfig: { thinkingBudget: 2048, includeThoughts: true } } });
+    for await (const chunk of stream) chunks.push(chunk);
+    const parts = chunks.flatMap((c) => c.candidates?.[0]?.content?.parts ?? []);
+    expect(parts.some((p) => p.thought === true && p.text)).toBe(true);
+    expect(parts.some((p) => !p.thought && p.text)).toBe(true);
+    expect(chunks.at(-1)?.usageMetadata).toMatchObject(geminiUsage(row.thinkingUsage!));
+    await expectCharged(requestIdOf(chunks[0]), row, row.thinkingUsage);
+  });
+});
+
 describe('errors in the client dialect', () => {
   it('an unknown key gets each dialect its own error shape', async () => {
     const openai = await new OpenAI({ apiKey: 'sk-nope', baseURL: `${gateway}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
@@ -200,5 +346,9 @@ describe('errors in the client dialect', () => {
     const anthropic = await new Anthropic({ apiKey: 'sk-nope', baseURL: gateway, maxRetries: 0 }).messages.create({ model: 'claude-sonnet-4-5-20250929', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
     expect(anthropic).toBeInstanceOf(Anthropic.AuthenticationError);
     expect((anthropic as InstanceType<typeof Anthropic.AuthenticationError>).error).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
+    const gemini = await new GoogleGenAI({ apiKey: 'sk-nope', httpOptions: { baseUrl: gateway } }).models.generateContent({ model: 'gemini-2.5-flash', contents: 'x' }).catch((e: unknown) => e);
+    expect(gemini).toBeInstanceOf(ApiError);
+    expect((gemini as ApiError).status).toBe(401);
+    expect(JSON.parse((gemini as ApiError).message)).toMatchObject({ error: { code: 401, status: 'UNAUTHENTICATED' } });
   });
 });

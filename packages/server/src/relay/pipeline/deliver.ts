@@ -163,7 +163,9 @@ function wholeUsage(plan: DeliveryPlan, json: Record<string, unknown>): { usage?
 }
 
 function streamHeaders(plan: DeliveryPlan): Record<string, string> {
-  return { 'content-type': plan.client.streamContentType, 'cache-control': 'no-cache', 'x-accel-buffering': 'no', 'x-request-id': plan.requestId };
+  // Gemini's JSON-array stream is one JSON document sent piece by piece.
+  const type = plan.context.jsonArray ? 'application/json; charset=UTF-8' : plan.client.streamContentType;
+  return { 'content-type': type, 'cache-control': 'no-cache', 'x-accel-buffering': 'no', 'x-request-id': plan.requestId };
 }
 
 async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome> {
@@ -184,9 +186,13 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
   const send = async (data: string | Buffer) => {
     if (data.length > 0 && !res.write(data)) await once(res, 'drain', { signal: abort.signal });
   };
+  // Frames the client holds (counted once their bytes are sent), for an error event that must continue them.
+  let decoded = 0;
+  let relayed = 0;
   const handle = (frames: Frame[]): string => {
     let out = '';
     for (const wrapped of frames) {
+      decoded++;
       const frame = unwrap(wrapped);
       if (!frame) continue;
       const parts = reader.read(frame);
@@ -203,6 +209,7 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
       const buffer = chunk as Buffer;
       const out = handle(decoder.push(buffer));
       await send(raw ? buffer : out);
+      relayed = decoded;
       if (plan.onProgress && Date.now() - reported >= PROGRESS_EVERY_MS) {
         reported = Date.now();
         plan.onProgress(tally.text.length);
@@ -214,7 +221,7 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
   } catch (error) {
     if (abort.signal.aborted) return { kind: 'aborted', usage: tally.usage, text: tally.text };
     const message = error instanceof UpstreamStreamError ? `上游返回错误：${error.message}` : '上游流式响应中断';
-    res.end((writer ?? plan.client.createStreamWriter(plan.context)).error(message));
+    res.end((writer ?? plan.client.createStreamWriter(plan.context)).error(message, !writer && relayed > 0));
     return { kind: 'broken', usage: tally.usage, text: tally.text, message };
   }
 }

@@ -193,6 +193,7 @@ async function attempt(
       contentType: upload?.contentType,
       path: call.path,
       forwardHeaders: same ? call.forwardHeaders : undefined,
+      jsonArrayStream: same ? call.jsonArrayStream : undefined,
     });
     if (provider.credentials && target.credentials) upstream = await deps.credentials.sign(provider.credentials, upstream, target.credentials);
 

@@ -55,6 +55,11 @@ export interface BuildInput {
   path: string;
   /** Headers of the client's request that its dialect defines and a provider of the same dialect honours (anthropic-beta). */
   forwardHeaders?: Record<string, string>;
+  /**
+   * Same-dialect pass-through of a stream the client asked for as one JSON array (Gemini without `alt=sse`): an
+   * upstream that can answer in that framing should, so its bytes reach the client unchanged.
+   */
+  jsonArrayStream?: boolean;
 }
 
 export interface UpstreamRequest {

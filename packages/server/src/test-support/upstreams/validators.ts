@@ -1,5 +1,9 @@
+import { vertexClaudeBody } from '../../relay/providers/vertex/adapter.js';
 import { chatProblem } from '../mock-openai.js';
+import { claudeSignatures } from './anthropic-replies.js';
 import { validateMessagesBody } from './anthropic-validate.js';
+import { fixtures } from './fixtures.js';
+import { geminiCaches, geminiSignatures } from './gemini-replies.js';
 import { validateGenerateContent } from './gemini-validate.js';
 
 /**
@@ -8,11 +12,19 @@ import { validateGenerateContent } from './gemini-validate.js';
  */
 type Validate = (body: unknown) => string | null;
 
+/** What the Gemini and Vertex mocks know: the thought signatures and cached contents their fixtures hand out. */
+const google = (provider: 'gemini' | 'vertex') => ({ signatures: geminiSignatures(fixtures(provider)), cachedContents: geminiCaches(fixtures(provider)) });
+
 const VALIDATORS: Record<string, (dialect: string, model: string) => Validate> = {
   'openai-compatible': () => (body) => chatProblem(body as Record<string, unknown>) ?? null,
   azure: () => (body) => chatProblem(body as Record<string, unknown>) ?? null,
   anthropic: (_dialect, model) => (body) => validateMessagesBody(body, { platform: 'anthropic', model, signatures: new Set(), strictTurns: true })?.message ?? null,
-  gemini: (_dialect, model) => (body) => validateGenerateContent(body, { platform: 'gemini', model, signatures: new Set(), cachedContents: new Set() })?.message ?? null,
+  gemini: (_dialect, model) => (body) => validateGenerateContent(body, { platform: 'gemini', model, ...google('gemini') })?.message ?? null,
+  // Claude on Vertex takes the Messages body as the adapter sends it: model in the URL, anthropic_version in the body.
+  vertex: (dialect, model) =>
+    dialect === 'anthropic'
+      ? (body) => validateMessagesBody(vertexClaudeBody(body as Record<string, unknown>), { platform: 'vertex', model, signatures: claudeSignatures() })?.message ?? null
+      : (body) => validateGenerateContent(body, { platform: 'vertex', model, ...google('vertex') })?.message ?? null,
 };
 
 export function validatorFor(provider: string, dialect: string, model: string): Validate {

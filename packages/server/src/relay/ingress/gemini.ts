@@ -1,0 +1,76 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { imageTokenBoundOf, outputLimitOf } from '../../billing/model-limits.js';
+import { geminiDialect } from '../dialects/gemini/index.js';
+import { isRecord } from '../dialects/shared.js';
+import { authenticateKey } from '../pipeline/authenticate-key.js';
+import { handleRelay, type IncomingCall, type RelayDeps } from '../pipeline/handle-relay.js';
+import { RelayError } from '../relay-error.js';
+
+/** The models a request's key may use (shared with OpenAI's /v1/models). */
+export type KeyModels = (deps: RelayDeps, request: FastifyRequest) => Promise<string[]>;
+
+const METHODS = ['generateContent', 'countTokens'];
+
+/**
+ * The Gemini API's endpoints for Gemini CLI and the @google/genai SDKs (https://ai.google.dev/api):
+ *   GET  /v1beta/models, /v1beta/models/{model}
+ *   POST /v1beta/models/{model}:generateContent | :streamGenerateContent (SSE with `alt=sse`, else one JSON array)
+ *   POST /v1beta/models/{model}:countTokens (counted here, like Anthropic's count_tokens)
+ * Chat goes to any channel: passed through to Gemini and Vertex Gemini channels, translated for the others. The
+ * key comes in `x-goog-api-key` or `?key=` (with or without `sk-`). The colon of `{model}:method` is not fastify
+ * route syntax, so the path after models/ is one wildcard, split here.
+ */
+export function geminiIngress(app: FastifyInstance, deps: RelayDeps, keyModels: KeyModels): void {
+  app.get('/v1beta/models', async (request) => ({ models: (await keyModels(deps, request)).map(toGeminiModel) }));
+
+  app.get('/v1beta/models/*', async (request) => {
+    const model = modelName(wildcard(request));
+    if (!(await keyModels(deps, request)).includes(model)) throw new RelayError(404, `模型 models/${model.slice(0, 200)} 不存在`, 'invalid_request_error', 'model_not_found');
+    return toGeminiModel(model);
+  });
+
+  app.post('/v1beta/models/*', async (request, reply) => {
+    const path = wildcard(request);
+    const colon = path.lastIndexOf(':');
+    const model = modelName(colon < 0 ? path : path.slice(0, colon));
+    const method = colon < 0 ? '' : path.slice(colon + 1);
+    if (method === 'generateContent' || method === 'streamGenerateContent') return handleRelay(deps, readCall(request, model, method === 'streamGenerateContent'), request, reply);
+    if (method === 'countTokens') {
+      await authenticateKey(deps.store, request);
+      const body = jsonBody(request);
+      // Either {contents} or a whole {generateContentRequest}; both count what the model would read.
+      const inner = isRecord(body.generateContentRequest) ? body.generateContentRequest : isRecord(body.generate_content_request) ? body.generate_content_request : body;
+      const [totalTokens] = await deps.counter.count([geminiDialect.inspect(inner, imageTokenBoundOf).promptText()]);
+      return { totalTokens };
+    }
+    throw new RelayError(404, `不支持的方法：${method.slice(0, 60) || '（空）'}，可用的有 ${[...METHODS, 'streamGenerateContent'].join('、')}`, 'invalid_request_error', 'method_not_found');
+  });
+}
+
+const wildcard = (request: FastifyRequest) => String((request.params as { '*'?: string })['*'] ?? '');
+/** "models/x" and "x" name the same model (some clients repeat the collection). */
+const modelName = (text: string) => text.replace(/^models\//, '');
+
+function jsonBody(request: FastifyRequest): Record<string, unknown> {
+  if (!isRecord(request.body)) throw new RelayError(400, '请求体必须是 JSON 对象');
+  return request.body;
+}
+
+function readCall(request: FastifyRequest, model: string, stream: boolean): IncomingCall {
+  const body = jsonBody(request);
+  const facts = { ...geminiDialect.inspect(body, () => imageTokenBoundOf(model)), model, stream };
+  const sse = (request.query as { alt?: unknown } | undefined)?.alt === 'sse';
+  return { dialect: geminiDialect, endpoint: 'chat', body, facts, path: request.url.split('?')[0], jsonArrayStream: stream && !sse };
+}
+
+/** A model in the shape of the Gemini API's models.list. */
+function toGeminiModel(id: string) {
+  return {
+    name: `models/${id}`,
+    baseModelId: id,
+    version: '001',
+    displayName: id,
+    outputTokenLimit: outputLimitOf(id),
+    supportedGenerationMethods: METHODS,
+  };
+}

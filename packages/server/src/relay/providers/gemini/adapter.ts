@@ -1,0 +1,69 @@
+import type { ErrorVerdict, ProviderAdapter } from '../types.js';
+import { DEAD_CHANNEL_REASONS, isPassingFault, readGoogleError } from './google-errors.js';
+
+export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
+/** The API version used when the channel names none (its `other` field, as in one-api): v1beta has every feature. */
+const DEFAULT_VERSION = 'v1beta';
+const VERSION = /^v\d+(alpha|beta)?\d*$/;
+
+/**
+ * Google Gemini API (type 24): generateContent with the key in `x-goog-api-key`
+ * (https://ai.google.dev/api/generate-content). A stream asks for SSE (`alt=sse`) unless a Gemini client asked for
+ * the JSON-array stream, which it then gets byte for byte.
+ */
+export const geminiAdapter: ProviderAdapter = {
+  id: 'gemini',
+  channelTypes: [24],
+  dialects: () => ['gemini'],
+  supports: (endpoint) => endpoint === 'chat',
+  build(input) {
+    let base = input.channel.baseUrl || GEMINI_BASE_URL;
+    let version = VERSION.test(input.channel.other.trim()) ? input.channel.other.trim() : DEFAULT_VERSION;
+    // A base URL that already ends with the version (".../v1beta") is taken as it is.
+    const suffix = /\/(v\d+(?:alpha|beta)?\d*)$/.exec(base);
+    if (suffix) {
+      base = base.slice(0, -suffix[0].length);
+      version = suffix[1];
+    }
+    const url = `${base}/${version}/models/${modelPath(input.model)}:${geminiMethod(input.stream, input.jsonArrayStream)}`;
+    return { url, method: 'POST', headers: { 'x-goog-api-key': input.channel.key, 'content-type': 'application/json' }, body: JSON.stringify(withoutModel(input.body)) };
+  },
+  classifyError: classifyGeminiError,
+};
+
+/** The method part of a Gemini URL: a stream is SSE unless the client asked for Gemini's JSON-array framing. */
+export function geminiMethod(stream: boolean, jsonArray?: boolean): string {
+  if (!stream) return 'generateContent';
+  return jsonArray ? 'streamGenerateContent' : 'streamGenerateContent?alt=sse';
+}
+
+/** A model id as a path segment ("models/x" taken as "x"; `@` kept, as Vertex model versions are written). */
+export function modelPath(model: string): string {
+  return encodeURIComponent(model.replace(/^models\//, '')).replace(/%40/g, '@');
+}
+
+/** The body without `model`: the model is in the URL. */
+export function withoutModel(body: Record<string, unknown> | Buffer): Record<string, unknown> {
+  if (Buffer.isBuffer(body)) return {};
+  const { model: _model, ...rest } = body;
+  return rest;
+}
+
+/**
+ * The Gemini API's errors (https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes). A wrong or expired
+ * key is 400 with reason API_KEY_INVALID, a missing one 403: the channel is dead. 429 (quota), 500, 503
+ * (overload) and 504 are worth another channel, and so are a refused location (400 FAILED_PRECONDITION) and
+ * other 401/403s; other 400s and 404 are the request's own fault. A 403 about a cachedContent names the
+ * client's cache, not the channel.
+ */
+export function classifyGeminiError(status: number, body: string): ErrorVerdict {
+  const error = readGoogleError(status, body);
+  const dead =
+    error.reasons.some((reason) => DEAD_CHANNEL_REASONS.includes(reason)) ||
+    /API key (not valid|expired)|unregistered callers|reported as leaked|has been suspended/i.test(error.message) ||
+    status === 401;
+  if (dead) return { retry: true, disableChannel: true, message: error.message };
+  if (status === 403 && /cachedcontent/i.test(error.message)) return { retry: false, disableChannel: false, message: error.message };
+  const retry = isPassingFault(status) || status === 403 || error.status === 'FAILED_PRECONDITION';
+  return { retry, disableChannel: false, message: error.message };
+}
