@@ -1,4 +1,5 @@
 import { anthropicDialect } from './anthropic/index.js';
+import { bedrockConverseDialect } from './bedrock-converse/index.js';
 import { openAiChatDialect } from './openai-chat/index.js';
 import type { Dialect, DialectName } from './types.js';
 
@@ -6,6 +7,7 @@ import type { Dialect, DialectName } from './types.js';
 const DIALECTS: Partial<Record<DialectName, Dialect>> = {
   'openai-chat': openAiChatDialect,
   anthropic: anthropicDialect,
+  'bedrock-converse': bedrockConverseDialect,
 };
 
 export function dialectOf(name: DialectName): Dialect | undefined {

@@ -7,6 +7,7 @@ import { MOCK_REPLY, startMockUpstream } from '../../test-support/mock-openai.js
 import { seedChannel, seedToken } from '../../test-support/seed.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { startMockAnthropic } from '../../test-support/upstreams/anthropic.js';
+import { bedrockCredentials, startMockBedrock } from '../../test-support/upstreams/bedrock.js';
 
 /**
  * Every client dialect against every provider, through the official SDKs, the gateway and a local mock that
@@ -23,7 +24,14 @@ interface ProviderRow {
   /** What the mock answers to a plain question, and the usage it reports for it. */
   text: string;
   usage: Usage;
+  /** The channel's key when the mock wants more than its mode ('ok'). */
+  key?: string;
+  /** ModelRatio and CompletionRatio of the row's model. */
+  prices?: { model: number; completion: number };
 }
+
+/** An AWS channel's key (AK|SK|Region) for the Bedrock mock. */
+const awsKey = (mode: Parameters<typeof bedrockCredentials>[0] = 'ok') => `${bedrockCredentials(mode).accessKeyId}|${bedrockCredentials(mode).secretAccessKey}|us-east-1`;
 
 const PROVIDERS: ProviderRow[] = [
   { name: 'OpenAI', type: 1, model: 'gpt-4o-mini', start: startMockUpstream, text: MOCK_REPLY, usage: { prompt_tokens: 12, completion_tokens: 10 } },
@@ -34,6 +42,28 @@ const PROVIDERS: ProviderRow[] = [
     start: () => startMockAnthropic(),
     text: 'Hello! How can I help you today?',
     usage: { prompt_tokens: 12, completion_tokens: 12 },
+  },
+  {
+    // Claude through InvokeModel: the Anthropic SDK passes through; the console's name becomes the inference profile.
+    name: 'Bedrock Claude',
+    type: 33,
+    model: 'claude-3-7-sonnet-20250219',
+    start: () => startMockBedrock({ region: 'us-east-1', strictTurns: true }),
+    text: 'Hello! How can I help you today?',
+    usage: { prompt_tokens: 12, completion_tokens: 12 },
+    key: awsKey(),
+    prices: { model: 1.5, completion: 5 },
+  },
+  {
+    // Amazon Nova through Converse / ConverseStream: every client dialect is translated.
+    name: 'Bedrock Nova',
+    type: 33,
+    model: 'amazon.nova-lite-v1:0',
+    start: () => startMockBedrock({ region: 'us-east-1' }),
+    text: 'Hello! How can I help you today?',
+    usage: { prompt_tokens: 9, completion_tokens: 10 },
+    key: awsKey(),
+    prices: { model: 0.03, completion: 4 },
   },
 ];
 
@@ -50,12 +80,13 @@ beforeAll(async () => {
   t = await createTestApp();
   gateway = await t.app.listen({ port: 0, host: '127.0.0.1' });
   userId = (await t.ctx.repositories.users.findByUsername('root'))!.id;
-  await t.ctx.options.set('ModelRatio', JSON.stringify({ 'gpt-4o-mini': 0.075, 'claude-sonnet-4-5-20250929': 1.5 }));
-  await t.ctx.options.set('CompletionRatio', JSON.stringify({ 'gpt-4o-mini': 4, 'claude-sonnet-4-5-20250929': 5 }));
+  const rowPrices = PROVIDERS.flatMap((row) => (row.prices ? [[row.model, row.prices] as const] : []));
+  await t.ctx.options.set('ModelRatio', JSON.stringify({ 'gpt-4o-mini': 0.075, 'claude-sonnet-4-5-20250929': 1.5, ...Object.fromEntries(rowPrices.map(([m, p]) => [m, p.model])) }));
+  await t.ctx.options.set('CompletionRatio', JSON.stringify({ 'gpt-4o-mini': 4, 'claude-sonnet-4-5-20250929': 5, ...Object.fromEntries(rowPrices.map(([m, p]) => [m, p.completion])) }));
   for (const row of PROVIDERS) {
     const mock = await row.start();
     mocks.push(mock);
-    await seedChannel(t.ctx.storage, { name: row.name, type: row.type, key: 'ok', baseUrl: mock.url, models: row.model });
+    await seedChannel(t.ctx.storage, { name: row.name, type: row.type, key: row.key ?? 'ok', baseUrl: mock.url, models: row.model });
   }
   const token = await seedToken(t.ctx.storage, userId, { remain_quota: 100_000_000 });
   key = token.key;

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { collectStream, textOf, type ChatRequest, type ChatResponse, type StreamPart } from '../canonical.js';
 import { allDialects, dialectOf } from '../dialects/registry.js';
-import type { Dialect, Frame } from '../dialects/types.js';
+import type { Dialect, DialectName, Frame } from '../dialects/types.js';
 import { JsonStreamDecoder, SseDecoder } from '../transport/frame-decoders.js';
 import { validatorFor } from '../../test-support/upstreams/validators.js';
 import { PROVIDERS } from './registry.js';
@@ -24,8 +24,10 @@ import type { ChannelTarget, Endpoint, ProviderAdapter } from './types.js';
  * OpenAI-only endpoint it does not serve is refused.
  *
  * `conformance.json` (optional) names the model a scenario uses when the request does not say (Vertex puts
- * the model in the URL): {"models": {"<scenario prefix>": "<model>"}}, or takes another provider's payloads when
- * the wire format is the same: {"sameAs": "<provider id>"}.
+ * the model in the URL): {"models": {"<scenario prefix>": "<model>"}}, the dialect its payloads are in when the
+ * provider speaks several for that model (Bedrock: Claude through InvokeModel or Converse):
+ * {"dialects": {"<scenario prefix>": "<dialect>"}}, or takes another provider's payloads when the wire format is
+ * the same: {"sameAs": "<provider id>"}. The longest matching prefix wins ("" matches every scenario).
  */
 const ownDir = (id: string) => fileURLToPath(new URL(`./${id}/__fixtures__/`, import.meta.url));
 /** A provider of another's dialect may take that provider's payloads ({"sameAs": "<id>"} in conformance.json). */
@@ -46,11 +48,16 @@ function scenariosOf(id: string): string[] {
     .map((f) => f.replace('.request.json', ''));
 }
 
+/** The entry of a conformance.json map whose scenario prefix is the longest that matches. */
+function configured(id: string, scenario: string, map: 'models' | 'dialects'): string | undefined {
+  const config = existsSync(fixturesDir(id) + 'conformance.json') ? json(id, 'conformance.json') : {};
+  const entries = Object.entries((config[map] ?? {}) as Record<string, string>).sort((a, b) => b[0].length - a[0].length);
+  return entries.find(([prefix]) => scenario.startsWith(prefix))?.[1];
+}
+
 function modelOf(id: string, scenario: string, request: Record<string, unknown>): string {
   if (typeof request.model === 'string') return request.model;
-  const config = existsSync(fixturesDir(id) + 'conformance.json') ? json(id, 'conformance.json') : { models: {} };
-  const entries = Object.entries(config.models as Record<string, string>).sort((a, b) => b[0].length - a[0].length);
-  return entries.find(([prefix]) => scenario.startsWith(prefix))?.[1] ?? 'model';
+  return configured(id, scenario, 'models') ?? 'model';
 }
 
 /** The recorded stream of a scenario as frames, whatever its framing; undefined when none was recorded. */
@@ -144,23 +151,28 @@ for (const provider of PROVIDERS) {
     describe.each(scenarios)('%s', (scenario) => {
       const request = json(provider.id, `${scenario}.request.json`) as Record<string, unknown>;
       const model = modelOf(provider.id, scenario, request);
-      const dialect = dialectOf(provider.dialects(target(provider.channelTypes[0]), model)[0])!;
+      const spoken = provider.dialects(target(provider.channelTypes[0]), model);
+      const dialect = dialectOf((configured(provider.id, scenario, 'dialects') as DialectName | undefined) ?? spoken[0])!;
       const validate = validatorFor(provider.id, dialect.name, model);
+      // A body whose wire format keeps the model in the URL (Bedrock, Vertex, Gemini) is read as its provider reads
+      // it: with the scenario's model.
+      const parse = (body: Record<string, unknown>): ChatRequest => ({ ...dialect.parseRequest({ model, ...body }), model });
 
       it('the documented request survives the canonical model and passes the provider checks', () => {
-        const canonical = dialect.parseRequest(request);
+        expect(spoken).toContain(dialect.name);
+        const canonical = parse(request);
         const rebuilt = dialect.buildRequest(canonical);
-        expect(dialect.parseRequest(rebuilt)).toEqual(canonical);
+        expect(parse(rebuilt)).toEqual(canonical);
         expect(validate(rebuilt)).toBeNull();
         expect(validate(request)).toBeNull();
       });
 
       it.each(allDialects().map((d) => [d.name, d] as const))('written by a %s client, translated, it still passes', (_name, client) => {
-        const canonical = dialect.parseRequest(request);
+        const canonical = parse(request);
         const asClient = client.parseRequest(client.buildRequest(canonical));
         const upstream = dialect.buildRequest({ ...asClient, model: canonical.model, maxOutputTokens: canonical.maxOutputTokens ?? 1024 });
         expect(validate(upstream)).toBeNull();
-        expect(essentials(dialect.parseRequest(upstream))).toEqual(essentials(canonical));
+        expect(essentials(parse(upstream))).toEqual(essentials(canonical));
       });
 
       it('the response and the stream read into the answer the scenario implies', () => {

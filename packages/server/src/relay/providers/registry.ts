@@ -1,10 +1,11 @@
 import { anthropicAdapter } from './anthropic/adapter.js';
 import { azureAdapter } from './azure/adapter.js';
+import { bedrockAdapter } from './bedrock/adapter.js';
 import { openAiCompatibleAdapter } from './openai-compatible/adapter.js';
 import type { ProviderAdapter } from './types.js';
 
 /** One line per provider. A channel type without an adapter here cannot relay yet. */
-export const PROVIDERS: readonly ProviderAdapter[] = [openAiCompatibleAdapter, azureAdapter, anthropicAdapter];
+export const PROVIDERS: readonly ProviderAdapter[] = [openAiCompatibleAdapter, azureAdapter, anthropicAdapter, bedrockAdapter];
 
 const byType = new Map<number, ProviderAdapter>();
 for (const adapter of PROVIDERS) for (const type of adapter.channelTypes) byType.set(type, adapter);
