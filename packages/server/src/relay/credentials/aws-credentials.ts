@@ -20,14 +20,7 @@ export const awsCredentialSource: CredentialSource = {
     const url = new URL(request.url);
     // Signed as bytes and sent as the same bytes: a string body is encoded once, here.
     const body = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, 'utf8');
-    const signer = new SignatureV4({
-      service: request.sign.service,
-      region: credentials.region,
-      credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey, sessionToken: credentials.sessionToken },
-      sha256: Hash.bind(null, 'sha256'),
-      // Non-S3 services sign the URI-encoded form of the (already encoded) path, as the AWS SDKs do.
-      uriEscapePath: true,
-    });
+    const signer = signerFor(credentials, request.sign.service);
     const headers: Record<string, string> = { ...request.headers, host: url.host };
     const signed = await signer.sign({
       method: request.method,
@@ -42,6 +35,31 @@ export const awsCredentialSource: CredentialSource = {
     return { ...request, headers: signed.headers as Record<string, string>, body };
   },
 };
+
+/**
+ * One signer per credentials and service: it keeps the day's derived signing key, which costs four HMACs to make
+ * (about 45 µs of the 70 µs a fresh signer takes per request). Keyed by the resolved credentials object, which the
+ * CredentialResolver hands out again for every request of the channel, and weakly, so it goes when they do.
+ */
+const signers = new WeakMap<object, Map<string, SignatureV4>>();
+
+function signerFor(credentials: Extract<ResolvedCredentials, { kind: 'aws' }>, service: string): SignatureV4 {
+  let byService = signers.get(credentials);
+  if (!byService) signers.set(credentials, (byService = new Map()));
+  let signer = byService.get(service);
+  if (!signer) {
+    signer = new SignatureV4({
+      service,
+      region: credentials.region,
+      credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey, sessionToken: credentials.sessionToken },
+      sha256: Hash.bind(null, 'sha256'),
+      // Non-S3 services sign the URI-encoded form of the (already encoded) path, as the AWS SDKs do.
+      uriEscapePath: true,
+    });
+    byService.set(service, signer);
+  }
+  return signer;
+}
 
 /** The access key id, secret and region of a channel; a CredentialError saying what is missing otherwise. */
 export function parseAwsKey(channel: ChannelTarget): Extract<ResolvedCredentials, { kind: 'aws' }> {
