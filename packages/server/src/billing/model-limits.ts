@@ -2,7 +2,7 @@
  * Published output limits, used to bound what one request can cost before it is sent: when a client sets no
  * `max_tokens`, the reservation covers the model's own output limit (and when the balance cannot cover that,
  * the upstream is asked for fewer tokens). First matching pattern wins; names are matched without a vendor
- * prefix ("anthropic/claude-..." and "claude-..." alike).
+ * prefix ("anthropic/claude-...", Bedrock's "us.anthropic.claude-..." and "claude-..." alike).
  */
 const OUTPUT_LIMITS: Array<[RegExp, number]> = [
   [/^gpt-5/, 128_000],
@@ -44,5 +44,6 @@ export function imageTokenBoundOf(model: string): number {
 
 function baseName(model: string): string {
   const slash = model.lastIndexOf('/');
-  return (slash >= 0 ? model.slice(slash + 1) : model).toLowerCase();
+  // Bedrock's `anthropic.claude-…` and inference profiles' `us.anthropic.claude-…` are Claude's own models.
+  return (slash >= 0 ? model.slice(slash + 1) : model).toLowerCase().replace(/^(?:[a-z-]+\.)?anthropic\./, '');
 }

@@ -43,7 +43,8 @@ const NO_CACHE_DISCOUNT = { read: 1, write: 1, write1h: 1 };
 export function pricesFor(options: OptionStore, model: string, group: string): Prices {
   const modelRatio = own(options.ratios('ModelRatio'), model);
   const completionRatio = own(options.ratios('CompletionRatio'), model) ?? 1;
-  const base = model.slice(model.lastIndexOf('/') + 1).toLowerCase();
+  // Bedrock names Claude `anthropic.claude-…` or `us.anthropic.claude-…`: the same family, the same cache prices.
+  const base = model.slice(model.lastIndexOf('/') + 1).toLowerCase().replace(/^(?:[a-z-]+\.)?anthropic\./, '');
   const family = FAMILY_CACHE.find(([pattern]) => pattern.test(base))?.[1] ?? NO_CACHE_DISCOUNT;
   return {
     modelRatio: modelRatio ?? UNKNOWN_MODEL_RATIO,

@@ -1,5 +1,6 @@
 import { anthropicDialect } from './anthropic/index.js';
 import { geminiDialect } from './gemini/index.js';
+import { bedrockConverseDialect } from './bedrock-converse/index.js';
 import { openAiChatDialect } from './openai-chat/index.js';
 import type { Dialect, DialectName } from './types.js';
 
@@ -8,6 +9,7 @@ const DIALECTS: Partial<Record<DialectName, Dialect>> = {
   'openai-chat': openAiChatDialect,
   anthropic: anthropicDialect,
   gemini: geminiDialect,
+  'bedrock-converse': bedrockConverseDialect,
 };
 
 export function dialectOf(name: DialectName): Dialect | undefined {

@@ -8,6 +8,7 @@ import { MOCK_REPLY, startMockUpstream } from '../../test-support/mock-openai.js
 import { seedChannel, seedToken } from '../../test-support/seed.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { startMockAnthropic } from '../../test-support/upstreams/anthropic.js';
+import { bedrockCredentials, startMockBedrock } from '../../test-support/upstreams/bedrock.js';
 import { startMockGemini } from '../../test-support/upstreams/gemini.js';
 import { startMockVertex } from '../../test-support/upstreams/vertex.js';
 
@@ -49,6 +50,19 @@ const GEMINI_CACHE: Usage = { prompt_tokens: 2058, completion_tokens: 14, cached
 const GEMINI_THINKING: Usage = { prompt_tokens: 11, completion_tokens: 12 + 180, reasoning_tokens: 180 };
 const HELLO = 'Hello! How can I help you today?';
 
+/** A Bedrock mock (us-east-1) whose channels sign with the access key of the asked behaviour. */
+async function bedrockUpstream(options: { strictTurns?: boolean }): Promise<Upstream> {
+  const mock = await startMockBedrock({ region: 'us-east-1', ...options });
+  return {
+    url: mock.url,
+    close: () => mock.close(),
+    channel(behaviour) {
+      const { accessKeyId, secretAccessKey } = bedrockCredentials(behaviour as Parameters<typeof bedrockCredentials>[0]);
+      return { key: `${accessKeyId}|${secretAccessKey}|us-east-1` };
+    },
+  };
+}
+
 /** A Vertex AI mock whose channels log in with a service account of the asked behaviour. */
 async function vertexUpstream(region: string): Promise<Upstream> {
   const mock = await startMockVertex();
@@ -62,6 +76,7 @@ async function vertexUpstream(region: string): Promise<Upstream> {
     },
   };
 }
+
 
 const PROVIDERS: ProviderRow[] = [
   {
@@ -97,6 +112,24 @@ const PROVIDERS: ProviderRow[] = [
     thinkingUsage: CLAUDE_THINKING,
     answerModel: 'claude-sonnet-4-5-20250929',
   },
+  {
+    // Claude through InvokeModel: the Anthropic SDK passes through; the console's name becomes the inference profile.
+    name: 'Bedrock Claude',
+    type: 33,
+    model: 'claude-3-7-sonnet-20250219',
+    start: () => bedrockUpstream({ strictTurns: true }),
+    text: HELLO,
+    usage: { prompt_tokens: 12, completion_tokens: 12 },
+  },
+  {
+    // Amazon Nova through Converse / ConverseStream: every client dialect is translated.
+    name: 'Bedrock Nova',
+    type: 33,
+    model: 'amazon.nova-lite-v1:0',
+    start: () => bedrockUpstream({}),
+    text: HELLO,
+    usage: { prompt_tokens: 9, completion_tokens: 10 },
+  },
 ];
 
 const WEATHER_TOOL = { name: 'get_weather', description: 'Current weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
@@ -114,8 +147,8 @@ beforeAll(async () => {
   t = await createTestApp();
   gateway = await t.app.listen({ port: 0, host: '127.0.0.1' });
   userId = (await t.ctx.repositories.users.findByUsername('root'))!.id;
-  await t.ctx.options.set('ModelRatio', JSON.stringify({ 'gpt-4o-mini': 0.075, 'claude-sonnet-4-5-20250929': 1.5, 'gemini-2.5-flash': 0.15, 'gemini-2.5-pro': 0.625, 'claude-sonnet-4-5@20250929': 1.5 }));
-  await t.ctx.options.set('CompletionRatio', JSON.stringify({ 'gpt-4o-mini': 4, 'claude-sonnet-4-5-20250929': 5, 'gemini-2.5-flash': 8.33, 'gemini-2.5-pro': 8, 'claude-sonnet-4-5@20250929': 5 }));
+  await t.ctx.options.set('ModelRatio', JSON.stringify({ 'gpt-4o-mini': 0.075, 'claude-sonnet-4-5-20250929': 1.5, 'gemini-2.5-flash': 0.15, 'gemini-2.5-pro': 0.625, 'claude-sonnet-4-5@20250929': 1.5, 'claude-3-7-sonnet-20250219': 1.5, 'amazon.nova-lite-v1:0': 0.03 }));
+  await t.ctx.options.set('CompletionRatio', JSON.stringify({ 'gpt-4o-mini': 4, 'claude-sonnet-4-5-20250929': 5, 'gemini-2.5-flash': 8.33, 'gemini-2.5-pro': 8, 'claude-sonnet-4-5@20250929': 5, 'claude-3-7-sonnet-20250219': 5, 'amazon.nova-lite-v1:0': 4 }));
   for (const row of PROVIDERS) {
     const mock = await row.start();
     mocks.push(mock);

@@ -5,6 +5,7 @@ import type { Usage } from '../../billing/usage.js';
 import { UpstreamStreamError, parseEvent } from '../dialects/shared.js';
 import type { Dialect, Frame, StreamWriter, WriteContext } from '../dialects/types.js';
 import type { Endpoint, ProviderAdapter } from '../providers/types.js';
+import { EventStreamDecoder } from '../transport/event-stream-decoder.js';
 import { JsonStreamDecoder, SseDecoder, type FrameDecoder } from '../transport/frame-decoders.js';
 import type { UpstreamResponse } from '../transport/send-upstream.js';
 
@@ -76,6 +77,7 @@ export async function deliver(response: UpstreamResponse, plan: DeliveryPlan, re
 /** How the answer is framed, or undefined for a whole (non-stream) body. */
 function frameDecoderFor(contentType: string, plan: DeliveryPlan): FrameDecoder | undefined {
   if (contentType.includes('text/event-stream')) return new SseDecoder();
+  if (contentType.includes('application/vnd.amazon.eventstream')) return new EventStreamDecoder();
   // Gemini streams a JSON array when not asked for SSE.
   if (plan.stream && plan.upstream.name === 'gemini' && contentType.includes('json')) return new JsonStreamDecoder();
   return undefined;
@@ -189,17 +191,22 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
   // Frames the client holds (counted once their bytes are sent), for an error event that must continue them.
   let decoded = 0;
   let relayed = 0;
+  // What the frames read so far wrote: when a later frame of the same batch breaks the stream, the client still
+  // gets what came before it (then the error event).
+  let unsent = '';
   const handle = (frames: Frame[]): string => {
-    let out = '';
+    unsent = '';
     for (const wrapped of frames) {
       decoded++;
       const frame = unwrap(wrapped);
       if (!frame) continue;
       const parts = reader.read(frame);
       tally.add(parts);
-      if (writer) for (const part of parts) out += writer.write(part);
-      else if (!raw) out += plan.upstream.frame(frame);
+      if (writer) for (const part of parts) unsent += writer.write(part);
+      else if (!raw) unsent += plan.upstream.frame(frame);
     }
+    const out = unsent;
+    unsent = '';
     return out;
   };
 
@@ -221,7 +228,7 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
   } catch (error) {
     if (abort.signal.aborted) return { kind: 'aborted', usage: tally.usage, text: tally.text };
     const message = error instanceof UpstreamStreamError ? `上游返回错误：${error.message}` : '上游流式响应中断';
-    res.end((writer ?? plan.client.createStreamWriter(plan.context)).error(message, !writer && relayed > 0));
+    res.end(unsent + (writer ?? plan.client.createStreamWriter(plan.context)).error(message, !writer && relayed > 0));
     return { kind: 'broken', usage: tally.usage, text: tally.text, message };
   }
 }

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { collectStream, textOf, type ChatRequest, type ChatResponse, type StreamPart } from '../canonical.js';
 import { allDialects, dialectOf } from '../dialects/registry.js';
-import type { Dialect, Frame } from '../dialects/types.js';
+import type { Dialect, DialectName, Frame } from '../dialects/types.js';
 import { JsonStreamDecoder, SseDecoder } from '../transport/frame-decoders.js';
 import { validatorFor } from '../../test-support/upstreams/validators.js';
 import { PROVIDERS } from './registry.js';
@@ -24,9 +24,11 @@ import type { ChannelTarget, Endpoint, ProviderAdapter } from './types.js';
  * OpenAI-only endpoint it does not serve is refused.
  *
  * `conformance.json` (optional) names the model a scenario uses when the request does not say (Vertex puts
- * the model in the URL): {"models": {"<scenario prefix>": "<model>"}}, lists recorded exchanges that are no chat
+ * the model in the URL): {"models": {"<scenario prefix>": "<model>"}}, the dialect its payloads are in when the
+ * provider speaks several for that model (Bedrock: Claude through InvokeModel or Converse):
+ * {"dialects": {"<scenario prefix>": "<dialect>"}}, lists recorded exchanges that are no chat
  * ({"notChat": ["token"]}), or takes another provider's payloads when the wire format is the same:
- * {"sameAs": "<provider id>"}.
+ * {"sameAs": "<provider id>"}. The longest matching prefix wins ("" matches every scenario).
  */
 const ownDir = (id: string) => fileURLToPath(new URL(`./${id}/__fixtures__/`, import.meta.url));
 /** A provider of another's dialect may take that provider's payloads ({"sameAs": "<id>"} in conformance.json). */
@@ -50,11 +52,16 @@ function scenariosOf(id: string): string[] {
     .filter((scenario) => !other.includes(scenario));
 }
 
+/** The entry of a conformance.json map whose scenario prefix is the longest that matches. */
+function configured(id: string, scenario: string, map: 'models' | 'dialects'): string | undefined {
+  const config = existsSync(fixturesDir(id) + 'conformance.json') ? json(id, 'conformance.json') : {};
+  const entries = Object.entries((config[map] ?? {}) as Record<string, string>).sort((a, b) => b[0].length - a[0].length);
+  return entries.find(([prefix]) => scenario.startsWith(prefix))?.[1];
+}
+
 function modelOf(id: string, scenario: string, request: Record<string, unknown>): string {
   if (typeof request.model === 'string') return request.model;
-  const config = existsSync(fixturesDir(id) + 'conformance.json') ? json(id, 'conformance.json') : { models: {} };
-  const entries = Object.entries(config.models as Record<string, string>).sort((a, b) => b[0].length - a[0].length);
-  return entries.find(([prefix]) => scenario.startsWith(prefix))?.[1] ?? 'model';
+  return configured(id, scenario, 'models') ?? 'model';
 }
 
 /** The recorded stream of a scenario as frames, whatever its framing; undefined when none was recorded. */
@@ -148,12 +155,15 @@ for (const provider of PROVIDERS) {
     describe.each(scenarios)('%s', (scenario) => {
       const request = json(provider.id, `${scenario}.request.json`) as Record<string, unknown>;
       const model = modelOf(provider.id, scenario, request);
-      const dialect = dialectOf(provider.dialects(target(provider.channelTypes[0]), model)[0])!;
+      const spoken = provider.dialects(target(provider.channelTypes[0]), model);
+      const dialect = dialectOf((configured(provider.id, scenario, 'dialects') as DialectName | undefined) ?? spoken[0])!;
       const validate = validatorFor(provider.id, dialect.name, model);
-      // A dialect whose model travels in the URL (Gemini, Vertex's rawPredict) is given it, as its ingress does.
-      const parse = (body: Record<string, unknown>) => dialect.parseRequest(typeof body.model === 'string' ? body : { ...body, model });
+      // A body whose wire format keeps the model in the URL (Bedrock, Vertex, Gemini) is read as its provider reads
+      // it: with the scenario's model.
+      const parse = (body: Record<string, unknown>): ChatRequest => ({ ...dialect.parseRequest({ model, ...body }), model });
 
       it('the documented request survives the canonical model and passes the provider checks', () => {
+        expect(spoken).toContain(dialect.name);
         const canonical = parse(request);
         const rebuilt = dialect.buildRequest(canonical);
         expect(parse(rebuilt)).toEqual(canonical);

@@ -1,9 +1,11 @@
 import { vertexClaudeBody } from '../../relay/providers/vertex/adapter.js';
 import { chatProblem } from '../mock-openai.js';
+import { invokeModelBody } from '../../relay/providers/bedrock/invoke-body.js';
 import { claudeSignatures } from './anthropic-replies.js';
 import { validateMessagesBody } from './anthropic-validate.js';
 import { fixtures } from './fixtures.js';
 import { geminiCaches, geminiSignatures } from './gemini-replies.js';
+import { parseModelId, validateConverse } from './bedrock-converse.js';
 import { validateGenerateContent } from './gemini-validate.js';
 
 /**
@@ -25,6 +27,11 @@ const VALIDATORS: Record<string, (dialect: string, model: string) => Validate> =
     dialect === 'anthropic'
       ? (body) => validateMessagesBody(vertexClaudeBody(body as Record<string, unknown>), { platform: 'vertex', model, signatures: claudeSignatures() })?.message ?? null
       : (body) => validateGenerateContent(body, { platform: 'vertex', model, ...google('vertex') })?.message ?? null,
+  // What the Bedrock adapter sends: Converse bodies as they are, Claude's Messages bodies made InvokeModel's.
+  bedrock: (dialect, model) => (body) =>
+    dialect === 'anthropic'
+      ? (validateMessagesBody(invokeModelBody(body as Record<string, unknown>), { platform: 'bedrock', model, signatures: new Set(), strictTurns: true })?.message ?? null)
+      : validateConverse(body, { family: parseModelId(model)?.family ?? '', stream: false, signatures: new Set() }),
 };
 
 export function validatorFor(provider: string, dialect: string, model: string): Validate {

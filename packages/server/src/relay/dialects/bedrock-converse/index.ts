@@ -1,0 +1,58 @@
+import type { Dialect } from '../types.js';
+import { asNumber, asString, collectText, isRecord, promptBoundOf } from '../shared.js';
+import { buildConverseRequest, parseConverseRequest } from './request.js';
+import { converseErrorBody, parseConverseResponse, writeConverseResponse } from './response.js';
+import { createConverseStreamReader, createConverseStreamWriter } from './stream.js';
+
+/** Images, documents and videos count as media, not as the bytes of their base64. */
+const isMedia = (key: string, value: unknown) => (key === 'image' || key === 'document' || key === 'video') && isRecord(value);
+
+/**
+ * Amazon Bedrock's Converse / ConverseStream (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html):
+ * one message format for every model family on Bedrock. The model (`modelId`) and streaming are chosen by the URL,
+ * so the body names neither. Spoken by the Bedrock provider upstream; the client side exists so that the contract
+ * is whole and the conformance battery can round-trip it (no ingress serves Converse to clients). Its client stream
+ * is framed as SSE (see createConverseStreamWriter); upstream streams arrive as binary event-stream messages.
+ */
+export const bedrockConverseDialect: Dialect = {
+  name: 'bedrock-converse',
+  streamContentType: 'text/event-stream',
+  parseRequest: parseConverseRequest,
+  writeResponse: writeConverseResponse,
+  createStreamWriter: createConverseStreamWriter,
+  errorBody: converseErrorBody,
+  inspect(body, imageBound) {
+    const model = asString(body.modelId) ?? '';
+    const max = asNumber(isRecord(body.inferenceConfig) ? body.inferenceConfig.maxTokens : undefined) ?? 0;
+    const parts = [body.system, body.messages, body.toolConfig];
+    return {
+      model,
+      stream: false,
+      maxTokens: max > 0 ? Math.floor(max) : 0,
+      choices: 1,
+      promptBound: promptBoundOf(parts, imageBound(model), isMedia),
+      promptText: () => collectText(parts, isMedia),
+      includeUsage: true,
+    };
+  },
+  buildRequest: buildConverseRequest,
+  parseResponse: parseConverseResponse,
+  createStreamReader: createConverseStreamReader,
+  rewrite(body, changes) {
+    // The model and streaming are in the URL: only the output cap touches the body.
+    const copy: Record<string, unknown> = { ...body };
+    if (changes.maxOutputTokens !== undefined) {
+      const inference = isRecord(body.inferenceConfig) ? body.inferenceConfig : {};
+      const current = asNumber(inference.maxTokens);
+      const maxTokens = current !== undefined && current > 0 ? Math.min(current, changes.maxOutputTokens) : changes.maxOutputTokens;
+      copy.inferenceConfig = { ...inference, maxTokens };
+      const extra = isRecord(body.additionalModelRequestFields) ? body.additionalModelRequestFields : undefined;
+      // Claude's thinking budget must stay below max_tokens.
+      if (extra && isRecord(extra.thinking) && typeof extra.thinking.budget_tokens === 'number' && extra.thinking.budget_tokens >= maxTokens) {
+        copy.additionalModelRequestFields = { ...extra, thinking: maxTokens > 1024 ? { ...extra.thinking, budget_tokens: maxTokens - 1 } : { type: 'disabled' } };
+      }
+    }
+    return copy;
+  },
+  frame: (frame) => `event: ${frame.event ?? 'message'}\ndata: ${frame.data}\n\n`,
+};
