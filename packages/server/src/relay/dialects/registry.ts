@@ -1,11 +1,13 @@
 import { anthropicDialect } from './anthropic/index.js';
 import { openAiChatDialect } from './openai-chat/index.js';
+import { openAiResponsesDialect } from './openai-responses/index.js';
 import type { Dialect, DialectName } from './types.js';
 
 /** Every wire dialect the relay can read and write. */
 const DIALECTS: Partial<Record<DialectName, Dialect>> = {
   'openai-chat': openAiChatDialect,
   anthropic: anthropicDialect,
+  'openai-responses': openAiResponsesDialect,
 };
 
 export function dialectOf(name: DialectName): Dialect | undefined {

@@ -205,7 +205,7 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
   } catch (error) {
     if (abort.signal.aborted) return { kind: 'aborted', usage: tally.usage, text: tally.text };
     const message = error instanceof UpstreamStreamError ? `上游返回错误：${error.message}` : '上游流式响应中断';
-    res.end((writer ?? plan.client.createStreamWriter(plan.context)).error(message));
+    res.end((writer ?? plan.client.createStreamWriter(plan.context, reader)).error(message));
     return { kind: 'broken', usage: tally.usage, text: tally.text, message };
   }
 }

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { collectStream, textOf, type ChatRequest, type ChatResponse, type StreamPart } from '../canonical.js';
 import { allDialects, dialectOf } from '../dialects/registry.js';
-import type { Dialect, Frame } from '../dialects/types.js';
+import type { Dialect, DialectName, Frame } from '../dialects/types.js';
 import { JsonStreamDecoder, SseDecoder } from '../transport/frame-decoders.js';
 import { validatorFor } from '../../test-support/upstreams/validators.js';
 import { PROVIDERS } from './registry.js';
@@ -24,8 +24,10 @@ import type { ChannelTarget, Endpoint, ProviderAdapter } from './types.js';
  * OpenAI-only endpoint it does not serve is refused.
  *
  * `conformance.json` (optional) names the model a scenario uses when the request does not say (Vertex puts
- * the model in the URL): {"models": {"<scenario prefix>": "<model>"}}, or takes another provider's payloads when
- * the wire format is the same: {"sameAs": "<provider id>"}.
+ * the model in the URL): {"models": {"<scenario prefix>": "<model>"}}, the dialect a scenario is written in when
+ * the provider speaks several (OpenAI's Responses payloads): {"dialects": {"<scenario prefix>": "<dialect>"}}, or
+ * takes another provider's payloads when the wire format is the same: {"sameAs": "<provider id>"}. A provider runs
+ * only the scenarios written in a dialect it speaks.
  */
 const ownDir = (id: string) => fileURLToPath(new URL(`./${id}/__fixtures__/`, import.meta.url));
 /** A provider of another's dialect may take that provider's payloads ({"sameAs": "<id>"} in conformance.json). */
@@ -39,18 +41,32 @@ const json = (id: string, name: string) => JSON.parse(read(id, name));
 
 const target = (type: number): ChannelTarget => ({ type, baseUrl: 'http://upstream.test', key: 'ok', other: '', config: {} });
 
-function scenariosOf(id: string): string[] {
-  if (!existsSync(fixturesDir(id))) return [];
-  return readdirSync(fixturesDir(id))
+function scenariosOf(provider: ProviderAdapter): string[] {
+  if (!existsSync(fixturesDir(provider.id))) return [];
+  return readdirSync(fixturesDir(provider.id))
     .filter((f) => f.endsWith('.request.json') && !f.startsWith('count-tokens'))
-    .map((f) => f.replace('.request.json', ''));
+    .map((f) => f.replace('.request.json', ''))
+    .filter((scenario) => {
+      const model = modelOf(provider.id, scenario, json(provider.id, `${scenario}.request.json`));
+      return provider.dialects(target(provider.channelTypes[0]), model).includes(dialectNameOf(provider, scenario, model));
+    });
+}
+
+/** The value conformance.json gives a scenario by the longest matching prefix of one of its maps. */
+function configFor(id: string, map: 'models' | 'dialects', scenario: string): string | undefined {
+  const config = existsSync(fixturesDir(id) + 'conformance.json') ? json(id, 'conformance.json') : {};
+  const entries = Object.entries((config[map] ?? {}) as Record<string, string>).sort((a, b) => b[0].length - a[0].length);
+  return entries.find(([prefix]) => scenario.startsWith(prefix))?.[1];
 }
 
 function modelOf(id: string, scenario: string, request: Record<string, unknown>): string {
   if (typeof request.model === 'string') return request.model;
-  const config = existsSync(fixturesDir(id) + 'conformance.json') ? json(id, 'conformance.json') : { models: {} };
-  const entries = Object.entries(config.models as Record<string, string>).sort((a, b) => b[0].length - a[0].length);
-  return entries.find(([prefix]) => scenario.startsWith(prefix))?.[1] ?? 'model';
+  return configFor(id, 'models', scenario) ?? 'model';
+}
+
+/** The dialect a scenario's payloads are written in: the one conformance.json names, else the provider's first. */
+function dialectNameOf(provider: ProviderAdapter, scenario: string, model: string): DialectName {
+  return (configFor(provider.id, 'dialects', scenario) as DialectName | undefined) ?? provider.dialects(target(provider.channelTypes[0]), model)[0];
 }
 
 /** The recorded stream of a scenario as frames, whatever its framing; undefined when none was recorded. */
@@ -135,7 +151,7 @@ function essentials(request: ChatRequest) {
 const OPENAI_ONLY: Endpoint[] = ['completions', 'embeddings', 'images', 'audio_speech', 'audio_transcription', 'audio_translation', 'moderations'];
 
 for (const provider of PROVIDERS) {
-  const scenarios = scenariosOf(provider.id);
+  const scenarios = scenariosOf(provider);
   describe(`provider ${provider.id}`, () => {
     it('has recorded fixtures', () => {
       expect(scenarios.length, `providers/${provider.id}/__fixtures__ holds no <scenario>.request.json`).toBeGreaterThan(0);
@@ -144,7 +160,7 @@ for (const provider of PROVIDERS) {
     describe.each(scenarios)('%s', (scenario) => {
       const request = json(provider.id, `${scenario}.request.json`) as Record<string, unknown>;
       const model = modelOf(provider.id, scenario, request);
-      const dialect = dialectOf(provider.dialects(target(provider.channelTypes[0]), model)[0])!;
+      const dialect = dialectOf(dialectNameOf(provider, scenario, model))!;
       const validate = validatorFor(provider.id, dialect.name, model);
 
       it('the documented request survives the canonical model and passes the provider checks', () => {

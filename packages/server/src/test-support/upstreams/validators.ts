@@ -1,4 +1,5 @@
 import { chatProblem } from '../mock-openai.js';
+import { responsesProblem } from '../mock-openai-responses.js';
 import { validateMessagesBody } from './anthropic-validate.js';
 import { validateGenerateContent } from './gemini-validate.js';
 
@@ -9,7 +10,7 @@ import { validateGenerateContent } from './gemini-validate.js';
 type Validate = (body: unknown) => string | null;
 
 const VALIDATORS: Record<string, (dialect: string, model: string) => Validate> = {
-  'openai-compatible': () => (body) => chatProblem(body as Record<string, unknown>) ?? null,
+  'openai-compatible': (dialect) => (body) => (dialect === 'openai-responses' ? responsesProblem(body)?.message : chatProblem(body as Record<string, unknown>)) ?? null,
   azure: () => (body) => chatProblem(body as Record<string, unknown>) ?? null,
   anthropic: (_dialect, model) => (body) => validateMessagesBody(body, { platform: 'anthropic', model, signatures: new Set(), strictTurns: true })?.message ?? null,
   gemini: (_dialect, model) => (body) => validateGenerateContent(body, { platform: 'gemini', model, signatures: new Set(), cachedContents: new Set() })?.message ?? null,
