@@ -60,6 +60,18 @@ describe('POST /v1/responses', () => {
     expect(token2.remain_quota).toBe(100_000);
   });
 
+  it('input tokens are counted without an upstream call; stored responses are not kept, and say so', async () => {
+    const token = await seedToken(t.ctx.storage, userId, { unlimited: true });
+    const openai = client(token.key);
+    const counted = await openai.responses.inputTokens.count({ model: 'gpt-4o-mini', input: 'Hello there, how many tokens is this?' });
+    expect(counted).toMatchObject({ object: 'response.input_tokens', input_tokens: expect.any(Number) });
+    expect(counted.input_tokens).toBeGreaterThan(5);
+    await expect(openai.responses.retrieve('resp_1')).rejects.toMatchObject({ status: 404, message: expect.stringContaining('网关不保存') });
+    await expect(openai.responses.cancel('resp_1')).rejects.toMatchObject({ status: 404 });
+    await expect(client('nope').responses.retrieve('resp_1')).rejects.toMatchObject({ status: 401 });
+    expect(mock.requests).toEqual([]);
+  });
+
   it('a malformed body gets an OpenAI-shaped 400', async () => {
     const token = await seedToken(t.ctx.storage, userId, { unlimited: true });
     const res = await fetch(`${gateway}/v1/responses`, { method: 'POST', headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' }, body: '[1,2]' });
