@@ -7,7 +7,7 @@ import { MOCK_REPLY, startMockUpstream } from '../../test-support/mock-openai.js
 import { seedChannel, seedToken } from '../../test-support/seed.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { startMockAnthropic } from '../../test-support/upstreams/anthropic.js';
-import { deltas, eventsOf, passesThrough, recordedUsage, responsesUsageOf, seedResponsesChannels, type RecordingMock, type ResponsesModels } from './responses-support.js';
+import { deltas, eventsOf, passesThrough, recordedUsage, responsesUsageOf, seedResponsesChannels, type RecordingMock, type ResponsesModels } from '../../test-support/responses-matrix.js';
 
 /**
  * Every client dialect against every provider, through the official SDKs, the gateway and a local mock that

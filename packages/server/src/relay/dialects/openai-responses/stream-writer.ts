@@ -16,8 +16,11 @@ type OpenItem =
 function itemOf(item: OpenItem, status: 'completed' | 'incomplete'): Item {
   if (item.kind === 'message') return { id: item.id, type: 'message', status, role: 'assistant', content: [textPart(item.text)] };
   if (item.kind === 'reasoning') return reasoningItem(item.id, item.text, item.signature ? { signature: item.signature } : undefined);
-  return { id: item.id, type: 'function_call', status, call_id: item.callId, name: item.name, arguments: item.arguments };
+  return { id: item.id, type: 'function_call', status, call_id: item.callId, name: item.name, arguments: argumentsOf(item) };
 }
+
+/** A call without arguments still carries a JSON object (clients parse the field). */
+const argumentsOf = (item: { arguments: string }) => item.arguments || '{}';
 
 /**
  * Writes canonical parts as Responses events, each with its `sequence_number`, in the order OpenAI sends them
@@ -73,7 +76,7 @@ export function createResponsesStreamWriter(context: WriteContext, continuing?: 
       out += event('response.reasoning_summary_text.done', { ...at, summary_index: 0, text: item.text });
       out += event('response.reasoning_summary_part.done', { ...at, summary_index: 0, part: { type: 'summary_text', text: item.text } });
     } else if (item.kind === 'function_call') {
-      out += event('response.function_call_arguments.done', { ...at, name: item.name, arguments: item.arguments });
+      out += event('response.function_call_arguments.done', { ...at, name: item.name, arguments: argumentsOf(item) });
     }
     const done = itemOf(item, 'completed');
     output[item.index] = done;

@@ -1,12 +1,12 @@
 import type OpenAI from 'openai';
 import { expect } from 'vitest';
-import type { Usage } from '../../billing/usage.js';
-import type { Storage } from '../../storage/database.js';
-import { seedChannel } from '../../test-support/seed.js';
-import { fixtures } from '../../test-support/upstreams/fixtures.js';
-import { anthropicDialect } from '../dialects/anthropic/index.js';
-import { openAiResponsesDialect } from '../dialects/openai-responses/index.js';
-import { adapterFor } from '../providers/registry.js';
+import type { Usage } from '../billing/usage.js';
+import type { Storage } from '../storage/database.js';
+import { seedChannel } from './seed.js';
+import { fixtures } from './upstreams/fixtures.js';
+import { anthropicDialect } from '../relay/dialects/anthropic/index.js';
+import { openAiResponsesDialect } from '../relay/dialects/openai-responses/index.js';
+import { adapterFor } from '../relay/providers/registry.js';
 
 /**
  * Support for the Responses block of the dialect matrix: the channels each provider row gets (one per mock mode,
@@ -75,7 +75,7 @@ const RECORDED: Record<number, (scenario: 'reasoning' | 'cache') => Usage | unde
 
 export function recordedUsage(type: number, scenario: 'reasoning' | 'cache'): Usage {
   const read = RECORDED[type];
-  if (!read) throw new Error(`no recorded usage for channel type ${type}: add it to RECORDED in e2e/responses-support.ts`);
+  if (!read) throw new Error(`no recorded usage for channel type ${type}: add it to RECORDED in test-support/responses-matrix.ts`);
   return read(scenario)!;
 }
 
