@@ -94,6 +94,9 @@ export function responsesProblem(raw: unknown, memory?: ResponsesMemory): Respon
   return undefined;
 }
 
+const notPersisted = (id: string) =>
+  problem(`Item with id '${id}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`, 'input', 404, null);
+
 function inputProblem(items: unknown[], memory?: ResponsesMemory): ResponsesProblem | undefined {
   const calls: string[] = [];
   const answered = new Set<string>();
@@ -136,9 +139,6 @@ function inputProblem(items: unknown[], memory?: ResponsesMemory): ResponsesProb
   if (unanswered) return problem(`No tool output found for function call ${unanswered}.`, 'input', 400, null);
   return undefined;
 }
-
-const notPersisted = (id: string) =>
-  problem(`Item with id '${id}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`, 'input', 404, null);
 
 function partProblem(part: unknown, at: string, assistant: boolean): ResponsesProblem | undefined {
   if (!isObject(part)) return problem(`Invalid type for '${at}': expected an object.`, at, 400, 'invalid_type');

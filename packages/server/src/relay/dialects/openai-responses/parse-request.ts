@@ -43,18 +43,16 @@ export function parseResponsesRequest(body: Record<string, unknown>): ChatReques
 }
 
 const STATELESS = '网关不保存会话状态';
+const ONLY_OPENAI = '（仅 OpenAI 渠道直通时可用）';
+/** A tool only OpenAI's own service can run. */
+const builtInTool = (type: unknown) => `此渠道无法使用 OpenAI 内置工具 ${String(type).slice(0, 60)}${ONLY_OPENAI}`;
 
 function refuseStoredState(body: Record<string, unknown>): void {
   if (typeof body.previous_response_id === 'string' && body.previous_response_id) {
     throw badRequest(`${STATELESS}，此渠道不支持 previous_response_id：请在 input 中发送完整的对话历史（可设 store: false）`);
   }
   if (body.conversation !== undefined && body.conversation !== null) throw badRequest(`${STATELESS}，此渠道不支持 conversation：请在 input 中发送完整的对话历史`);
-  if (body.prompt !== undefined && body.prompt !== null) throw badRequest('此渠道不支持 OpenAI 托管的 prompt 模板（仅 OpenAI 渠道直通时可用）');
-}
-
-/** The message for something only OpenAI's own service can run. */
-function onlyOpenAi(what: string): string {
-  return `此渠道无法处理 OpenAI 内置的 ${what.slice(0, 60)}（仅 OpenAI 渠道直通时可用）`;
+  if (body.prompt !== undefined && body.prompt !== null) throw badRequest(`此渠道不支持 OpenAI 托管的 prompt 模板${ONLY_OPENAI}`);
 }
 
 function readItems(items: unknown[], request: ChatRequest): void {
@@ -90,7 +88,7 @@ function readItems(items: unknown[], request: ChatRequest): void {
       return;
     }
     if (type === 'item_reference') throw badRequest(`${STATELESS}，此渠道不支持 item_reference：请在 input 中发送条目本身`);
-    throw badRequest(`input[${index}]：${onlyOpenAi(`${String(type)} 条目`)}`);
+    throw badRequest(`input[${index}]：此渠道无法处理 Responses 的 ${String(type).slice(0, 60)} 条目${ONLY_OPENAI}`);
   });
 }
 
@@ -160,7 +158,7 @@ function readTools(tools: unknown, request: ChatRequest): void {
     if (!isRecord(tool)) throw badRequest('tools 的每一项必须是对象');
     if (tool.type !== 'function') {
       const hint = tool.type === 'web_search' || tool.type === 'web_search_preview' ? '；Codex CLI 可在 config.toml 中设置 web_search = "disabled"' : '';
-      throw badRequest(onlyOpenAi(`工具 ${String(tool.type)}`) + hint);
+      throw badRequest(builtInTool(tool.type) + hint);
     }
     const name = asString(tool.name);
     if (!name) throw badRequest('tools 中的函数缺少 name');
@@ -180,7 +178,7 @@ function readToolChoice(choice: unknown, request: ChatRequest): ToolChoice | und
     request.tools = request.tools.filter((t) => allowed.has(t.name));
     return { type: choice.mode === 'required' ? 'required' : 'auto' };
   }
-  throw badRequest(onlyOpenAi(`工具 ${String(choice.type)}`));
+  throw badRequest(builtInTool(choice.type));
 }
 
 function readReasoning(value: unknown): ReasoningConfig | undefined {
