@@ -292,6 +292,21 @@ describe.each(PROVIDERS)('OpenAI SDK responses -> $name channel', (row) => {
     expect(next.status).toBe('completed');
   });
 
+  it('reasoning with function calling: the reasoning goes back with the call (Claude wants its thinking block first)', async () => {
+    const tools = [{ type: 'function' as const, ...WEATHER_TOOL, strict: false }];
+    const ask = { model: models.reasoning, tools, reasoning: { effort: 'medium' as const }, include: ['reasoning.encrypted_content' as const], store: false };
+    const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'What is the weather in Paris?' }];
+    const events = await eventsOf(await openai().responses.create({ ...ask, input, stream: true }));
+    const output = (events.at(-1) as OpenAI.Responses.ResponseCompletedEvent).response.output;
+    const call = output.find((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call')!;
+    expect(call.name).toBe('get_weather');
+    // Codex CLI rebuilds its history from output_item.done events: they must hold the same items.
+    const done = events.flatMap((e) => (e.type === 'response.output_item.done' ? [e.item] : []));
+    expect(done).toEqual(output);
+    const next = await openai().responses.create({ ...ask, input: [...input, ...(done as OpenAI.Responses.ResponseInputItem[]), { type: 'function_call_output', call_id: call.call_id, output: '18°C' }] });
+    expect(next.output_text).toBeTruthy();
+  });
+
   it('cached input: cache reads (and writes) are reported and billed at their own prices', async () => {
     const expected = recordedUsage(row.type, 'cache');
     expect((expected.cached_tokens ?? 0) > 0).toBe(true);
