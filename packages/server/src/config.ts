@@ -23,6 +23,12 @@ const envSchema = z.object({
    * nobody can claim another address with a header (IP-restricted keys, per-IP limits).
    */
   TRUSTED_PROXIES: z.string().default(''),
+  /** Test every channel every this many minutes (once per cluster); 0 turns it off. */
+  CHANNEL_TEST_FREQUENCY_MINUTES: z.coerce.number().min(0).default(0),
+  /** Delete usage logs older than this many days (hourly, once per cluster); 0 keeps them forever. */
+  LOG_RETENTION_DAYS: z.coerce.number().int().min(0).default(0),
+  /** On SIGTERM, how long in-flight requests (streams) may take to finish before the process exits. */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -5,6 +5,7 @@ import type { TokenService } from './api/token/token-service.js';
 import type { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import type { UserService } from './api/user/user-service.js';
 import type { TokenCounter } from './billing/count-tokens.js';
+import type { InFlightRequests } from './relay/pipeline/in-flight.js';
 import type { CredentialResolver } from './relay/credentials/credential-resolver.js';
 import type { QuotaLedger } from './billing/ledger.js';
 import type { UpstreamPools } from './relay/transport/upstream-pools.js';
@@ -18,6 +19,9 @@ import type { LogsRepository } from './storage/repositories/logs.js';
 import type { UsersRepository } from './storage/repositories/users.js';
 import type { Storage } from './storage/database.js';
 import type { SharedStore } from './cluster/shared-store.js';
+import type { ClusterNode } from './cluster/cluster-node.js';
+import type { EventBus } from './cluster/event-bus.js';
+import type { Takeover } from './billing/takeover.js';
 
 /** Everything a route needs, built once in main.ts (or by a test) and passed in: no globals. */
 export interface AppContext {
@@ -29,11 +33,13 @@ export interface AppContext {
   redis?: Redis;
   /** Short-lived state every instance sees alike (Redis when configured, else memory): codes, OAuth state, revocations. */
   shared: SharedStore;
+  /** This instance in the cluster: liveness and once-per-cluster jobs, change notices, crash takeover. */
+  cluster: { node: ClusterNode; bus: EventBus; takeover: Takeover };
   repositories: { users: UsersRepository; logs: LogsRepository };
   services: { users: UserService; tokens: TokenService; channels: ChannelService; logs: LogService };
   channelTests: ChannelTestRunner;
   notifier: Notifier;
-  relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools; counter: TokenCounter; credentials: CredentialResolver };
+  relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools; counter: TokenCounter; credentials: CredentialResolver; inFlight: InFlightRequests };
   version: string;
   startTime: number;
 }

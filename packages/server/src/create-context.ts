@@ -7,6 +7,7 @@ import { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import { ChannelsRepository } from './storage/repositories/channels.js';
 import { UserService } from './api/user/user-service.js';
 import { TokenCounter } from './billing/count-tokens.js';
+import { InFlightRequests } from './relay/pipeline/in-flight.js';
 import { CredentialResolver } from './relay/credentials/credential-resolver.js';
 import { CREDENTIAL_SOURCES } from './relay/credentials/sources.js';
 import { QuotaLedger } from './billing/ledger.js';
@@ -14,7 +15,11 @@ import { QuotaReminder } from './billing/quota-reminder.js';
 import { UpstreamPools } from './relay/transport/upstream-pools.js';
 import { RelayStore } from './storage/repositories/relay-store.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './auth/rate-limiter.js';
+import { ClusterNode } from './cluster/cluster-node.js';
+import { LocalEventBus, RedisEventBus, type EventBus } from './cluster/event-bus.js';
+import { RedisLeaseStore, SqlLeaseStore } from './cluster/leases.js';
 import { MemorySharedStore, RedisSharedStore } from './cluster/shared-store.js';
+import { Takeover } from './billing/takeover.js';
 import { SessionCodec } from './auth/session.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -29,6 +34,8 @@ import { TokensRepository } from './storage/repositories/tokens.js';
 import { UsersRepository } from './storage/repositories/users.js';
 
 const SESSION_SECRET_KEY = 'internal.SessionSecret';
+/** How often a survivor looks for reservations of dead instances (an instance is dead 10 s after its last renewal). */
+const TAKEOVER_INTERVAL_MS = 3_000;
 
 function readVersion(): string {
   try {
@@ -42,8 +49,19 @@ function readVersion(): string {
 /** Opens storage, loads options, creates the root user on first start and wires the services together. */
 export async function createContext(config: Config): Promise<AppContext> {
   const storage = await openStorage({ dsn: config.SQL_DSN, sqlitePath: config.SQLITE_PATH });
+  const reportError = (error: unknown, what: string) => console.error(`${what} failed:`, error instanceof Error ? error.message : error);
+
+  // The cluster: this instance's id, Redis when configured, the bus that tells the other instances what changed.
+  const instanceId = randomHex(8);
+  const redis = config.REDIS_CONN_STRING ? new Redis(config.REDIS_CONN_STRING, { maxRetriesPerRequest: 2 }) : undefined;
+  redis?.on('error', (error) => reportError(error, 'redis'));
+  const bus: EventBus = redis ? new RedisEventBus(redis, instanceId, (error) => reportError(error, 'cluster events')) : new LocalEventBus(instanceId);
+  // Subscribed before anything is loaded, so no change made meanwhile on another instance can be missed.
+  if (bus instanceof RedisEventBus) await bus.start();
+
   const optionsRepository = new OptionsRepository(storage.db);
   const options = new OptionStore(optionsRepository);
+  options.announceChangesOn(bus);
   await options.load();
 
   // SESSION_SECRET, or one generated once and kept in the database so restarts keep sessions valid.
@@ -54,23 +72,35 @@ export async function createContext(config: Config): Promise<AppContext> {
     if (!stored) await optionsRepository.set(SESSION_SECRET_KEY, secret);
   }
 
-  const cache = new RelayCache(config.RELAY_CACHE_MS);
+  const cache = new RelayCache(config.RELAY_CACHE_MS, bus);
+  bus.subscribe((event) => {
+    cache.apply(event);
+    if (event.kind === 'options' || event.kind === 'all') options.load().catch((error: unknown) => reportError(error, 'reloading options'));
+  });
   const users = new UsersRepository(storage.db, cache);
   const logs = new LogsRepository(storage.db);
   const userService = new UserService(storage.db, users, logs, options);
   await userService.ensureRootUser();
 
-  // Crash recovery: reservations left open by an earlier process are refunded. With several instances
-  // (Redis configured) only those older than the longest possible request, which no live instance still holds.
-  const reportError = (error: unknown, what: string) => console.error(`${what} failed:`, error instanceof Error ? error.message : error);
+  const shared = redis ? new RedisSharedStore(redis) : new MemorySharedStore();
   const notifier = new Notifier(storage.db, options, reportError);
-  const ledger = new QuotaLedger(storage.db, storage.dialect, new QuotaReminder(storage.db, options, notifier, reportError));
+  const ledger = new QuotaLedger(storage.db, storage.dialect, new QuotaReminder(storage.db, options, notifier, shared, reportError), instanceId);
   const startTime = Math.floor(Date.now() / 1000);
-  await ledger.recoverOpen(config.REDIS_CONN_STRING ? startTime - config.RELAY_TIMEOUT_SECONDS * 2 : startTime + 1);
 
-  const relay = { store: new RelayStore(storage.db, cache), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000), counter: new TokenCounter(), credentials: new CredentialResolver(CREDENTIAL_SOURCES) };
+  // Liveness and once-per-cluster work, then crash takeover: what dead instances (an earlier run of this one
+  // included) left open is settled now, and every few seconds from now on by whichever instance holds the job.
+  const node = new ClusterNode(redis ? new RedisLeaseStore(redis) : new SqlLeaseStore(storage.db), instanceId, reportError);
+  await node.start();
+  const takeover = new Takeover(storage.db, ledger, options, (id) => node.isAlive(id));
+  await takeover.run();
+  node.every('takeover', TAKEOVER_INTERVAL_MS, () => takeover.run());
 
-  const redis = config.REDIS_CONN_STRING ? new Redis(config.REDIS_CONN_STRING, { maxRetriesPerRequest: 2 }) : undefined;
+  const relay = { store: new RelayStore(storage.db, cache), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000), counter: new TokenCounter(), credentials: new CredentialResolver(CREDENTIAL_SOURCES), inFlight: new InFlightRequests() };
+
+  const channelTests = new ChannelTestRunner({ store: relay.store, options, pools: relay.pools, notifier, credentials: relay.credentials });
+  if (config.CHANNEL_TEST_FREQUENCY_MINUTES > 0) node.every('channel-tests', config.CHANNEL_TEST_FREQUENCY_MINUTES * 60_000, async () => channelTests.start('all') && channelTests.idle());
+  const logService = new LogService(logs);
+  if (config.LOG_RETENTION_DAYS > 0) node.every('log-retention', 3_600_000, () => logService.deleteBefore(Math.floor(Date.now() / 1000) - config.LOG_RETENTION_DAYS * 86_400));
   const ctx: AppContext = {
     config,
     storage,
@@ -78,15 +108,16 @@ export async function createContext(config: Config): Promise<AppContext> {
     sessions: new SessionCodec(secret),
     rateLimiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
     redis,
-    shared: redis ? new RedisSharedStore(redis) : new MemorySharedStore(),
+    shared,
+    cluster: { node, bus, takeover },
     repositories: { users, logs },
     services: {
       users: userService,
       tokens: new TokenService(new TokensRepository(storage.db, cache)),
       channels: new ChannelService(new ChannelsRepository(storage.db, storage.dialect, cache)),
-      logs: new LogService(logs),
+      logs: logService,
     },
-    channelTests: new ChannelTestRunner({ store: relay.store, options, pools: relay.pools, notifier, credentials: relay.credentials }),
+    channelTests,
     notifier,
     relay,
     version: readVersion(),
@@ -95,7 +126,15 @@ export async function createContext(config: Config): Promise<AppContext> {
   return ctx;
 }
 
+/**
+ * Closes everything after the HTTP server stopped: settlements still queued are committed first, then this
+ * instance leaves the cluster (its leases released, so survivors take over at once), then connections close.
+ */
 export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.relay.inFlight.idle();
+  await ctx.relay.ledger.drain();
+  await ctx.cluster.node.stop();
+  await ctx.cluster.bus.close();
   await ctx.relay.pools.close();
   await ctx.relay.counter.close();
   ctx.redis?.disconnect();

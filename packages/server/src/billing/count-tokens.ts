@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 /** About 0.38 tokens per character: ApproximateTokenEnabled, and the fallback when the tokenizer is unavailable. */
-export const approximateTokens = (text: string): number => Math.ceil(text.length * 0.38);
+export const TOKENS_PER_CHARACTER = 0.38;
+export const approximateTokens = (text: string): number => Math.ceil(text.length * TOKENS_PER_CHARACTER);
 
 /**
  * Counts tokens with gpt-tokenizer when an upstream reported no usage. The counting never runs on the main event

@@ -192,12 +192,4 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
     await spend('c', 100); // 800 -> 700: already below, not again
     expect(crossed).toEqual([[low, 800]]);
   });
-
-  it('crash recovery refunds open reservations once', async () => {
-    const token = await seedToken(storage, userId, { remain_quota: 1000 });
-    await ledger.reserve({ requestId: `crash-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 400 });
-    expect(await ledger.recoverOpen(Math.floor(Date.now() / 1000) + 1)).toBeGreaterThanOrEqual(1);
-    expect((await balances(token.id)).token.remain_quota).toBe(1000);
-    expect(await ledger.recoverOpen(Math.floor(Date.now() / 1000) + 1)).toBe(0);
-  });
 });

@@ -36,11 +36,22 @@ type ReserveInput = Reservation & {
    * than it holds.
    */
   minimum?: number;
+  /** What a surviving instance needs to charge a takeover fairly if this one dies mid-request. */
+  model?: string;
+  promptEstimate?: number;
+  stream?: boolean;
 };
-type Claim = Reservation & { minimum: number; requested: number };
+type Claim = ReserveInput & { minimum: number; requested: number };
+/** How far an in-flight request got: recorded every few seconds so a takeover can charge what was delivered. */
+export interface Progress {
+  requestId: string;
+  channelId: number;
+  deliveredChars: number;
+}
 type Job =
   | { kind: 'reserve'; reservation: Claim; resolve: (value: Reservation) => void; reject: (error: unknown) => void }
-  | { kind: 'settle'; reservation: Reservation; settlement: Settlement; resolve: (value: number | undefined) => void; reject: (error: unknown) => void };
+  | { kind: 'settle'; reservation: Reservation; settlement: Settlement; attempts: number; resolve: (value: number | undefined) => void; reject: (error: unknown) => void }
+  | { kind: 'progress'; progress: Progress };
 type Outcome = Reservation | InsufficientQuotaError | number | undefined;
 /** Users a commit took below the reminder threshold, with their quota after it. */
 type Crossings = Array<{ userId: number; quota: number }>;
@@ -50,7 +61,9 @@ const MAX_BATCH = 1024;
 const ROWS_PER_STATEMENT = 64;
 const LOG_COLUMNS = ['user_id', 'created_at', 'type', 'content', 'username', 'token_name', 'token_id', 'model_name', 'quota',
   'prompt_tokens', 'completion_tokens', 'channel_id', 'request_id', 'elapsed_time', 'is_stream'] as const;
-const RESERVATION_COLUMNS = ['request_id', 'user_id', 'token_id', 'amount', 'charged', 'status', 'created_at', 'settled_at'] as const;
+const RESERVATION_COLUMNS = ['request_id', 'user_id', 'token_id', 'amount', 'charged', 'status', 'created_at', 'settled_at', 'instance_id', 'model', 'prompt_estimate', 'is_stream'] as const;
+/** A settlement that cannot be committed (database unreachable) is retried, waiting up to this long between tries. */
+const MAX_RETRY_DELAY_MS = 30_000;
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -85,11 +98,14 @@ export class QuotaLedger {
   private readonly sql: RawSql;
   private queue: Job[] = [];
   private flushing = false;
+  private retrying = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
-    dialect: Dialect,
+    private readonly dialect: Dialect,
     private readonly lowQuota?: LowQuotaWatch,
+    /** The instance whose reservations these are (see billing/takeover.ts). */
+    readonly instanceId = '',
   ) {
     this.sql = new RawSql(dialect);
   }
@@ -106,7 +122,17 @@ export class QuotaLedger {
    * quotas never go negative; the log records what was actually charged.
    */
   settle(reservation: Reservation, settlement: Settlement): Promise<number | undefined> {
-    return new Promise((resolve, reject) => this.enqueue({ kind: 'settle', reservation, settlement, resolve, reject }));
+    return new Promise((resolve, reject) => this.enqueue({ kind: 'settle', reservation, settlement, attempts: 0, resolve, reject }));
+  }
+
+  /** Records how far an in-flight request got (best effort: a lost update only makes a takeover charge less). */
+  progress(progress: Progress): void {
+    this.enqueue({ kind: 'progress', progress });
+  }
+
+  /** Resolves when every queued job has been committed (or, for settlements that keep failing, is waiting to retry). */
+  async drain(): Promise<void> {
+    while (this.flushing || this.queue.length > 0 || this.retrying > 0) await new Promise((r) => setTimeout(r, 10));
   }
 
   private enqueue(job: Job): void {
@@ -123,7 +149,7 @@ export class QuotaLedger {
       let outcomes: Outcome[] | undefined;
       let crossings: Crossings = [];
       try {
-        outcomes = await this.db.transaction().execute((trx) => this.apply(trx, batch, (crossings = [])));
+        outcomes = await this.transaction((trx) => this.apply(trx, batch, (crossings = [])));
       } catch {
         // Retry one by one below, so a single failing job cannot fail the rest of the batch.
       }
@@ -134,31 +160,66 @@ export class QuotaLedger {
       }
       for (const job of batch) {
         const single: Crossings = [];
-        await this.db
-          .transaction()
-          .execute((trx) => this.apply(trx, [job], single))
-          .then(([outcome]) => {
+        await this.transaction((trx) => this.apply(trx, [job], single)).then(
+          ([outcome]) => {
             deliver(job, outcome);
             this.announce(single);
-          }, job.reject);
+          },
+          (error: unknown) => this.failed(job, error),
+        );
       }
     }
     this.flushing = false;
+  }
+
+  /**
+   * A job that failed on its own. A reservation is refused (the request fails before anything is spent); a
+   * settlement is money owed and must land: it is retried with growing pauses until the database takes it.
+   */
+  private failed(job: Job, error: unknown): void {
+    if (job.kind === 'reserve') return job.reject(error);
+    if (job.kind === 'progress') return;
+    job.attempts++;
+    this.retrying++;
+    const timer = setTimeout(() => {
+      this.retrying--;
+      this.enqueue(job);
+    }, Math.min(MAX_RETRY_DELAY_MS, 100 * 2 ** job.attempts));
+    timer.unref();
+  }
+
+  /**
+   * One transaction. MySQL runs it at READ COMMITTED: its default, REPEATABLE READ, takes gap locks on the
+   * missing keys a claim looks up, which can deadlock against another instance's inserts; PostgreSQL's default
+   * is already READ COMMITTED and SQLite has a single writer.
+   */
+  private transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    const builder = this.db.transaction();
+    return (this.dialect === 'mysql' ? builder.setIsolationLevel('read committed') : builder).execute(work);
   }
 
   private announce(crossings: Crossings): void {
     for (const { userId, quota } of crossings) this.lowQuota?.crossed(userId, quota);
   }
 
-  /** Applies a batch inside one transaction: settlements first (they free quota), then reservations. */
+  /**
+   * Applies a batch inside one transaction. Rows are locked in one global order before anything changes:
+   * reservation rows (the claims), then keys, then users, then channels, each by ascending id; no two
+   * transactions, on any number of instances, can then wait on each other in a cycle (no deadlocks). Then
+   * settlements (they free quota), reservations, and progress records.
+   */
   private async apply(trx: Transaction<Database>, batch: Job[], crossings: Crossings): Promise<Outcome[]> {
     const outcomes: Outcome[] = new Array(batch.length);
     const settles = batch.flatMap((job, i) => (job.kind === 'settle' ? [{ job, i }] : []));
-    if (settles.length > 0) await this.applySettlements(trx, settles, outcomes, crossings);
-    const reserved: Reservation[] = [];
-    for (let i = 0; i < batch.length; i++) {
-      const job = batch[i];
-      if (job.kind !== 'reserve') continue;
+    const reserves = batch.flatMap((job, i) => (job.kind === 'reserve' ? [{ job, i }] : []));
+    const open = settles.length > 0 ? await this.claim(trx, settles.map(({ job }) => job.reservation.requestId)) : new Set<string>();
+    await this.lock(trx, 'tokens', [...settles.map(({ job }) => job.reservation.tokenId), ...reserves.filter(({ job }) => !job.reservation.unlimited).map(({ job }) => job.reservation.tokenId)]);
+    await this.lock(trx, 'users', [...settles.map(({ job }) => job.reservation.userId), ...reserves.map(({ job }) => job.reservation.userId)]);
+    await this.lock(trx, 'channels', settles.map(({ job }) => job.settlement.channelId).filter((id) => id > 0));
+
+    if (settles.length > 0) await this.applySettlements(trx, settles, open, outcomes, crossings);
+    const reserved: Claim[] = [];
+    for (const { job, i } of reserves) {
       const refused = await this.take(trx, job.reservation);
       outcomes[i] = refused ?? job.reservation;
       if (!refused) reserved.push(job.reservation);
@@ -168,10 +229,36 @@ export class QuotaLedger {
       await this.sql.run(
         trx,
         `insert into quota_reservations (${RESERVATION_COLUMNS.join(', ')}) values ${valuesList(part.length, RESERVATION_COLUMNS.length)}`,
-        part.flatMap((r) => [r.requestId, r.userId, r.tokenId, r.amount, 0, 'open', createdAt, 0]),
+        part.flatMap((r) => [r.requestId, r.userId, r.tokenId, r.amount, 0, 'open', createdAt, 0, this.instanceId, (r.model ?? '').slice(0, 255), Math.max(0, Math.ceil(r.promptEstimate ?? 0)), r.stream ? 1 : 0]),
       );
     }
+    const progress = batch.flatMap((job) => (job.kind === 'progress' ? [job.progress] : [])).sort((a, b) => (a.requestId < b.requestId ? -1 : 1));
+    for (const p of progress) {
+      await this.sql.run(trx, 'update quota_reservations set channel_id = ?, delivered_chars = ? where request_id = ?', [p.channelId, p.deliveredChars, p.requestId]);
+    }
     return outcomes;
+  }
+
+  /** The claim: the reservation rows that still exist are deleted; each one pays out once. Returns their ids. */
+  private async claim(trx: Transaction<Database>, requestIds: string[]): Promise<Set<string>> {
+    const open = new Set<string>();
+    const ids = [...new Set(requestIds)].sort();
+    for (const part of chunks(ids, ROWS_PER_STATEMENT)) {
+      const list = placeholders(part.length);
+      const rows = await this.sql.run<{ request_id: string }>(trx, `select request_id from quota_reservations where request_id in (${list}) order by request_id${this.sql.forUpdate}`, part);
+      for (const row of rows.rows) open.add(row.request_id);
+      if (rows.rows.length > 0) await this.sql.run(trx, `delete from quota_reservations where request_id in (${list})`, part);
+    }
+    return open;
+  }
+
+  /** Locks rows by ascending id (PostgreSQL and MySQL; SQLite has one writer at a time). */
+  private async lock(trx: Transaction<Database>, table: 'tokens' | 'users' | 'channels', ids: number[]): Promise<void> {
+    if (this.dialect === 'sqlite' || ids.length === 0) return;
+    const sorted = [...new Set(ids)].sort((a, b) => a - b);
+    for (const part of chunks(sorted, ROWS_PER_STATEMENT)) {
+      await this.sql.run(trx, `select id from ${table} where id in (${placeholders(part.length)}) order by id for update`, part);
+    }
   }
 
   /**
@@ -213,19 +300,10 @@ export class QuotaLedger {
   private async applySettlements(
     trx: Transaction<Database>,
     settles: Array<{ job: Extract<Job, { kind: 'settle' }>; i: number }>,
+    open: Set<string>,
     outcomes: Outcome[],
     crossings: Crossings,
   ): Promise<void> {
-    // The claim: the reservation rows that still exist are deleted; each one pays out once.
-    const open = new Set<string>();
-    const ids = [...new Set(settles.map(({ job }) => job.reservation.requestId))];
-    for (const part of chunks(ids, ROWS_PER_STATEMENT)) {
-      const list = placeholders(part.length);
-      const rows = await this.sql.run<{ request_id: string }>(trx, `select request_id from quota_reservations where request_id in (${list})${this.sql.forUpdate}`, part);
-      for (const row of rows.rows) open.add(row.request_id);
-      if (rows.rows.length > 0) await this.sql.run(trx, `delete from quota_reservations where request_id in (${list})`, part);
-    }
-
     const tokens = new Map<string, Totals>();
     const users = new Map<number, Totals>();
     const channels = new Map<number, Totals>();
@@ -312,32 +390,11 @@ export class QuotaLedger {
     }
     return take;
   }
-
-  /**
-   * Crash recovery: reservations still open (their row exists) from before `before` (unix seconds) are
-   * refunded in full. Returns how many were recovered.
-   */
-  async recoverOpen(before: number): Promise<number> {
-    const open = await this.db.selectFrom('quota_reservations').selectAll().where('created_at', '<', before).execute();
-    let recovered = 0;
-    for (const row of open) {
-      await this.db.transaction().execute(async (trx) => {
-        const claimed = await trx.deleteFrom('quota_reservations').where('id', '=', row.id).executeTakeFirst();
-        if (Number(claimed.numDeletedRows) === 0) return;
-        const amount = Number(row.amount);
-        const token = await trx.selectFrom('tokens').select('unlimited_quota').where('id', '=', row.token_id).executeTakeFirst();
-        if (token && !token.unlimited_quota) await this.sql.run(trx, 'update tokens set remain_quota = remain_quota + ? where id = ?', [amount, row.token_id]);
-        await this.sql.run(trx, 'update users set quota = quota + ? where id = ?', [amount, row.user_id]);
-        recovered++;
-      });
-    }
-    return recovered;
-  }
 }
 
 function deliver(job: Job, outcome: Outcome): void {
   if (job.kind === 'reserve') {
     if (outcome instanceof InsufficientQuotaError) job.reject(outcome);
     else job.resolve(outcome as Reservation);
-  } else job.resolve(outcome as number | undefined);
+  } else if (job.kind === 'settle') job.resolve(outcome as number | undefined);
 }

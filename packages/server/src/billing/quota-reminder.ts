@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Notifier } from '../notify/notifier.js';
 import type { OptionStore } from '../options/option-store.js';
+import type { SharedStore } from '../cluster/shared-store.js';
 import type { Database } from '../storage/schema.js';
 
 /** What the ledger needs to notice users running low (see QuotaLedger). */
@@ -11,15 +12,14 @@ export interface LowQuotaWatch {
   crossed(userId: number, quota: number): void;
 }
 
-/** One reminder per user per this long at most (several instances may each send one). */
-const QUIET_MS = 60 * 60 * 1000;
+/** One reminder per user per this long at most, whichever instance notices (the mark is in the shared store). */
+const QUIET_SECONDS = 60 * 60;
 
 /**
  * The quota reminder (option QuotaRemindThreshold): when a user's remaining quota drops below the threshold,
  * an e-mail tells them to top up. Needs SMTP and an address on the user; otherwise nothing is sent.
  */
 export class QuotaReminder implements LowQuotaWatch {
-  private readonly lastSent = new Map<number, number>();
   /** Deliveries started and not finished (tests wait on them). */
   readonly pending = new Set<Promise<void>>();
 
@@ -27,6 +27,7 @@ export class QuotaReminder implements LowQuotaWatch {
     private readonly db: Kysely<Database>,
     private readonly options: OptionStore,
     private readonly notifier: Notifier,
+    private readonly shared: SharedStore,
     private readonly onError: (error: unknown, what: string) => void = () => undefined,
   ) {}
 
@@ -35,10 +36,9 @@ export class QuotaReminder implements LowQuotaWatch {
   }
 
   crossed(userId: number, quota: number): void {
-    const now = Date.now();
-    if (now - (this.lastSent.get(userId) ?? -Infinity) < QUIET_MS) return;
-    this.lastSent.set(userId, now);
-    const delivery = this.send(userId, quota)
+    const delivery = this.shared
+      .setIfAbsent(`quota-reminder:${userId}`, '1', QUIET_SECONDS)
+      .then((first) => (first ? this.send(userId, quota) : undefined))
       .catch((error: unknown) => this.onError(error, 'quota reminder'))
       .finally(() => this.pending.delete(delivery));
     this.pending.add(delivery);

@@ -9,6 +9,7 @@ import {
   type OptionKey,
   type RatioOptionKey,
 } from '@model-relay/contract';
+import type { EventBus } from '../cluster/event-bus.js';
 import { fail } from '../lib/errors.js';
 import type { OptionsRepository } from '../storage/repositories/options.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
@@ -27,7 +28,14 @@ export class OptionStore {
   private values = new Map<string, string>(Object.entries(DEFAULT_OPTIONS));
   private parsedRatios = new Map<string, Record<string, number>>();
 
+  private bus?: EventBus;
+
   constructor(private readonly repository: OptionsRepository) {}
+
+  /** Every change made here is announced to the cluster's other instances, which reload (see create-context). */
+  announceChangesOn(bus: EventBus): void {
+    this.bus = bus;
+  }
 
   /** Loads stored values over the defaults. Call once at start (and again when another instance changed them). */
   async load(): Promise<void> {
@@ -98,6 +106,7 @@ export class OptionStore {
     await this.repository.set(key, value);
     this.values.set(key, value);
     this.parsedRatios.delete(key);
+    this.bus?.publish({ kind: 'options' });
   }
 
   private checkSwitchPrerequisites(key: string, value: string): void {

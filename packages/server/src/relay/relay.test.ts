@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { QuotaLedger } from '../billing/ledger.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
 import { MOCK_REPLY, startMockUpstream, type MockUpstream } from '../test-support/mock-openai.js';
 import { seedChannel, seedToken } from '../test-support/seed.js';
@@ -306,12 +307,13 @@ describe('retries, faults and settlement on every path', () => {
     await t.ctx.options.set('AutomaticDisableChannelEnabled', 'false');
   });
 
-  it('a reservation left open by a crash is refunded at the next start', async () => {
+  it('a reservation left open by an instance that died is refunded by a survivor, once', async () => {
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 1000 });
-    const reservation = await t.ctx.relay.ledger.reserve({ requestId: 'crashed-1', userId, tokenId: token.id, unlimited: false, amount: 300 });
+    const crashed = new QuotaLedger(t.ctx.storage.db, t.ctx.storage.dialect, undefined, 'crashed-instance');
+    const reservation = await crashed.reserve({ requestId: 'crashed-1', userId, tokenId: token.id, unlimited: false, amount: 300 });
     expect(reservation.amount).toBe(300);
     expect((await quotaState(token.id)).token.remain_quota).toBe(700);
-    expect(await t.ctx.relay.ledger.recoverOpen(Math.floor(Date.now() / 1000) + 1)).toBe(1);
+    expect(await t.ctx.cluster.takeover.run()).toBe(1);
     expect((await quotaState(token.id)).token.remain_quota).toBe(1000);
     // settling after recovery does nothing: exactly once
     expect(await t.ctx.relay.ledger.settle(reservation, { cost: 10, channelId: 0 })).toBeUndefined();

@@ -5,6 +5,7 @@ import { Kysely, Migrator, MysqlDialect, PostgresDialect, SqliteDialect, type Mi
 import { createPool as createMysqlPool } from 'mysql2';
 import pg from 'pg';
 import { initialMigration } from './migrations/001-initial.js';
+import { clusterMigration } from './migrations/005-cluster.js';
 import type { Database } from './schema.js';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
@@ -111,8 +112,9 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
 }
 
 async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<void> {
-  const migrations: Record<string, Migration> = { '001-initial': initialMigration(dialect) };
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const migrations: Record<string, Migration> = { '001-initial': initialMigration(dialect), '005-cluster': clusterMigration };
+  // Migrations are numbered by the change that needed them, and changes land in any order.
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

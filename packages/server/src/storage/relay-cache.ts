@@ -1,3 +1,4 @@
+import type { ClusterEvent, EventBus } from '../cluster/event-bus.js';
 import type { ChannelRow, TokenRow, UserRow } from './schema.js';
 
 interface Entry<T> {
@@ -8,16 +9,20 @@ interface Entry<T> {
 /**
  * Short-lived copies of the rows every relay request reads (its key, the key's owner, the channels serving a
  * group and model), so the hot path does not query the database for them. Every write through our
- * repositories invalidates what it touched at once; `ttlMs` bounds how long a change made elsewhere (another
- * instance, a direct SQL edit) can go unseen. Money never depends on these copies: the ledger's conditional
- * updates decide whether a request may spend.
+ * repositories invalidates what it touched at once, here and (through the event bus) on every other instance
+ * of the cluster; `ttlMs` only bounds how long a change made behind our back (a direct SQL edit, a lost
+ * message) can go unseen. Money never depends on these copies: the ledger's conditional updates decide
+ * whether a request may spend.
  */
 export class RelayCache {
   private tokens = new Map<string, Entry<TokenRow | undefined>>();
   private users = new Map<number, Entry<UserRow | undefined>>();
   private candidates = new Map<string, Entry<ChannelRow[]>>();
 
-  constructor(private readonly ttlMs = 1000) {}
+  constructor(
+    private readonly ttlMs = 1000,
+    private readonly bus?: EventBus,
+  ) {}
 
   private fresh<T>(entry: Entry<T> | undefined): entry is Entry<T> {
     return entry !== undefined && Date.now() - entry.at < this.ttlMs;
@@ -51,16 +56,30 @@ export class RelayCache {
   /** Any key changed (its status, quota, models, IP list, or it was deleted). */
   invalidateTokens(): void {
     this.tokens.clear();
+    this.bus?.publish({ kind: 'tokens' });
   }
 
   invalidateUser(id?: number): void {
-    if (id === undefined) this.users.clear();
-    else this.users.delete(id);
+    this.forgetUser(id);
+    this.bus?.publish({ kind: 'users', id });
   }
 
   /** Any channel or ability changed. */
   invalidateChannels(): void {
     this.candidates.clear();
+    this.bus?.publish({ kind: 'channels' });
+  }
+
+  /** Another instance changed something: drop the copies it affects (without telling anyone again). */
+  apply(event: ClusterEvent): void {
+    if (event.kind === 'tokens' || event.kind === 'all') this.tokens.clear();
+    if (event.kind === 'users' || event.kind === 'all') this.forgetUser(event.kind === 'users' ? event.id : undefined);
+    if (event.kind === 'channels' || event.kind === 'all') this.candidates.clear();
+  }
+
+  private forgetUser(id?: number): void {
+    if (id === undefined) this.users.clear();
+    else this.users.delete(id);
   }
 
   private remember<K, V>(map: Map<K, Entry<V>>, key: K, value: V): void {

@@ -126,6 +126,22 @@ export interface QuotaReservationsTable {
   status: string;
   created_at: number;
   settled_at: number;
+  /** The instance that holds it (its lease says whether that instance is alive). */
+  instance_id: Generated<string>;
+  model: Generated<string>;
+  /** Rough prompt tokens, for charging a takeover of a request whose usage was never reported. */
+  prompt_estimate: Generated<number>;
+  channel_id: Generated<number>;
+  /** Characters of answer delivered so far (streams report progress every few seconds). */
+  delivered_chars: Generated<number>;
+  is_stream: Generated<number>;
+}
+
+/** Named leases with an expiry in milliseconds: instance liveness and once-per-cluster jobs (without Redis). */
+export interface ClusterLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: number;
 }
 
 export interface Database {
@@ -137,6 +153,7 @@ export interface Database {
   logs: LogsTable;
   options: OptionsTable;
   quota_reservations: QuotaReservationsTable;
+  cluster_leases: ClusterLeasesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -34,20 +34,34 @@ function withDatabase(dsn: string, database: string): string {
   return url.toString();
 }
 
-async function openServerDatabase(kind: 'postgres' | 'mysql', adminDsn: string) {
+/**
+ * A fresh, empty database on a server (for tests that start whole instances on it): its DSN, and how to drop
+ * it afterwards.
+ */
+export async function createServerDatabase(kind: 'postgres' | 'mysql', adminDsn: string): Promise<{ dsn: string; drop(): Promise<void> }> {
   const name = `mr_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin =
     kind === 'postgres'
       ? new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: adminDsn, max: 1 }) }) })
       : new Kysely<unknown>({ dialect: new MysqlDialect({ pool: createPool({ uri: adminDsn, connectionLimit: 1 }) }) });
   await sql`create database ${sql.id(name)}`.execute(admin);
-  const storage = await openStorage({ dsn: withDatabase(adminDsn, name) });
+  return {
+    dsn: withDatabase(adminDsn, name),
+    async drop() {
+      await sql`drop database ${sql.id(name)}`.execute(admin);
+      await admin.destroy();
+    },
+  };
+}
+
+async function openServerDatabase(kind: 'postgres' | 'mysql', adminDsn: string) {
+  const database = await createServerDatabase(kind, adminDsn);
+  const storage = await openStorage({ dsn: database.dsn });
   return {
     ...storage,
     async drop() {
       await storage.close();
-      await sql`drop database ${sql.id(name)}`.execute(admin);
-      await admin.destroy();
+      await database.drop();
     },
   };
 }

@@ -8,6 +8,7 @@ import { answerResponses, responsesMemory } from './mock-openai-responses.js';
  * audio speech / transcription / translation and moderations. Behaviour is steered per request by the key
  * (`Authorization: Bearer <mode>`), so several channels can point at one mock and act differently:
  *   ok | fail-500 | fail-429 | fail-401 | slow (never answers) | break (stream dies mid-way) | no-usage | total-only | slow-stream
+ *   endless (a stream that writes a word every 100 ms for a minute, until the caller goes away)
  *   long (writes up to 5,000 tokens, fewer when the request's max_tokens / max_completion_tokens says so)
  *   overrun (reports 5,000 completion tokens whatever the request allowed, as a provider ignoring the cap would)
  *   tool (calls the first declared tool with {"city":"Paris"}; also the answer to any request that declares tools and
@@ -56,6 +57,14 @@ export async function startMockUpstream(): Promise<MockUpstream> {
     });
 
     if (mode === 'slow') return; // never answers: the gateway's timeout must fire
+    if (mode === 'endless' && body?.stream) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (let i = 0; i < 600 && !res.destroyed && !res.writableEnded; i++) {
+        res.write(`data: ${JSON.stringify({ id: 'chatcmpl-endless', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta: { content: 'word ' }, finish_reason: null }] })}\n\n`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return res.end('data: [DONE]\n\n');
+    }
     if (mode === 'lag') await new Promise((r) => setTimeout(r, 300));
     if (mode === 'fail-500') return json(res, 500, { error: { message: 'upstream exploded', type: 'server_error' } });
     if (mode === 'fail-429') return json(res, 429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } });

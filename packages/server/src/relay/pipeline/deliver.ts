@@ -35,7 +35,11 @@ export interface DeliveryPlan {
   context: WriteContext;
   /** The gateway's id of the request (the X-Request-Id header). */
   requestId: string;
+  /** Told how many characters a stream has delivered, every few seconds (for a crash takeover's charge). */
+  onProgress?: (deliveredChars: number) => void;
 }
+
+const PROGRESS_EVERY_MS = 2_000;
 
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'set-cookie', 'server', 'date']);
 /** Largest non-stream answer relayed (images as base64 can be large; anything bigger is an upstream fault). */
@@ -193,6 +197,7 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
     return out;
   };
 
+  let reported = Date.now();
   try {
     for await (const chunk of response.body) {
       const buffer = chunk as Buffer;
@@ -201,6 +206,10 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
         await send(buffer);
         handle(decoder.push(buffer));
       } else await send(handle(decoder.push(buffer)));
+      if (plan.onProgress && Date.now() - reported >= PROGRESS_EVERY_MS) {
+        reported = Date.now();
+        plan.onProgress(tally.text.length);
+      }
     }
     const tail = handle(decoder.end());
     res.end(raw ? undefined : tail + (writer ? writer.end() : ''));

@@ -20,6 +20,7 @@ import { sendUpstream } from '../transport/send-upstream.js';
 import type { UpstreamPools } from '../transport/upstream-pools.js';
 import { authenticateKey, type KeyAuth } from './authenticate-key.js';
 import { deliver, type DeliveryOutcome } from './deliver.js';
+import type { InFlightRequests } from './in-flight.js';
 import { mapModel } from './map-model.js';
 import { selectChannel } from './select-channel.js';
 import { settle } from './settle.js';
@@ -34,6 +35,8 @@ export interface RelayDeps {
   counter: TokenCounter;
   /** Resolves and caches credentials that need I/O (Vertex tokens) and signs requests (AWS SigV4). */
   credentials: CredentialResolver;
+  /** Requests running on this instance (a shutdown waits for them). */
+  inFlight: InFlightRequests;
 }
 
 /** What an adapter is told about a channel. */
@@ -67,7 +70,11 @@ const MAX_MODEL_LENGTH = 200;
  * another channel after a failure the client has not seen) -> settle once. The reservation is settled exactly
  * once on every path, including thrown errors, through `finally`.
  */
-export async function handleRelay(deps: RelayDeps, call: IncomingCall, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export function handleRelay(deps: RelayDeps, call: IncomingCall, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  return deps.inFlight.track(relay(deps, call, request, reply));
+}
+
+async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const started = Date.now();
   const auth = await authenticateKey(deps.store, request);
   const { token, user } = auth;
@@ -87,7 +94,18 @@ export async function handleRelay(deps: RelayDeps, call: IncomingCall, request: 
   );
   let reservation: Reservation;
   try {
-    reservation = await deps.ledger.reserve({ requestId: request.id, userId: user.id, tokenId: token.id, unlimited: Boolean(token.unlimited_quota), amount: plan.amount, minimum: plan.minimum });
+    reservation = await deps.ledger.reserve({
+      requestId: request.id,
+      userId: user.id,
+      tokenId: token.id,
+      unlimited: Boolean(token.unlimited_quota),
+      amount: plan.amount,
+      minimum: plan.minimum,
+      // For a crash takeover: bytes overstate tokens about threefold for English and Chinese alike.
+      model,
+      promptEstimate: call.facts.promptBound * 0.3,
+      stream: call.facts.stream,
+    });
   } catch (error) {
     if (error instanceof InsufficientQuotaError) throw new RelayError(429, error.message, 'insufficient_quota', 'insufficient_quota');
     throw error;
@@ -203,7 +221,9 @@ async function attempt(
         if (!lastFailure.retry) break;
         continue;
       }
-      const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, provider, translate: !same, stream: call.facts.stream, context, requestId: request.id }, reply, abort);
+      const channelId = channel.id;
+      const onProgress = (deliveredChars: number) => deps.ledger.progress({ requestId: request.id, channelId, deliveredChars });
+      const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, provider, translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress }, reply, abort);
       if (outcome.kind !== 'failure') return { outcome, channel };
       lastFailure = await failure(deps, provider, channel, outcome.status, outcome.body, request);
     } finally {

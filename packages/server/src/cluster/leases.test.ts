@@ -1,0 +1,73 @@
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../test-support/databases.js';
+import { ClusterNode } from './cluster-node.js';
+import { RedisLeaseStore, SqlLeaseStore, type LeaseStore } from './leases.js';
+
+const redisUrl = process.env.TEST_REDIS_URL;
+const redis = redisUrl ? new Redis(redisUrl) : undefined;
+afterAll(() => redis?.disconnect());
+
+const stores: Array<{ name: string; open(): Promise<{ store: LeaseStore; close(): Promise<void> }> }> = testDatabases().map((database) => ({
+  name: `sql on ${database.name}`,
+  async open() {
+    const storage = await database.open();
+    return { store: new SqlLeaseStore(storage.db), close: () => storage.drop() };
+  },
+}));
+if (redis) stores.push({ name: 'redis', open: async () => ({ store: new RedisLeaseStore(redis), close: async () => undefined }) });
+
+describe.each(stores)('$name leases', ({ open }) => {
+  it('one holder at a time; renewable by its holder; free again when it expires or is released', async () => {
+    const { store, close } = await open();
+    const name = `test:${Date.now()}:${Math.random()}`;
+    try {
+      const takers = await Promise.all(['a', 'b', 'c', 'd'].map((holder) => store.acquire(name, holder, 300)));
+      expect(takers.filter(Boolean)).toHaveLength(1);
+      const holder = ['a', 'b', 'c', 'd'][takers.indexOf(true)];
+      const other = holder === 'a' ? 'b' : 'a';
+      expect(await store.acquire(name, holder, 300)).toBe(true);
+      expect(await store.acquire(name, other, 300)).toBe(false);
+      expect(await store.isHeld(name)).toBe(true);
+      await new Promise((r) => setTimeout(r, 350));
+      expect(await store.isHeld(name)).toBe(false);
+      expect(await store.acquire(name, other, 300)).toBe(true);
+      await store.release(name, holder); // not its lease any more: nothing happens
+      expect(await store.isHeld(name)).toBe(true);
+      await store.release(name, other);
+      expect(await store.isHeld(name)).toBe(false);
+    } finally {
+      await close();
+    }
+  });
+
+  it('a job runs on one instance of three, and passes to a survivor when that one stops', async () => {
+    const { store, close } = await open();
+    const runs: string[] = [];
+    const job = `job-${Math.random()}`;
+    const nodes = ['n1', 'n2', 'n3'].map((id) => new ClusterNode(store, id));
+    try {
+      for (const node of nodes) {
+        await node.start();
+        node.every(job, 50, async () => {
+          runs.push(node.instanceId);
+        });
+      }
+      await new Promise((r) => setTimeout(r, 400));
+      const first = new Set(runs);
+      expect(first.size).toBe(1);
+      const leader = nodes.find((n) => first.has(n.instanceId))!;
+      expect(await nodes[0].isAlive(leader.instanceId)).toBe(true);
+      await leader.stop();
+      expect(await nodes.find((n) => n !== leader)!.isAlive(leader.instanceId)).toBe(false);
+      runs.length = 0;
+      await new Promise((r) => setTimeout(r, 400));
+      expect(runs.length).toBeGreaterThan(0);
+      expect(runs).not.toContain(leader.instanceId);
+      expect(new Set(runs).size).toBe(1);
+    } finally {
+      for (const node of nodes) await node.stop();
+      await close();
+    }
+  });
+});
