@@ -7,6 +7,7 @@ import type { Dialect } from './dialects/types.js';
 import { anthropicIngress } from './ingress/anthropic.js';
 import { geminiIngress } from './ingress/gemini.js';
 import { openAiIngress } from './ingress/openai.js';
+import { openAiResponsesIngress } from './ingress/openai-responses.js';
 import { authenticateKey } from './pipeline/authenticate-key.js';
 import type { RelayDeps } from './pipeline/handle-relay.js';
 import { RelayError } from './relay-error.js';
@@ -31,6 +32,7 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayDeps): Promis
       openai.setErrorHandler(errorHandler(openAiChatDialect));
       billingRoutes(openai, deps);
       openAiIngress(openai, deps);
+      openAiResponsesIngress(openai, deps);
       openai.get('/v1/models', async (request) => {
         const models = await modelsFor(deps, request);
         return { object: 'list', data: models.map(toModelObject) };

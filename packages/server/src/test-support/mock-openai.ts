@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerResponses, responsesMemory } from './mock-openai-responses.js';
 
 /**
  * A local upstream speaking OpenAI's documented wire format (https://platform.openai.com/docs/api-reference):
@@ -15,10 +16,12 @@ import type { AddressInfo } from 'node:net';
  *   cache (usage reports cached prompt tokens)
  * Chat bodies are checked as OpenAI checks them: messages present, known roles, every tool message answering a
  * tool call of the assistant turn right before it, max_tokens refused by reasoning models.
+ * POST /v1/responses speaks the Responses API (mock-openai-responses.ts), with the modes it documents.
  */
 export interface MockUpstream {
   url: string;
-  requests: Array<{ path: string; key: string; body: unknown; headers: IncomingMessage['headers'] }>;
+  /** Every request received; `aborted` once the caller closed the connection before the answer was complete. */
+  requests: Array<{ path: string; key: string; body: unknown; headers: IncomingMessage['headers']; aborted?: boolean }>;
   close(): Promise<void>;
 }
 
@@ -39,6 +42,7 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 
 export async function startMockUpstream(): Promise<MockUpstream> {
   const requests: MockUpstream['requests'] = [];
+  const memory = responsesMemory();
   const server: Server = createServer(async (req, res) => {
     const raw = await readBody(req);
     const key = String(req.headers['api-key'] ?? req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
@@ -46,7 +50,11 @@ export async function startMockUpstream(): Promise<MockUpstream> {
     const isJson = String(req.headers['content-type'] ?? '').includes('json');
     const body = isJson && raw.length ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : undefined;
     const path = (req.url ?? '').split('?')[0];
-    requests.push({ path, key, body: body ?? raw.toString('latin1'), headers: req.headers });
+    const record: MockUpstream['requests'][number] = { path, key, body: body ?? raw.toString('latin1'), headers: req.headers };
+    requests.push(record);
+    res.on('close', () => {
+      if (!res.writableFinished) record.aborted = true;
+    });
 
     if (mode === 'slow') return; // never answers: the gateway's timeout must fire
     if (mode === 'endless' && body?.stream) {
@@ -64,6 +72,7 @@ export async function startMockUpstream(): Promise<MockUpstream> {
     const model = String(body?.model ?? 'whisper-1');
     const withUsage = mode !== 'no-usage';
 
+    if (path.endsWith('/responses') && req.method === 'POST') return answerResponses(res, body, mode, memory);
     if (path.endsWith('/chat/completions') && body) {
       const problem = chatProblem(body);
       if (problem) return json(res, 400, { error: { message: problem, type: 'invalid_request_error', param: null, code: null } });

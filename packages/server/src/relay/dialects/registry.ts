@@ -2,6 +2,7 @@ import { anthropicDialect } from './anthropic/index.js';
 import { geminiDialect } from './gemini/index.js';
 import { bedrockConverseDialect } from './bedrock-converse/index.js';
 import { openAiChatDialect } from './openai-chat/index.js';
+import { openAiResponsesDialect } from './openai-responses/index.js';
 import type { Dialect, DialectName } from './types.js';
 
 /** Every wire dialect the relay can read and write. */
@@ -10,6 +11,7 @@ const DIALECTS: Partial<Record<DialectName, Dialect>> = {
   anthropic: anthropicDialect,
   gemini: geminiDialect,
   'bedrock-converse': bedrockConverseDialect,
+  'openai-responses': openAiResponsesDialect,
 };
 
 export function dialectOf(name: DialectName): Dialect | undefined {

@@ -81,7 +81,12 @@ export interface Dialect {
   /** Client side: the canonical request from a client's body. Throws RelayError(400) on a malformed one. */
   parseRequest(body: Record<string, unknown>): ChatRequest;
   writeResponse(response: ChatResponse, context: WriteContext): unknown;
-  createStreamWriter(context: WriteContext): StreamWriter;
+  /**
+   * `continuing`: when the writer only ends a stream the upstream wrote in this same dialect (a pass-through that
+   * broke), the reader that followed it, so that a dialect numbering its events (Responses' sequence_number)
+   * continues the upstream's numbering. Dialects that need nothing from it ignore it.
+   */
+  createStreamWriter(context: WriteContext, continuing?: StreamReader): StreamWriter;
   /** The dialect's error body for a failure answered before any byte of the answer was sent. */
   errorBody(status: number, message: string, code?: string | null): unknown;
   /** Cheap facts about a client body (no translation). `imageBound` is the model's per-image token bound. */

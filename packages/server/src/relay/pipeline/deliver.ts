@@ -214,8 +214,11 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
   try {
     for await (const chunk of response.body) {
       const buffer = chunk as Buffer;
-      const out = handle(decoder.push(buffer));
-      await send(raw ? buffer : out);
+      if (raw) {
+        // The bytes go out as they came (an error event of the upstream's own included); usage is read after.
+        await send(buffer);
+        handle(decoder.push(buffer));
+      } else await send(handle(decoder.push(buffer)));
       relayed = decoded;
       if (plan.onProgress && Date.now() - reported >= PROGRESS_EVERY_MS) {
         reported = Date.now();
@@ -227,8 +230,10 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
     return { kind: 'success', usage: tally.usage, text: tally.text };
   } catch (error) {
     if (abort.signal.aborted) return { kind: 'aborted', usage: tally.usage, text: tally.text };
-    const message = error instanceof UpstreamStreamError ? `上游返回错误：${error.message}` : '上游流式响应中断';
-    res.end(unsent + (writer ?? plan.client.createStreamWriter(plan.context)).error(message, !writer && relayed > 0));
+    const upstreamSaid = error instanceof UpstreamStreamError;
+    const message = upstreamSaid ? `上游返回错误：${error.message}` : '上游流式响应中断';
+    // Passed through, the upstream's own error event has already reached the client: it is not said twice.
+    res.end(raw && upstreamSaid ? undefined : unsent + (writer ?? plan.client.createStreamWriter(plan.context, reader)).error(message, !writer && relayed > 0));
     return { kind: 'broken', usage: tally.usage, text: tally.text, message };
   }
 }

@@ -28,7 +28,8 @@ import type { ChannelTarget, Endpoint, ProviderAdapter } from './types.js';
  * provider speaks several for that model (Bedrock: Claude through InvokeModel or Converse):
  * {"dialects": {"<scenario prefix>": "<dialect>"}}, lists recorded exchanges that are no chat
  * ({"notChat": ["token"]}), or takes another provider's payloads when the wire format is the same:
- * {"sameAs": "<provider id>"}. The longest matching prefix wins ("" matches every scenario).
+ * {"sameAs": "<provider id>"}. The longest matching prefix wins ("" matches every scenario). A provider runs
+ * only the scenarios written in a dialect it speaks (Azure borrows OpenAI's payloads but not its Responses API).
  */
 const ownDir = (id: string) => fileURLToPath(new URL(`./${id}/__fixtures__/`, import.meta.url));
 /** A provider of another's dialect may take that provider's payloads ({"sameAs": "<id>"} in conformance.json). */
@@ -42,14 +43,19 @@ const json = (id: string, name: string) => JSON.parse(read(id, name));
 
 const target = (type: number): ChannelTarget => ({ type, baseUrl: 'http://upstream.test', key: 'ok', other: '', config: {} });
 
-function scenariosOf(id: string): string[] {
+function scenariosOf(provider: ProviderAdapter): string[] {
+  const id = provider.id;
   if (!existsSync(fixturesDir(id))) return [];
   // Recorded exchanges that are no chat (Vertex's login at the token endpoint) are named in conformance.json.
   const other = existsSync(fixturesDir(id) + 'conformance.json') ? ((json(id, 'conformance.json') as { notChat?: string[] }).notChat ?? []) : [];
   return readdirSync(fixturesDir(id))
     .filter((f) => f.endsWith('.request.json') && !f.startsWith('count-tokens'))
     .map((f) => f.replace('.request.json', ''))
-    .filter((scenario) => !other.includes(scenario));
+    .filter((scenario) => !other.includes(scenario))
+    .filter((scenario) => {
+      const dialect = configured(id, scenario, 'dialects');
+      return dialect === undefined || provider.dialects(target(provider.channelTypes[0]), modelOf(id, scenario, json(id, `${scenario}.request.json`))).includes(dialect as DialectName);
+    });
 }
 
 /** The entry of a conformance.json map whose scenario prefix is the longest that matches. */
@@ -146,7 +152,7 @@ function essentials(request: ChatRequest) {
 const OPENAI_ONLY: Endpoint[] = ['completions', 'embeddings', 'images', 'audio_speech', 'audio_transcription', 'audio_translation', 'moderations'];
 
 for (const provider of PROVIDERS) {
-  const scenarios = scenariosOf(provider.id);
+  const scenarios = scenariosOf(provider);
   describe(`provider ${provider.id}`, () => {
     it('has recorded fixtures', () => {
       expect(scenarios.length, `providers/${provider.id}/__fixtures__ holds no <scenario>.request.json`).toBeGreaterThan(0);

@@ -47,6 +47,8 @@ export interface RecordedRequest {
   /** The credential the caller presented (API key, access key id, bearer token), when there was one. */
   key?: string;
   mode?: MockMode;
+  /** Set once the caller closed the connection before the answer was complete (a cancelled upstream call). */
+  aborted?: boolean;
 }
 
 export interface MockHandle {
@@ -89,6 +91,9 @@ export async function startMockServer(handler: MockHandler): Promise<MockHandle>
         rawBody,
       };
       requests.push(recorded);
+      res.on('close', () => {
+        if (!res.writableFinished) recorded.aborted = true;
+      });
       await handler(req, res, recorded);
     } catch (error) {
       // A bug in a mock must show in the test output, not hang the caller.

@@ -2,6 +2,7 @@ import { vertexClaudeBody } from '../../relay/providers/vertex/adapter.js';
 import { chatProblem } from '../mock-openai.js';
 import { invokeModelBody } from '../../relay/providers/bedrock/invoke-body.js';
 import { claudeSignatures } from './anthropic-replies.js';
+import { responsesProblem } from '../mock-openai-responses.js';
 import { validateMessagesBody } from './anthropic-validate.js';
 import { fixtures } from './fixtures.js';
 import { geminiCaches, geminiSignatures } from './gemini-replies.js';
@@ -18,7 +19,7 @@ type Validate = (body: unknown) => string | null;
 const google = (provider: 'gemini' | 'vertex') => ({ signatures: geminiSignatures(fixtures(provider)), cachedContents: geminiCaches(fixtures(provider)) });
 
 const VALIDATORS: Record<string, (dialect: string, model: string) => Validate> = {
-  'openai-compatible': () => (body) => chatProblem(body as Record<string, unknown>) ?? null,
+  'openai-compatible': (dialect) => (body) => (dialect === 'openai-responses' ? responsesProblem(body)?.message : chatProblem(body as Record<string, unknown>)) ?? null,
   azure: () => (body) => chatProblem(body as Record<string, unknown>) ?? null,
   anthropic: (_dialect, model) => (body) => validateMessagesBody(body, { platform: 'anthropic', model, signatures: new Set(), strictTurns: true })?.message ?? null,
   gemini: (_dialect, model) => (body) => validateGenerateContent(body, { platform: 'gemini', model, ...google('gemini') })?.message ?? null,

@@ -1,0 +1,174 @@
+import type { AssistantPart, ChatResponse, FinishReason, Usage } from '../../canonical.js';
+import { tokenCount } from '../../../billing/usage.js';
+import type { WriteContext } from '../types.js';
+import { asArray, asString, isRecord, nowSeconds } from '../shared.js';
+import { carry, uncarry } from './carrier.js';
+import { reasoningText } from './parse-request.js';
+
+type Item = Record<string, unknown>;
+
+/**
+ * Responses usage -> canonical. Like Chat Completions, input_tokens counts every input token (cache reads
+ * included) and output_tokens every output token (reasoning included); the details say how many were of a kind
+ * priced apart. A report with only a total is marked so the pipeline counts the prompt itself.
+ */
+export function readResponsesUsage(value: unknown): Usage | undefined {
+  if (!isRecord(value)) return undefined;
+  if (value.input_tokens === undefined && value.output_tokens === undefined) {
+    const total = tokenCount(value.total_tokens);
+    return total > 0 ? { prompt_tokens: 0, completion_tokens: 0, total_only: total } : undefined;
+  }
+  const prompt = tokenCount(value.input_tokens);
+  const completion = value.output_tokens === undefined ? Math.max(0, tokenCount(value.total_tokens) - prompt) : tokenCount(value.output_tokens);
+  const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion };
+  const input = isRecord(value.input_tokens_details) ? value.input_tokens_details : {};
+  const output = isRecord(value.output_tokens_details) ? value.output_tokens_details : {};
+  if (tokenCount(input.cached_tokens) > 0) usage.cached_tokens = tokenCount(input.cached_tokens);
+  if (tokenCount(input.cache_write_tokens) > 0) usage.cache_write_tokens = tokenCount(input.cache_write_tokens);
+  if (tokenCount(output.reasoning_tokens) > 0) usage.reasoning_tokens = tokenCount(output.reasoning_tokens);
+  return usage;
+}
+
+export function writeResponsesUsage(usage: Usage): Record<string, unknown> {
+  return {
+    input_tokens: usage.prompt_tokens,
+    input_tokens_details: { cached_tokens: usage.cached_tokens ?? 0, cache_write_tokens: (usage.cache_write_tokens ?? 0) + (usage.cache_write_1h_tokens ?? 0) },
+    output_tokens: usage.completion_tokens,
+    output_tokens_details: { reasoning_tokens: usage.reasoning_tokens ?? 0 },
+    total_tokens: usage.prompt_tokens + usage.completion_tokens,
+  };
+}
+
+export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed';
+
+/** How a finished answer ended, as Responses says it: a status, and why when it is not complete. */
+export function statusOf(finish: FinishReason | undefined): { status: ResponseStatus; incomplete?: { reason: string }; error?: { code: string; message: string } } {
+  if (finish === 'length') return { status: 'incomplete', incomplete: { reason: 'max_output_tokens' } };
+  if (finish === 'content_filter') return { status: 'incomplete', incomplete: { reason: 'content_filter' } };
+  if (finish === 'error') return { status: 'failed', error: { code: 'server_error', message: '上游模型未能完成回答' } };
+  return { status: 'completed' };
+}
+
+/**
+ * The response object (https://platform.openai.com/docs/api-reference/responses/object). The request's settings
+ * are not echoed (the writer never saw them); they read as the API's defaults.
+ */
+export function responseObject(
+  context: Pick<WriteContext, 'id' | 'model' | 'created'>,
+  status: ResponseStatus,
+  fields: { output: Item[]; usage?: Usage; incomplete?: { reason: string }; error?: { code: string; message: string } },
+): Record<string, unknown> {
+  return {
+    id: context.id,
+    object: 'response',
+    created_at: context.created,
+    status,
+    ...(status === 'completed' ? { completed_at: nowSeconds() } : {}),
+    background: false,
+    error: fields.error ?? null,
+    incomplete_details: fields.incomplete ?? null,
+    instructions: null,
+    max_output_tokens: null,
+    metadata: {},
+    model: context.model,
+    output: fields.output,
+    parallel_tool_calls: true,
+    previous_response_id: null,
+    reasoning: { effort: null, summary: null },
+    store: false,
+    temperature: null,
+    text: { format: { type: 'text' } },
+    tool_choice: 'auto',
+    tools: [],
+    top_p: null,
+    truncation: 'disabled',
+    usage: fields.usage ? writeResponsesUsage(fields.usage) : null,
+    user: null,
+  };
+}
+
+/** Ids of output items, unique within the response: `msg_…`, `rs_…`, `fc_…`. */
+export const itemId = (responseId: string, kind: 'msg' | 'rs' | 'fc', index: number): string => `${kind}_${responseId.replace(/^resp_/, '')}${index.toString().padStart(3, '0')}`;
+
+export const textPart = (text: string): Item => ({ type: 'output_text', text, annotations: [], logprobs: [] });
+
+/** A finished reasoning item: its words as the summary, its signature (or redacted data) carried for the next turn. */
+export function reasoningItem(id: string, text: string, carried?: Parameters<typeof carry>[0]): Item {
+  return { id, type: 'reasoning', summary: text ? [{ type: 'summary_text', text }] : [], ...(carried ? { encrypted_content: carry(carried) } : {}) };
+}
+
+/** The output items of an answer: text runs as messages, reasoning items, function calls. */
+export function outputItems(content: AssistantPart[], responseId: string): Item[] {
+  const items: Item[] = [];
+  const id = (kind: 'msg' | 'rs' | 'fc') => itemId(responseId, kind, items.length);
+  let message: { content: Item[] } | undefined;
+  for (const part of content) {
+    if (part.type === 'text') {
+      if (!message) {
+        message = { content: [] };
+        items.push({ id: id('msg'), type: 'message', status: 'completed', role: 'assistant', content: message.content });
+      }
+      message.content.push(textPart(part.text));
+      continue;
+    }
+    message = undefined;
+    if (part.type === 'reasoning') {
+      const carried = part.redacted !== undefined ? { redacted: part.redacted } : part.signature ? { signature: part.signature } : undefined;
+      items.push(reasoningItem(id('rs'), part.text, carried));
+    } else {
+      if (part.signature) items.push(reasoningItem(id('rs'), '', { toolSignature: part.signature }));
+      items.push({ id: id('fc'), type: 'function_call', status: 'completed', call_id: part.id, name: part.name, arguments: part.arguments || '{}' });
+    }
+  }
+  return items;
+}
+
+export function writeResponsesResponse(response: ChatResponse, context: WriteContext): Record<string, unknown> {
+  const { status, incomplete, error } = statusOf(response.finishReason);
+  return responseObject(context, status, { output: outputItems(response.content, context.id), usage: response.usage, incomplete, error });
+}
+
+/** Output items -> canonical content. Unlike a request's input, reasoning without a signature is kept: it is the model's words. */
+export function readOutput(items: unknown[]): AssistantPart[] {
+  const content: AssistantPart[] = [];
+  let toolSignature: string | undefined;
+  const pushText = (text: string) => {
+    const last = content.at(-1);
+    if (last?.type === 'text') last.text += text;
+    else content.push({ type: 'text', text });
+  };
+  for (const item of items) {
+    if (!isRecord(item)) continue;
+    if (item.type === 'message') {
+      for (const part of asArray(item.content)) {
+        if (!isRecord(part)) continue;
+        const text = part.type === 'output_text' ? asString(part.text) : part.type === 'refusal' ? asString(part.refusal) : undefined;
+        if (text) pushText(text);
+      }
+    } else if (item.type === 'function_call') {
+      const args = item.arguments;
+      content.push({ type: 'tool_call', id: asString(item.call_id) ?? asString(item.id) ?? '', name: asString(item.name) ?? '', arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}), ...(toolSignature ? { signature: toolSignature } : {}) });
+      toolSignature = undefined;
+    } else if (item.type === 'reasoning') {
+      const carried = uncarry(item.encrypted_content);
+      if (carried?.toolSignature) toolSignature = carried.toolSignature;
+      const text = reasoningText(item);
+      if (carried?.redacted !== undefined) content.push({ type: 'reasoning', text: '', redacted: carried.redacted });
+      else if (text || carried?.signature !== undefined) content.push({ type: 'reasoning', text, ...(carried?.signature !== undefined ? { signature: carried.signature } : {}) });
+    }
+  }
+  return content;
+}
+
+/** How a response object says it ended. */
+export function finishOf(status: unknown, incomplete: unknown, hasCalls: boolean): FinishReason {
+  if (status === 'incomplete') return isRecord(incomplete) && incomplete.reason === 'content_filter' ? 'content_filter' : 'length';
+  if (status === 'failed') return 'error';
+  return hasCalls ? 'tool_calls' : 'stop';
+}
+
+export function parseResponsesResponse(body: unknown): ChatResponse {
+  const json = isRecord(body) ? body : {};
+  const content = readOutput(asArray(json.output));
+  return { id: asString(json.id) ?? '', model: asString(json.model) ?? '', content, finishReason: finishOf(json.status, json.incomplete_details, content.some((p) => p.type === 'tool_call')), usage: readResponsesUsage(json.usage) };
+}

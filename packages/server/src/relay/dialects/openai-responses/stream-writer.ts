@@ -1,0 +1,176 @@
+import type { FinishReason, StreamPart, Usage } from '../../canonical.js';
+import type { StreamReader, StreamWriter, WriteContext } from '../types.js';
+import { carry } from './carrier.js';
+import { itemId, reasoningItem, responseObject, statusOf, textPart } from './response.js';
+import { ResponsesStreamReader } from './stream-reader.js';
+
+type Item = Record<string, unknown>;
+
+/** The item being streamed: its place in `output` and what it has said so far. */
+type OpenItem =
+  | { kind: 'message'; index: number; id: string; text: string }
+  | { kind: 'reasoning'; index: number; id: string; text: string; signature: string; summary: boolean }
+  | { kind: 'function_call'; index: number; id: string; callId: string; name: string; arguments: string };
+
+/** An item as output_item.done (or a failed response's output) shows it. */
+function itemOf(item: OpenItem, status: 'completed' | 'incomplete'): Item {
+  if (item.kind === 'message') return { id: item.id, type: 'message', status, role: 'assistant', content: [textPart(item.text)] };
+  if (item.kind === 'reasoning') return reasoningItem(item.id, item.text, item.signature ? { signature: item.signature } : undefined);
+  return { id: item.id, type: 'function_call', status, call_id: item.callId, name: item.name, arguments: argumentsOf(item) };
+}
+
+/** A call without arguments still carries a JSON object (clients parse the field). */
+const argumentsOf = (item: { arguments: string }) => item.arguments || '{}';
+
+/**
+ * Writes canonical parts as Responses events, each with its `sequence_number`, in the order OpenAI sends them
+ * (https://platform.openai.com/docs/api-reference/responses-streaming): response.created and
+ * response.in_progress; per output item output_item.added, its content part or summary part, the deltas, their
+ * .done events and output_item.done carrying the whole item (Codex CLI builds its history from these); then
+ * response.completed (or response.incomplete) with the output and the usage, reasoning tokens included.
+ *
+ * `continuing` is the reader of an upstream stream in this same dialect that the writer continues (a
+ * pass-through that broke): the error events then follow the upstream's numbering and response id.
+ */
+export function createResponsesStreamWriter(context: WriteContext, continuing?: StreamReader): StreamWriter {
+  let sequence = 0;
+  let responseId = context.id;
+  let started = false;
+  if (continuing instanceof ResponsesStreamReader && continuing.lastSequence >= 0) {
+    sequence = continuing.lastSequence + 1;
+    responseId = continuing.responseId ?? context.id;
+    started = true;
+  }
+  const output: Item[] = [];
+  const calls = new Map<number, Extract<OpenItem, { kind: 'function_call' }>>();
+  let open: OpenItem | undefined;
+  let finish: FinishReason | undefined;
+  let usage: Usage | undefined;
+
+  const event = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`;
+  const snapshot = (status: 'in_progress' | 'completed' | 'incomplete' | 'failed', extra: Parameters<typeof responseObject>[2]) =>
+    responseObject({ id: responseId, model: context.model, created: context.created }, status, extra);
+  const start = () => {
+    if (started) return '';
+    started = true;
+    const response = snapshot('in_progress', { output: [] });
+    return event('response.created', { response }) + event('response.in_progress', { response });
+  };
+  const add = (item: Item) => {
+    output.push(item);
+    return event('response.output_item.added', { output_index: output.length - 1, item });
+  };
+  /** An item written whole (a redacted thinking block, a tool call's carried signature). */
+  const whole = (item: Item) => add(item) + event('response.output_item.done', { output_index: output.length - 1, item });
+
+  const close = (): string => {
+    const item = open;
+    if (!item) return '';
+    open = undefined;
+    const at = { item_id: item.id, output_index: item.index };
+    let out = '';
+    if (item.kind === 'message') {
+      out += event('response.output_text.done', { ...at, content_index: 0, text: item.text, logprobs: [] });
+      out += event('response.content_part.done', { ...at, content_index: 0, part: textPart(item.text) });
+    } else if (item.kind === 'reasoning' && item.summary) {
+      out += event('response.reasoning_summary_text.done', { ...at, summary_index: 0, text: item.text });
+      out += event('response.reasoning_summary_part.done', { ...at, summary_index: 0, part: { type: 'summary_text', text: item.text } });
+    } else if (item.kind === 'function_call') {
+      out += event('response.function_call_arguments.done', { ...at, name: item.name, arguments: argumentsOf(item) });
+    }
+    const done = itemOf(item, 'completed');
+    output[item.index] = done;
+    return out + event('response.output_item.done', { output_index: item.index, item: done });
+  };
+
+  const openMessage = (): string => {
+    const out = close();
+    const id = itemId(responseId, 'msg', output.length);
+    open = { kind: 'message', index: output.length, id, text: '' };
+    const at = { item_id: id, output_index: output.length };
+    return out + add({ id, type: 'message', status: 'in_progress', role: 'assistant', content: [] }) + event('response.content_part.added', { ...at, content_index: 0, part: textPart('') });
+  };
+
+  const reasoning = (part: Extract<StreamPart, { type: 'reasoning' }>): string => {
+    let out = '';
+    if (part.redacted !== undefined) return close() + whole(reasoningItem(itemId(responseId, 'rs', output.length), '', { redacted: part.redacted }));
+    if (open?.kind !== 'reasoning') {
+      out += close();
+      const id = itemId(responseId, 'rs', output.length);
+      open = { kind: 'reasoning', index: output.length, id, text: '', signature: '', summary: false };
+      out += add({ id, type: 'reasoning', summary: [] });
+    }
+    const item = open;
+    const at = { item_id: item.id, output_index: item.index, summary_index: 0 };
+    if (part.text) {
+      if (!item.summary) {
+        item.summary = true;
+        out += event('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } });
+      }
+      item.text += part.text;
+      out += event('response.reasoning_summary_text.delta', { ...at, delta: part.text });
+    }
+    if (part.signature) item.signature += part.signature;
+    return out;
+  };
+
+  const toolCall = (part: Extract<StreamPart, { type: 'tool_call' }>): string => {
+    let out = close();
+    if (part.signature) out += whole({ id: itemId(responseId, 'rs', output.length), type: 'reasoning', summary: [], encrypted_content: carry({ toolSignature: part.signature }) });
+    const id = itemId(responseId, 'fc', output.length);
+    const call = { kind: 'function_call' as const, index: output.length, id, callId: part.id, name: part.name, arguments: '' };
+    open = call;
+    calls.set(part.index, call);
+    return out + add({ id, type: 'function_call', status: 'in_progress', call_id: part.id, name: part.name, arguments: '' });
+  };
+
+  return {
+    write(part: StreamPart): string {
+      const out = start();
+      switch (part.type) {
+        case 'start':
+          return out;
+        case 'text': {
+          if (!part.text) return out;
+          const opening = open?.kind === 'message' ? '' : openMessage();
+          const item = open as Extract<OpenItem, { kind: 'message' }>;
+          item.text += part.text;
+          return out + opening + event('response.output_text.delta', { item_id: item.id, output_index: item.index, content_index: 0, delta: part.text, logprobs: [] });
+        }
+        case 'reasoning':
+          return out + reasoning(part);
+        case 'tool_call':
+          return out + toolCall(part);
+        case 'tool_call_delta': {
+          const call = calls.get(part.index) ?? (open?.kind === 'function_call' ? open : undefined);
+          if (!call || !part.arguments) return out;
+          call.arguments += part.arguments;
+          return out + event('response.function_call_arguments.delta', { item_id: call.id, output_index: call.index, delta: part.arguments });
+        }
+        case 'finish':
+          finish = part.reason;
+          return out;
+        case 'usage':
+          usage = part.usage;
+          return out;
+      }
+    },
+    end(): string {
+      const out = start() + close();
+      const { status, incomplete, error } = statusOf(finish);
+      const type = status === 'incomplete' ? 'response.incomplete' : status === 'failed' ? 'response.failed' : 'response.completed';
+      return out + event(type, { response: snapshot(status, { output, usage, incomplete, error }) });
+    },
+    /**
+     * A broken stream ends with an `error` event and `response.failed` (whose error Codex CLI reports and
+     * retries on), never with response.completed: clients must not take a cut answer for a whole one.
+     */
+    error(message: string): string {
+      let out = start();
+      if (open) output[open.index] = itemOf(open, 'incomplete');
+      open = undefined;
+      out += event('error', { code: 'stream_broken', message, param: null });
+      return out + event('response.failed', { response: snapshot('failed', { output, usage, error: { code: 'server_error', message } }) });
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { imageTokenBoundOf } from '../../billing/model-limits.js';
+import { openAiResponsesDialect } from '../dialects/openai-responses/index.js';
+import { isRecord } from '../dialects/shared.js';
+import { authenticateKey } from '../pipeline/authenticate-key.js';
+import { handleRelay, type IncomingCall, type RelayDeps } from '../pipeline/handle-relay.js';
+import { RelayError } from '../relay-error.js';
+
+/**
+ * OpenAI's Responses API for Codex CLI and the OpenAI SDKs: POST /v1/responses to any channel, passed through
+ * to OpenAI channels and translated for the others, billed, logged and retried like chat; input token counts;
+ * and a clear answer to the calls that need responses stored by the gateway (it stores none).
+ */
+export function openAiResponsesIngress(app: FastifyInstance, deps: RelayDeps): void {
+  app.post('/v1/responses', (request, reply) => handleRelay(deps, readCall(request), request, reply));
+
+  // Counting is free: answered here with the gateway's tokenizer, off the event loop, without an upstream call.
+  app.post('/v1/responses/input_tokens', async (request) => {
+    await authenticateKey(deps.store, request);
+    const body = isRecord(request.body) ? request.body : undefined;
+    if (!body) throw new RelayError(400, '请求体必须是 JSON 对象');
+    const [input_tokens] = await deps.counter.count([openAiResponsesDialect.inspect(body, imageTokenBoundOf).promptText()]);
+    return { object: 'response.input_tokens', input_tokens };
+  });
+
+  // Stored responses live at OpenAI under the key of whichever channel answered: the gateway keeps none to show.
+  const stateless = async (request: FastifyRequest) => {
+    await authenticateKey(deps.store, request);
+    throw new RelayError(404, '网关不保存 Responses 对象，无法查询、取消或删除已生成的 response：请自行保存需要的输出（可在请求中设置 store: false）', 'invalid_request_error', 'not_found');
+  };
+  app.get('/v1/responses/:id', stateless);
+  app.delete('/v1/responses/:id', stateless);
+  app.get('/v1/responses/:id/input_items', stateless);
+  app.post('/v1/responses/:id/cancel', stateless);
+}
+
+function readCall(request: FastifyRequest): IncomingCall {
+  const body = request.body;
+  if (!isRecord(body)) throw new RelayError(400, '请求体必须是 JSON 对象');
+  // A background response is generated after this request has been answered and settled: its usage could never
+  // be billed. Refused on every channel.
+  if (body.background === true) throw new RelayError(400, '网关不支持后台模式（background）：后台生成的用量无法计费，请去掉 background 参数');
+  return { dialect: openAiResponsesDialect, endpoint: 'chat', body, facts: openAiResponsesDialect.inspect(body, imageTokenBoundOf), path: '/v1/responses' };
+}
