@@ -4,6 +4,10 @@ import type { LogService } from './api/log/log-service.js';
 import type { TokenService } from './api/token/token-service.js';
 import type { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import type { UserService } from './api/user/user-service.js';
+import type { OAuthService } from './api/oauth/oauth-service.js';
+import type { PasswordResetService } from './api/password-reset/password-reset-service.js';
+import type { VerificationService } from './api/verification/verification-service.js';
+import type { Integrations } from './integrations/create-integrations.js';
 import type { QuotaLedger } from './billing/ledger.js';
 import type { UpstreamPools } from './relay/pipeline/forward.js';
 import type { RelayStore } from './storage/repositories/relay-store.js';
@@ -28,7 +32,17 @@ export interface AppContext {
   /** Short-lived state every instance sees alike (Redis when configured, else memory): codes, OAuth state, revocations. */
   shared: SharedStore;
   repositories: { users: UsersRepository; logs: LogsRepository };
-  services: { users: UserService; tokens: TokenService; channels: ChannelService; logs: LogService };
+  services: {
+    users: UserService;
+    tokens: TokenService;
+    channels: ChannelService;
+    logs: LogService;
+    verification: VerificationService;
+    passwordReset: PasswordResetService;
+    oauth: OAuthService;
+  };
+  /** Sign-in providers and the bot-check service (addresses from the configuration). */
+  integrations: Integrations;
   channelTests: ChannelTestRunner;
   notifier: Notifier;
   relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools };

@@ -6,6 +6,12 @@ import { TokenService } from './api/token/token-service.js';
 import { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import { ChannelsRepository } from './storage/repositories/channels.js';
 import { UserService } from './api/user/user-service.js';
+import { OAuthService } from './api/oauth/oauth-service.js';
+import { PasswordResetService } from './api/password-reset/password-reset-service.js';
+import { VerificationService } from './api/verification/verification-service.js';
+import { EmailCodes } from './auth/email-codes.js';
+import { createIntegrations } from './integrations/create-integrations.js';
+import { UserBindingsRepository } from './storage/repositories/user-bindings.js';
 import { QuotaLedger } from './billing/ledger.js';
 import { QuotaReminder } from './billing/quota-reminder.js';
 import { UpstreamPools } from './relay/pipeline/forward.js';
@@ -54,7 +60,10 @@ export async function createContext(config: Config): Promise<AppContext> {
   const cache = new RelayCache(config.RELAY_CACHE_MS);
   const users = new UsersRepository(storage.db, cache);
   const logs = new LogsRepository(storage.db);
-  const userService = new UserService(storage.db, users, logs, options);
+  const redis = config.REDIS_CONN_STRING ? new Redis(config.REDIS_CONN_STRING, { maxRetriesPerRequest: 2 }) : undefined;
+  const shared = redis ? new RedisSharedStore(redis) : new MemorySharedStore();
+  const emailCodes = new EmailCodes(shared);
+  const userService = new UserService(storage.db, users, logs, options, emailCodes);
   await userService.ensureRootUser();
 
   // Crash recovery: reservations left open by an earlier process are refunded. With several instances
@@ -67,7 +76,7 @@ export async function createContext(config: Config): Promise<AppContext> {
 
   const relay = { store: new RelayStore(storage.db, cache), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000) };
 
-  const redis = config.REDIS_CONN_STRING ? new Redis(config.REDIS_CONN_STRING, { maxRetriesPerRequest: 2 }) : undefined;
+  const integrations = createIntegrations(config);
   const ctx: AppContext = {
     config,
     storage,
@@ -75,14 +84,18 @@ export async function createContext(config: Config): Promise<AppContext> {
     sessions: new SessionCodec(secret),
     rateLimiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
     redis,
-    shared: redis ? new RedisSharedStore(redis) : new MemorySharedStore(),
+    shared,
     repositories: { users, logs },
     services: {
       users: userService,
       tokens: new TokenService(new TokensRepository(storage.db, cache)),
       channels: new ChannelService(new ChannelsRepository(storage.db, storage.dialect, cache)),
       logs: new LogService(logs),
+      verification: new VerificationService(users, options, emailCodes, notifier, reportError),
+      passwordReset: new PasswordResetService(users, options, emailCodes, notifier, reportError),
+      oauth: new OAuthService({ users, bindings: new UserBindingsRepository(storage.db), accounts: userService, options, integrations, shared, codes: emailCodes }),
     },
+    integrations,
     channelTests: new ChannelTestRunner({ store: relay.store, options, pools: relay.pools, notifier }),
     notifier,
     relay,
