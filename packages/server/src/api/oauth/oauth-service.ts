@@ -15,10 +15,10 @@ import type { Caller, UserService } from '../user/user-service.js';
 export const OAUTH_STATE_TTL_SECONDS = 600;
 
 type Provider = 'github' | 'lark' | 'wechat';
-const PROVIDERS: Record<Provider, { column: BindingColumn; label: string }> = {
-  github: { column: 'github_id', label: 'GitHub' },
-  lark: { column: 'lark_id', label: '飞书' },
-  wechat: { column: 'wechat_id', label: '微信' },
+const PROVIDERS: Record<Provider, { column: BindingColumn; alreadyBound: string }> = {
+  github: { column: 'github_id', alreadyBound: '该 GitHub 账户已被绑定' },
+  lark: { column: 'lark_id', alreadyBound: '该飞书账户已被绑定' },
+  wechat: { column: 'wechat_id', alreadyBound: '该微信账户已被绑定' },
 };
 
 /** A callback either linked the account to the signed-in caller ("bind") or signs a user in. */
@@ -126,10 +126,10 @@ export class OAuthService {
     caller: Caller | null,
     profile: { display_name: string; email: string },
   ): Promise<SignInResult> {
-    const { column, label } = PROVIDERS[provider];
+    const { column, alreadyBound } = PROVIDERS[provider];
     const { users, bindings, accounts } = this.deps;
     if (caller) {
-      if (owner && owner.id !== caller.id) fail(`该${label}账户已被绑定`);
+      if (owner && owner.id !== caller.id) fail(alreadyBound);
       await users.update(caller.id, { [column]: accountId });
       const user = await users.findById(caller.id);
       if (!user) return fail('用户不存在');
