@@ -22,6 +22,8 @@ export interface MockGitHub extends MockServer {
   authorize(params: { client_id: string; state: string; scope?: string }): Promise<string>;
   /** Ages every issued code (GitHub's codes expire after 10 minutes). */
   expireCodes(): void;
+  /** Changes the app's registered callback URL (as in the app's settings on GitHub). */
+  setCallbackUrl(url: string): void;
 }
 
 const CODE_TTL_MS = 10 * 60 * 1000;
@@ -32,7 +34,8 @@ const CODE_TTL_MS = 10 * 60 * 1000;
  * endpoints /user and /user/emails. Checks what GitHub checks: the client id at authorize, id + secret +
  * single-use unexpired code at the token endpoint, the bearer token and a User-Agent on the API.
  */
-export async function startMockGitHub(app: { clientId: string; clientSecret: string; callbackUrl: string }): Promise<MockGitHub> {
+export async function startMockGitHub(registered: { clientId: string; clientSecret: string; callbackUrl: string }): Promise<MockGitHub> {
+  const app = { ...registered };
   const users = new Map<string, MockGitHubUser>();
   let signedIn: string | undefined;
   const codes = new Map<string, { login: string; scope: string; issuedAt: number; redirectUri?: string }>();
@@ -95,6 +98,9 @@ export async function startMockGitHub(app: { clientId: string; clientSecret: str
       const response = await fetch(`${server.url}/login/oauth/authorize?${new URLSearchParams({ scope: 'user:email', ...params })}`, { redirect: 'manual' });
       if (response.status !== 302) throw new Error(`authorize answered ${response.status}: ${await response.text()}`);
       return response.headers.get('location')!;
+    },
+    setCallbackUrl: (url) => {
+      app.callbackUrl = url;
     },
     expireCodes: () => {
       for (const grant of codes.values()) grant.issuedAt -= CODE_TTL_MS + 1;

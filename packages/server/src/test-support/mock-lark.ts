@@ -15,6 +15,8 @@ export interface MockLark extends MockServer {
   signIn(openId: string): void;
   /** What the browser does at the authorisation page: returns the redirect target (with code and state). */
   authorize(params: { client_id: string; redirect_uri: string; state: string }): Promise<string>;
+  /** Adds a URL to the app's allowed redirect URLs (as in the app's security settings). */
+  allowRedirectUrl(url: string): void;
 }
 
 /** Authorisation codes are valid 5 minutes and once (Lark's documentation). */
@@ -28,7 +30,8 @@ const CODE_TTL_MS = 5 * 60 * 1000;
  * Checks the app id at authorize, the redirect URL against the allowed list, and id + secret + single-use
  * unexpired code + the same redirect_uri at the token endpoint.
  */
-export async function startMockLark(app: { appId: string; appSecret: string; redirectUrls: string[] }): Promise<MockLark> {
+export async function startMockLark(registered: { appId: string; appSecret: string; redirectUrls: string[] }): Promise<MockLark> {
+  const app = { ...registered, redirectUrls: [...registered.redirectUrls] };
   const users = new Map<string, MockLarkUser>();
   let signedIn: string | undefined;
   const codes = new Map<string, { openId: string; redirectUri: string; issuedAt: number }>();
@@ -74,6 +77,7 @@ export async function startMockLark(app: { appId: string; appSecret: string; red
   return {
     ...server,
     addUser: (user) => void users.set(user.open_id, user),
+    allowRedirectUrl: (url) => void app.redirectUrls.push(url),
     signIn: (openId) => {
       signedIn = openId;
     },
