@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf, criticalRateLimit, requireUser, resolveCaller } from '../../auth/authenticate.js';
+import type { Caller } from '../user/user-service.js';
 import { startSession } from '../../auth/start-session.js';
 import type { AppContext } from '../../context.js';
 import { toUserDto } from '../user/user-dto.js';
@@ -25,8 +26,8 @@ export function oauthRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
 
   /** Checks the state, then signs in (setting the session) or binds; "bind" tells the console which. */
-  const callback = (handle: (request: FastifyRequest, code: string, caller: Awaited<ReturnType<typeof resolveCaller>>) => Promise<SignInResult>) =>
-    async (request: FastifyRequest, reply: Parameters<typeof startSession>[1]) => {
+  const callback = (handle: (request: FastifyRequest, code: string, caller: Caller | null) => Promise<SignInResult>) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
       const fromCookie = request.cookies[STATE_COOKIE];
       reply.clearCookie(STATE_COOKIE, { path: '/api/oauth' });
       await oauth.consumeState(query(request, 'state'), fromCookie);

@@ -1,9 +1,9 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { renderWith, users } from '../../test-support';
-import { baseStatus } from '../../test-support';
+import { baseStatus, renderWith, users } from '../../test-support';
 import OtherSettings from './other-settings';
 
+/** The releases address the server hands out in the status object (RELEASES_URL). */
 const RELEASES_URL = baseStatus.releases_url;
 
 beforeAll(() => {
