@@ -56,7 +56,7 @@ describe('OAuth callback screens', () => {
     const calls = mockApi({ 'GET /api/oauth/github': () => ({ success: false, message: '管理员关闭了新用户注册' }) });
     renderWith(app, { path: '/oauth/github?code=abc&state=xyz' });
     expect(await screen.findByText('操作失败，重定向至登录界面中...')).toBeTruthy();
-    expect(screen.getByText('管理员关闭了新用户注册')).toBeTruthy();
+    expect(await screen.findByText('管理员关闭了新用户注册')).toBeTruthy();
     await waitFor(() => expect(where()).toBe('/setting'), { timeout: 3000 });
     expect(calls).toHaveLength(1);
   });
