@@ -9,7 +9,11 @@ export type EmailCodePurpose = 'verify' | 'reset';
 export const EMAIL_CODE_TTL_SECONDS: Record<EmailCodePurpose, number> = { verify: 600, reset: 600 };
 /** The console's resend countdown (spec section 4); the server refuses faster resends to the same address. */
 export const EMAIL_RESEND_SECONDS = 30;
-/** Wrong guesses a code survives; then it is void and a new one must be requested. */
+/**
+ * Wrong guesses a code survives; then it is void and a new one must be requested. The count is read and
+ * written in two steps, so concurrent guesses may get a few more tries; the per-IP limit of the critical
+ * routes bounds them anyway.
+ */
 const MAX_WRONG_GUESSES = 5;
 
 /** Letters and digits that cannot be mistaken for each other when typed from a mail. */

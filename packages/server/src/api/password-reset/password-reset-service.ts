@@ -2,12 +2,12 @@ import { AccountMessages, emailSchema, resetPasswordSchema } from '@model-relay/
 import { EMAIL_CODE_TTL_SECONDS, type EmailCodes } from '../../auth/email-codes.js';
 import { hashPassword } from '../../auth/password.js';
 import { fail } from '../../lib/errors.js';
+import { escapeHtml } from '../../lib/escape-html.js';
 import { randomAlphanumeric, randomHex } from '../../lib/random.js';
 import { parseInput } from '../../lib/validate.js';
 import type { Notifier } from '../../notify/notifier.js';
 import type { OptionStore } from '../../options/option-store.js';
 import type { UsersRepository } from '../../storage/repositories/users.js';
-import { escapeHtml } from '../verification/verification-service.js';
 
 /**
  * Password reset by e-mail (spec sections 2 and 7): GET /api/reset_password mails a link to

@@ -1,6 +1,7 @@
 import { AccountMessages, emailSchema } from '@model-relay/contract';
 import { emailDomainAllowed, newVerificationCode, type EmailCodes, EMAIL_CODE_TTL_SECONDS } from '../../auth/email-codes.js';
 import { fail } from '../../lib/errors.js';
+import { escapeHtml } from '../../lib/escape-html.js';
 import { parseInput } from '../../lib/validate.js';
 import type { Notifier } from '../../notify/notifier.js';
 import type { OptionStore } from '../../options/option-store.js';
@@ -40,8 +41,4 @@ export class VerificationService {
       fail('邮件发送失败，请联系管理员检查 SMTP 设置');
     }
   }
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
