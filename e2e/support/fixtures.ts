@@ -24,18 +24,23 @@ export interface GatewayServer {
   apiAs(username: string, password: string): Promise<APIRequestContext>;
 }
 
-/** Starts the real built server on a free port and a fresh SQLite file; stops it after the test. */
-export const test = base.extend<{ gateway: GatewayServer }>({
+/**
+ * Starts the real built server on a free port and a fresh SQLite file; stops it after the test.
+ * `gatewayEnv` adds environment variables (e.g. local mock providers' addresses); a spec overrides it.
+ */
+export const test = base.extend<{ gateway: GatewayServer; gatewayEnv: Record<string, string> }>({
+  // eslint-disable-next-line no-empty-pattern
+  gatewayEnv: async ({}, use) => use({}),
   // The page depends on the gateway so it closes first: the server never waits on a browser's open connections.
   page: async ({ page, gateway }, use) => {
     void gateway;
     await use(page);
   },
-  gateway: async ({ playwright }, use) => {
+  gateway: async ({ playwright, gatewayEnv }, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'mr-e2e-'));
     const port = await freePort();
     const child: ChildProcess = spawn(process.execPath, [serverMain], {
-      env: { ...process.env, PORT: String(port), SQLITE_PATH: join(dir, 'gateway.db'), LOG_LEVEL: 'warn', SQL_DSN: '', REDIS_CONN_STRING: '' },
+      env: { ...process.env, PORT: String(port), SQLITE_PATH: join(dir, 'gateway.db'), LOG_LEVEL: 'warn', SQL_DSN: '', REDIS_CONN_STRING: '', ...gatewayEnv },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     const url = `http://127.0.0.1:${port}`;

@@ -102,6 +102,19 @@ export const RATIO_OPTION_LABELS: Record<(typeof RATIO_OPTION_KEYS)[number], str
   ReasoningRatio: '推理倍率',
 };
 
+/**
+ * Values of the Theme option. default / berry / air are one-api's theme names (kept so imported settings stay
+ * valid); dark is the dark variant of the console.
+ */
+export const THEMES = ['default', 'dark', 'berry', 'air'] as const;
+export type ThemeName = (typeof THEMES)[number];
+export const THEME_LABELS: Record<ThemeName, string> = {
+  default: '默认（浅色）',
+  dark: '深色',
+  berry: 'berry（紫色）',
+  air: 'air（紧凑）',
+};
+
 /** The public status object of GET /api/status (spec section 3, plus version and start_time). */
 export interface StatusObject {
   version: string;
@@ -122,4 +135,13 @@ export interface StatusObject {
   wechat_login: boolean;
   wechat_qrcode: string;
   lark_client_id: string;
+  /** The Theme option: how the console looks for everyone. */
+  theme: string;
+  /** Where the console sends the visitor to authorise with GitHub / Lark (configurable for self-hosted or test providers). */
+  github_authorize_url: string;
+  lark_authorize_url: string;
+  /** The Turnstile widget script the console loads when the bot-check is on. */
+  turnstile_script_url: string;
+  /** The code host's "latest release" endpoint read by the update check; empty when the check is off. */
+  releases_url: string;
 }

@@ -111,3 +111,32 @@ export function firstIssueMessage(error: z.ZodError): string {
   const path = issue.path.join('.');
   return issue.message && !issue.message.startsWith('Invalid') ? issue.message : `参数 ${path} 不合法`;
 }
+
+/** Messages of the e-mail code, password reset and account-binding flows (spec sections 5 and 8). */
+export const AccountMessages = {
+  emailRequired: '请输入邮箱地址',
+  codeSent: '验证码发送成功，请检查你的邮箱！',
+  codeInvalid: '验证码错误或已过期',
+  emailTaken: '邮箱地址已被占用',
+  emailDomainRefused: '管理员启用了邮箱域名白名单，您的邮箱地址的域名不在白名单中',
+  emailVerificationRequired: '管理员开启了邮箱验证，请输入邮箱地址和验证码',
+  sendTooOften: '发送过于频繁，请 30 秒后再试',
+  emailNotRegistered: '该邮箱地址未注册',
+  resetMailSent: '重置邮件发送成功，请检查邮箱！',
+  resetLinkInvalid: '重置链接非法或已过期',
+  turnstileRunning: '请稍后几秒重试，Turnstile 正在检查用户环境！',
+  turnstileMissing: 'Turnstile token 为空',
+  turnstileFailed: 'Turnstile 校验失败，请刷新重试！',
+  emailBound: '邮箱账户绑定成功！',
+  wechatBound: '微信账户绑定成功！',
+  bindSuccess: '绑定成功！',
+} as const;
+
+/** GET /api/oauth/email/bind and the e-mail of a code request. */
+export const emailSchema = z.string().trim().toLowerCase().min(1, AccountMessages.emailRequired).max(EMAIL_MAX).email(UserMessages.emailInvalid);
+
+/** POST /api/user/reset body. */
+export const resetPasswordSchema = z.object({
+  email: emailSchema,
+  token: z.string().trim().min(1, AccountMessages.resetLinkInvalid).max(128),
+});

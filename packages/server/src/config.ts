@@ -1,6 +1,13 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
+/** An http(s) URL without a trailing slash (paths are appended to it). */
+const httpUrl = z
+  .string()
+  .trim()
+  .regex(/^https?:\/\/[^\s]+$/, 'must be an http(s) URL')
+  .transform((url) => url.replace(/\/+$/, ''));
+
 /** Process configuration, read and validated once at start (STYLE.md: no module reads process.env itself). */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -29,6 +36,19 @@ const envSchema = z.object({
   LOG_RETENTION_DAYS: z.coerce.number().int().min(0).default(0),
   /** On SIGTERM, how long in-flight requests (streams) may take to finish before the process exits. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).default(30),
+  /**
+   * Sign-in providers and the bot-check, each at its documented address; set them to reach a self-hosted or
+   * regional deployment (Lark international: https://accounts.larksuite.com and https://open.larksuite.com)
+   * or, in tests, local mock servers.
+   */
+  GITHUB_OAUTH_URL: httpUrl.default('https://github.com'),
+  GITHUB_API_URL: httpUrl.default('https://api.github.com'),
+  LARK_AUTH_URL: httpUrl.default('https://accounts.feishu.cn'),
+  LARK_API_URL: httpUrl.default('https://open.feishu.cn'),
+  TURNSTILE_VERIFY_URL: httpUrl.default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+  TURNSTILE_SCRIPT_URL: httpUrl.default('https://challenges.cloudflare.com/turnstile/v0/api.js'),
+  /** The "latest release" endpoint the console's update check reads; empty turns the check off. */
+  RELEASES_URL: z.union([httpUrl, z.literal('')]).default('https://api.github.com/repos/model-relay/model-relay/releases/latest'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

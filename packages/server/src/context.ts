@@ -7,6 +7,10 @@ import type { UserService } from './api/user/user-service.js';
 import type { TokenCounter } from './billing/count-tokens.js';
 import type { InFlightRequests } from './relay/pipeline/in-flight.js';
 import type { CredentialResolver } from './relay/credentials/credential-resolver.js';
+import type { OAuthService } from './api/oauth/oauth-service.js';
+import type { PasswordResetService } from './api/password-reset/password-reset-service.js';
+import type { VerificationService } from './api/verification/verification-service.js';
+import type { Integrations } from './integrations/create-integrations.js';
 import type { QuotaLedger } from './billing/ledger.js';
 import type { UpstreamPools } from './relay/transport/upstream-pools.js';
 import type { RelayStore } from './storage/repositories/relay-store.js';
@@ -36,7 +40,17 @@ export interface AppContext {
   /** This instance in the cluster: liveness and once-per-cluster jobs, change notices, crash takeover. */
   cluster: { node: ClusterNode; bus: EventBus; takeover: Takeover };
   repositories: { users: UsersRepository; logs: LogsRepository };
-  services: { users: UserService; tokens: TokenService; channels: ChannelService; logs: LogService };
+  services: {
+    users: UserService;
+    tokens: TokenService;
+    channels: ChannelService;
+    logs: LogService;
+    verification: VerificationService;
+    passwordReset: PasswordResetService;
+    oauth: OAuthService;
+  };
+  /** Sign-in providers and the bot-check service (addresses from the configuration). */
+  integrations: Integrations;
   channelTests: ChannelTestRunner;
   notifier: Notifier;
   relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools; counter: TokenCounter; credentials: CredentialResolver; inFlight: InFlightRequests };

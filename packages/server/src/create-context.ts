@@ -10,6 +10,12 @@ import { TokenCounter } from './billing/count-tokens.js';
 import { InFlightRequests } from './relay/pipeline/in-flight.js';
 import { CredentialResolver } from './relay/credentials/credential-resolver.js';
 import { CREDENTIAL_SOURCES } from './relay/credentials/sources.js';
+import { OAuthService } from './api/oauth/oauth-service.js';
+import { PasswordResetService } from './api/password-reset/password-reset-service.js';
+import { VerificationService } from './api/verification/verification-service.js';
+import { EmailCodes } from './auth/email-codes.js';
+import { createIntegrations } from './integrations/create-integrations.js';
+import { UserBindingsRepository } from './storage/repositories/user-bindings.js';
 import { QuotaLedger } from './billing/ledger.js';
 import { QuotaReminder } from './billing/quota-reminder.js';
 import { UpstreamPools } from './relay/transport/upstream-pools.js';
@@ -79,10 +85,11 @@ export async function createContext(config: Config): Promise<AppContext> {
   });
   const users = new UsersRepository(storage.db, cache);
   const logs = new LogsRepository(storage.db);
-  const userService = new UserService(storage.db, users, logs, options);
+  const shared = redis ? new RedisSharedStore(redis) : new MemorySharedStore();
+  const emailCodes = new EmailCodes(shared);
+  const userService = new UserService(storage.db, users, logs, options, emailCodes);
   await userService.ensureRootUser();
 
-  const shared = redis ? new RedisSharedStore(redis) : new MemorySharedStore();
   const notifier = new Notifier(storage.db, options, reportError);
   const ledger = new QuotaLedger(storage.db, storage.dialect, new QuotaReminder(storage.db, options, notifier, shared, reportError), instanceId);
   const startTime = Math.floor(Date.now() / 1000);
@@ -101,6 +108,7 @@ export async function createContext(config: Config): Promise<AppContext> {
   if (config.CHANNEL_TEST_FREQUENCY_MINUTES > 0) node.every('channel-tests', config.CHANNEL_TEST_FREQUENCY_MINUTES * 60_000, async () => channelTests.start('all') && channelTests.idle());
   const logService = new LogService(logs);
   if (config.LOG_RETENTION_DAYS > 0) node.every('log-retention', 3_600_000, () => logService.deleteBefore(Math.floor(Date.now() / 1000) - config.LOG_RETENTION_DAYS * 86_400));
+  const integrations = createIntegrations(config);
   const ctx: AppContext = {
     config,
     storage,
@@ -116,7 +124,11 @@ export async function createContext(config: Config): Promise<AppContext> {
       tokens: new TokenService(new TokensRepository(storage.db, cache)),
       channels: new ChannelService(new ChannelsRepository(storage.db, storage.dialect, cache)),
       logs: logService,
+      verification: new VerificationService(users, options, emailCodes, notifier, reportError),
+      passwordReset: new PasswordResetService(users, options, emailCodes, notifier, reportError),
+      oauth: new OAuthService({ users, bindings: new UserBindingsRepository(storage.db), accounts: userService, options, integrations, shared, codes: emailCodes }),
     },
+    integrations,
     channelTests,
     notifier,
     relay,

@@ -9,6 +9,10 @@ export const baseStatus: StatusObject = {
   version: '0.1.0', start_time: 0, system_name: 'Model Relay', logo: '', footer_html: '', quota_per_unit: 500000, display_in_currency: true,
   chat_link: '', server_address: '', top_up_link: '', turnstile_check: false, turnstile_site_key: '', email_verification: false,
   github_oauth: false, github_client_id: '', wechat_login: false, wechat_qrcode: '', lark_client_id: '',
+  theme: 'default', github_authorize_url: 'https://github.com/login/oauth/authorize',
+  lark_authorize_url: 'https://accounts.feishu.cn/open-apis/authen/v1/authorize',
+  turnstile_script_url: 'https://challenges.cloudflare.com/turnstile/v0/api.js',
+  releases_url: 'https://api.github.com/repos/model-relay/model-relay/releases/latest',
 };
 
 export const users: Record<'common' | 'admin' | 'root', StoredUser> = {

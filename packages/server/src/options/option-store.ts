@@ -4,6 +4,7 @@ import {
   NUMBER_OPTION_KEYS,
   RATIO_OPTION_KEYS,
   RATIO_OPTION_LABELS,
+  THEMES,
   isBooleanOptionKey,
   isSecretOptionKey,
   type OptionKey,
@@ -18,7 +19,6 @@ const knownKeys = new Set<string>(ALL_OPTION_KEYS);
 const integerKeys = new Set<string>(INTEGER_OPTION_KEYS);
 const numberKeys = new Set<string>(NUMBER_OPTION_KEYS);
 const ratioKeys = new Set<string>(RATIO_OPTION_KEYS);
-const THEMES = ['default', 'berry', 'air'];
 
 /**
  * The options of spec section 3: defaults overlaid with stored values, held in memory and written through
@@ -98,7 +98,7 @@ export class OptionStore {
       value = String(n);
     } else if (ratioKeys.has(key)) {
       if (!parseRatioMap(value)) fail(`${RATIO_OPTION_LABELS[key as keyof typeof RATIO_OPTION_LABELS]}不是合法的 JSON 字符串`);
-    } else if (key === 'Theme' && !THEMES.includes(value)) {
+    } else if (key === 'Theme' && !(THEMES as readonly string[]).includes(value)) {
       fail(`主题只能是 ${THEMES.join(' / ')}`);
     } else if (key === 'ServerAddress') {
       value = value.trim().replace(/\/$/, '');

@@ -1,5 +1,5 @@
 import { MenuOutlined } from '@ant-design/icons';
-import { Button, Drawer, Dropdown, Grid, Layout, Menu } from 'antd';
+import { Button, Drawer, Dropdown, Grid, Layout, Menu, theme } from 'antd';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { api } from '../lib/api';
@@ -17,6 +17,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const location = useLocation();
   const screens = Grid.useBreakpoint();
+  const { token } = theme.useToken();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const mobile = !screens.md;
 
@@ -59,7 +60,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const systemName = status?.system_name || DEFAULT_SYSTEM_NAME;
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Header style={{ display: 'flex', alignItems: 'center', gap: 16, background: '#fff', borderBottom: '1px solid #f0f0f0', padding: '0 16px' }}>
+      <Header style={{ display: 'flex', alignItems: 'center', gap: 16, background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}`, padding: '0 16px' }}>
         <Link to="/" style={{ display: 'flex', alignItems: 'center', gap: 8, color: 'inherit' }}>
           <img src={status?.logo || DEFAULT_LOGO} alt="logo" style={{ height: 32, width: 32 }} />
           <strong>{systemName}</strong>

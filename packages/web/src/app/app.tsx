@@ -2,11 +2,13 @@ import { App as AntApp, ConfigProvider, message } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useMemo } from 'react';
 import { BrowserRouter, Route, Routes, useNavigate } from 'react-router';
+import { NoticeDialog } from '../components/notice-dialog';
 import { PageLoading } from '../components/page-loading';
 import { setRedirect } from '../lib/api';
-import { loadStatus } from '../lib/session';
+import { loadStatus, useStatus } from '../lib/session';
+import { isDarkTheme, themeConfig } from '../lib/theme';
 import { AppLayout } from './app-layout';
 import { RequireUser } from './require-user';
 import { ROUTES } from './routes';
@@ -26,9 +28,18 @@ export function App() {
   useEffect(() => {
     void loadStatus();
   }, []);
+  // The Theme option applies to everyone; toasts (rendered outside this tree) follow it too.
+  const themeName = useStatus()?.theme;
+  const theme = useMemo(() => themeConfig(themeName), [themeName]);
+  useEffect(() => {
+    document.documentElement.dataset.theme = themeName || 'default';
+    document.documentElement.style.colorScheme = isDarkTheme(themeName) ? 'dark' : 'light';
+    ConfigProvider.config({ holderRender: (children) => <ConfigProvider locale={zhCN} theme={theme}>{children}</ConfigProvider> });
+  }, [themeName, theme]);
   return (
-    <ConfigProvider locale={zhCN} button={{ autoInsertSpace: false }} theme={{ token: { colorPrimary: '#1677ff' } }}>
+    <ConfigProvider locale={zhCN} button={{ autoInsertSpace: false }} theme={theme}>
       <AntApp>
+        <NoticeDialog />
         <BrowserRouter>
           <RouterBridge />
           <AppLayout>

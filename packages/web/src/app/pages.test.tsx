@@ -25,6 +25,11 @@ describe('routes and shared pages', () => {
   it('declares the routes of spec section 2 with their guards', () => {
     const guard = (path: string) => ROUTES.find((r) => r.path === path);
     for (const path of ['/', '/login', '/register', '/about', '/chat']) expect(guard(path)?.guard).toBeUndefined();
+    // covers S2-ROUTES-04, S2-ROUTES-05, S2-ROUTES-06: the reset and OAuth callback screens need no login
+    for (const path of ['/reset', '/user/reset', '/oauth/github', '/oauth/lark']) {
+      expect(guard(path), path).toBeDefined();
+      expect(guard(path)?.guard, path).toBeUndefined();
+    }
     for (const path of ['/token', '/token/add', '/token/edit/:id', '/user/add', '/user/edit/:id', '/user/edit', '/setting', '/channel', '/log']) {
       expect(guard(path)?.guard, path).toBe('user');
     }

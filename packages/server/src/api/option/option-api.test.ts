@@ -26,6 +26,8 @@ describe('GET /api/status', () => {
         'system_name', 'logo', 'footer_html', 'quota_per_unit', 'display_in_currency', 'chat_link', 'server_address', 'top_up_link',
         'turnstile_check', 'turnstile_site_key', 'version', 'start_time', 'email_verification', 'github_oauth', 'github_client_id',
         'wechat_login', 'wechat_qrcode', 'lark_client_id',
+        // beyond section 3: the theme and where the console finds the sign-in pages, the widget and releases
+        'theme', 'github_authorize_url', 'lark_authorize_url', 'turnstile_script_url', 'releases_url',
       ].sort(),
     );
     expect(res.body.data).toMatchObject({ system_name: 'Model Relay', quota_per_unit: 500000, display_in_currency: true, version: '0.1.0' });

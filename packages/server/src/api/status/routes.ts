@@ -25,6 +25,11 @@ export function statusRoutes(app: FastifyInstance, ctx: AppContext): void {
       wechat_login: options.bool('WeChatAuthEnabled'),
       wechat_qrcode: options.get('WeChatAccountQRCodeImageURL'),
       lark_client_id: options.get('LarkClientId'),
+      theme: options.get('Theme'),
+      github_authorize_url: ctx.integrations.github.authorizeUrl,
+      lark_authorize_url: ctx.integrations.lark.authorizeUrl,
+      turnstile_script_url: ctx.config.TURNSTILE_SCRIPT_URL,
+      releases_url: ctx.config.RELEASES_URL,
     };
     return { success: true, message: '', data };
   });

@@ -45,6 +45,11 @@ describe('GET /api/status (section 7): data is the status object of section 3', 
       wechat_login: false,
       wechat_qrcode: '',
       lark_client_id: '',
+      theme: 'default',
+      github_authorize_url: 'https://github.com/login/oauth/authorize',
+      lark_authorize_url: 'https://accounts.feishu.cn/open-apis/authen/v1/authorize',
+      turnstile_script_url: 'https://challenges.cloudflare.com/turnstile/v0/api.js',
+      releases_url: 'https://api.github.com/repos/model-relay/model-relay/releases/latest',
     });
     expect(data.start_time as number).toBeGreaterThan(0);
   });
@@ -101,5 +106,37 @@ describe('GET /api/status (section 7): data is the status object of section 3', 
     await put('SMTPToken', 'smtp-secret-xyz');
     const raw = JSON.stringify(await status());
     expect(raw).not.toContain('secret-xyz');
+  });
+});
+
+describe('status: theme and the configured outside addresses', () => {
+  // covers S2-SETTINGS-OTHER-04
+  it('carries the Theme option; dark is accepted besides one-api\'s default / berry / air', async () => {
+    for (const theme of ['dark', 'berry', 'air', 'default']) {
+      await put('Theme', theme);
+      expect((await status()).theme).toBe(theme);
+    }
+    const refused = await t.call({ method: 'PUT', url: '/api/option/', cookie: root, payload: { key: 'Theme', value: 'neon' } });
+    expect(refused.body).toMatchObject({ success: false, message: '主题只能是 default / dark / berry / air' });
+  });
+
+  it('takes the provider, widget and releases addresses from the configuration', async () => {
+    const other = await createTestApp({
+      GITHUB_OAUTH_URL: 'https://github.example.com/',
+      LARK_AUTH_URL: 'https://accounts.larksuite.com',
+      TURNSTILE_SCRIPT_URL: 'http://127.0.0.1:9/widget.js',
+      RELEASES_URL: '',
+    });
+    try {
+      const data = (await other.call({ method: 'GET', url: '/api/status' })).body.data;
+      expect(data).toMatchObject({
+        github_authorize_url: 'https://github.example.com/login/oauth/authorize',
+        lark_authorize_url: 'https://accounts.larksuite.com/open-apis/authen/v1/authorize',
+        turnstile_script_url: 'http://127.0.0.1:9/widget.js',
+        releases_url: '',
+      });
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf, criticalRateLimit, requireAdmin, requireUser } from '../../auth/authenticate.js';
-import { SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from '../../auth/session.js';
+import { SESSION_COOKIE } from '../../auth/session.js';
+import { startSession } from '../../auth/start-session.js';
+import { turnstileCheck } from '../../integrations/turnstile/turnstile-check.js';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../lib/errors.js';
-import { nowSeconds, pageOf } from '../../lib/validate.js';
+import { pageOf } from '../../lib/validate.js';
 import { toUserDto } from './user-dto.js';
 
 /** /api/user: accounts (spec section 7, "Users and login"). */
@@ -13,19 +15,14 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
   const admin = { preHandler: requireAdmin(ctx) };
   const critical = { preHandler: criticalRateLimit(ctx) };
 
-  app.post('/api/user/register', critical, async (request) => {
+  app.post('/api/user/register', { preHandler: [criticalRateLimit(ctx), turnstileCheck(ctx)] }, async (request) => {
     await users.register(request.body);
     return { success: true, message: '' };
   });
 
   app.post('/api/user/login', critical, async (request, reply) => {
     const row = await users.login(request.body as { username?: unknown; password?: unknown });
-    reply.setCookie(SESSION_COOKIE, ctx.sessions.encode({ uid: row.id, iat: nowSeconds() }), {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      maxAge: SESSION_MAX_AGE_SECONDS,
-    });
+    startSession(ctx, reply, row.id);
     return { success: true, message: '', data: toUserDto(row) };
   });
 

@@ -37,6 +37,9 @@ describe('registration', () => {
   it('registers with the registration payload and logs in with username or email', async () => {
     const res = await register('alice', 'password123', { email: 'alice@example.com' });
     expect(res.body).toMatchObject({ success: true });
+    // without e-mail verification the address is not kept (see api/verification); an admin may set it
+    expect((await userByName('alice')).email).toBe('');
+    await t.call({ method: 'PUT', url: '/api/user/', cookie: root, payload: { id: (await userByName('alice')).id, email: 'alice@example.com' } });
     const login = await t.call({ method: 'POST', url: '/api/user/login', payload: { username: 'alice@example.com', password: 'password123' } });
     expect(login.body.success).toBe(true);
     expect(login.body.data).toMatchObject({ username: 'alice', role: 1, status: 1, display_name: 'alice' });

@@ -1,4 +1,5 @@
 import {
+  AccountMessages,
   DEFAULT_GROUP,
   LogType,
   Role,
@@ -11,6 +12,7 @@ import {
   type UserDto,
 } from '@model-relay/contract';
 import type { Kysely } from 'kysely';
+import { emailDomainAllowed, type EmailCodes } from '../../auth/email-codes.js';
 import { hashPassword, verifyPassword } from '../../auth/password.js';
 import { fail } from '../../lib/errors.js';
 import { randomAlphanumeric, randomHex } from '../../lib/random.js';
@@ -57,6 +59,7 @@ export class UserService {
     private readonly users: UsersRepository,
     private readonly logs: LogsRepository,
     private readonly options: OptionStore,
+    private readonly codes: EmailCodes,
   ) {}
 
   /** First start: create the super admin root / 123456 when the user table is empty. */
@@ -75,12 +78,18 @@ export class UserService {
     if (input.password2 !== undefined && input.password2 !== '' && input.password2 !== input.password) {
       fail('两次输入的密码不一致');
     }
-    if (this.options.bool('EmailVerificationEnabled')) {
-      // E-mail codes arrive with the SMTP issue; until then registration with verification on is refused clearly.
-      if (!input.email || !input.verification_code) fail('管理员开启了邮箱验证，请输入邮箱地址和验证码');
-      fail('验证码错误或已过期');
+    // With e-mail verification on, the address must be allowed, free, and proven by the mailed code; the
+    // code is used up only once everything else passed. Without it no address is kept: an unproven one
+    // could take someone else's address away from them.
+    const verifyEmail = this.options.bool('EmailVerificationEnabled');
+    const email = verifyEmail ? (input.email ?? '').toLowerCase() : '';
+    if (verifyEmail) {
+      if (!email || !input.verification_code) fail(AccountMessages.emailVerificationRequired);
+      if (!emailDomainAllowed(this.options, email)) fail(AccountMessages.emailDomainRefused);
+      if (await this.users.findByEmail(email)) fail(AccountMessages.emailTaken);
     }
     if (await this.users.findByUsername(input.username)) fail('用户名已存在');
+    if (verifyEmail && !(await this.codes.consume('verify', email, input.verification_code!.toUpperCase()))) fail(AccountMessages.codeInvalid);
 
     const inviter = input.aff_code ? await this.users.findByAffCode(input.aff_code) : undefined;
     const quotaForNewUser = this.options.number('QuotaForNewUser');
@@ -96,7 +105,7 @@ export class UserService {
           username: input.username,
           password: passwordHash,
           display_name: input.username,
-          email: input.email ?? '',
+          email,
           quota: quotaForNewUser + quotaForInvitee,
           aff_code: affCode,
           inviter_id: inviter?.id ?? 0,
@@ -113,6 +122,34 @@ export class UserService {
         await grant(inviter.id, inviter.username, quotaForInviter, `邀请用户 ${input.username} 赠送 ${quotaForInviter} 额度`);
       }
     });
+  }
+
+  /**
+   * Signs up a user who came through GitHub, Lark or WeChat: named `<prefix>_<n>` (n = highest id + 1, as
+   * one-api does), with the outside account already linked and the new-user quota granted like a registration.
+   */
+  async createExternal(prefix: string, nextId: number, fields: Pick<UserRow, 'display_name' | 'email'> & Partial<Pick<UserRow, 'github_id' | 'lark_id' | 'wechat_id'>>): Promise<UserRow> {
+    if (!this.options.bool('RegisterEnabled')) fail('管理员关闭了新用户注册');
+    let username = `${prefix}_${nextId}`;
+    for (let n = nextId + 1; await this.users.findByUsername(username); n++) username = `${prefix}_${n}`;
+    const quota = this.options.number('QuotaForNewUser');
+    const row = newUserRow({
+      ...fields,
+      username,
+      // No password anyone knows: the account signs in through its provider (or after a password reset).
+      password: await hashPassword(randomHex(16)),
+      display_name: fields.display_name.slice(0, 20) || username,
+      aff_code: await this.newAffCode(),
+      quota,
+    });
+    const id = await this.db.transaction().execute(async (trx) => {
+      const id = await this.users.insert(row, trx);
+      if (quota > 0) {
+        await this.logs.insert({ user_id: id, username, type: LogType.System, created_at: row.created_at, quota, content: `新用户注册赠送 ${quota} 额度` }, trx);
+      }
+      return id;
+    });
+    return this.mustFind(id);
   }
 
   /** Username or e-mail plus password. Returns the user for the session. */

@@ -4,6 +4,7 @@ import { Alert, Button, Card, Divider, Form, Image, Input, Modal, Space } from '
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../lib/api';
+import { openAuthorization } from '../../lib/oauth';
 import { useStatus } from '../../lib/session';
 import { refreshStoredUser, setStoredUser } from '../../lib/storage';
 import { toast } from '../../lib/toast';
@@ -43,28 +44,22 @@ export default function LoginPage() {
     }
   };
 
+  // After a WeChat login the user goes to / (spec section 2).
   const wechatLogin = async () => {
-    if (!wechatCode) return;
-    const res = await api<UserDto>(`/api/oauth/wechat?code=${encodeURIComponent(wechatCode)}`);
-    if (res.success && res.data) {
-      setStoredUser(res.data);
-      toast.success('登录成功！');
-      setWechatOpen(false);
-      navigate('/');
+    if (!wechatCode.trim()) return;
+    try {
+      const res = await api<UserDto>(`/api/oauth/wechat?code=${encodeURIComponent(wechatCode.trim())}`);
+      if (res.success && res.data) {
+        setStoredUser(res.data);
+        toast.success('登录成功！');
+        setWechatOpen(false);
+        navigate('/');
+      }
+    } catch {
+      /* shown by the request client */
     }
   };
 
-  const githubLogin = async () => {
-    const res = await api<string>('/api/oauth/state');
-    if (!res.success) return;
-    window.open(`https://github.com/login/oauth/authorize?client_id=${status?.github_client_id}&state=${res.data}&scope=user:email`);
-  };
-  const larkLogin = async () => {
-    const res = await api<string>('/api/oauth/state');
-    if (!res.success) return;
-    const redirect = encodeURIComponent(`${window.location.origin}/oauth/lark`);
-    window.open(`https://open.feishu.cn/open-apis/authen/v1/index?redirect_uri=${redirect}&app_id=${status?.lark_client_id}&state=${res.data}`);
-  };
 
   return (
     <Card className="auth-card" title="用户登录">
@@ -92,10 +87,10 @@ export default function LoginPage() {
         <>
           <Divider>第三方登录</Divider>
           <Space style={{ width: '100%', justifyContent: 'center' }}>
-            {status?.github_oauth && <Button shape="circle" icon={<GithubOutlined />} aria-label="GitHub 登录" onClick={() => void githubLogin()} />}
+            {status?.github_oauth && <Button shape="circle" icon={<GithubOutlined />} aria-label="GitHub 登录" onClick={() => void openAuthorization('github', status).catch(() => undefined)} />}
             {status?.wechat_login && <Button shape="circle" icon={<WechatOutlined />} aria-label="微信登录" onClick={() => setWechatOpen(true)} />}
             {status?.lark_client_id && (
-              <Button shape="circle" aria-label="飞书登录" onClick={() => void larkLogin()}>
+              <Button shape="circle" aria-label="飞书登录" onClick={() => void openAuthorization('lark', status).catch(() => undefined)}>
                 飞
               </Button>
             )}
@@ -105,7 +100,7 @@ export default function LoginPage() {
       <Modal open={wechatOpen} title="微信扫码登录" onCancel={() => setWechatOpen(false)} onOk={() => void wechatLogin()} okText="登录">
         {status?.wechat_qrcode && <Image src={status.wechat_qrcode} alt="微信二维码" preview={false} />}
         <p>微信扫码关注公众号，输入「验证码」获取验证码（三分钟内有效）</p>
-        <Input placeholder="验证码" value={wechatCode} onChange={(e) => setWechatCode(e.target.value)} />
+        <Input placeholder="验证码" value={wechatCode} onChange={(e) => setWechatCode(e.target.value)} onPressEnter={() => void wechatLogin()} />
       </Modal>
     </Card>
   );

@@ -1,11 +1,13 @@
 import { Button, Card, Form, Input, Space } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { AccountMessages } from '@model-relay/contract';
 import { Turnstile } from '../../components/turnstile';
 import { api } from '../../lib/api';
 import { useStatus } from '../../lib/session';
 import { StorageKeys } from '../../lib/storage';
 import { toast } from '../../lib/toast';
+import { useCountdown } from '../../lib/use-countdown';
 import { checkRegistration } from './register-validation';
 
 export default function RegisterPage() {
@@ -16,6 +18,7 @@ export default function RegisterPage() {
   const [turnstileToken, setTurnstileToken] = useState('');
   const [loading, setLoading] = useState(false);
   const [sending, setSending] = useState(false);
+  const [countdown, startCountdown] = useCountdown();
   const onVerify = useCallback((token: string) => setTurnstileToken(token), []);
 
   // An invite code in the link is kept for the registration (local storage key "aff").
@@ -34,7 +37,7 @@ export default function RegisterPage() {
       return;
     }
     if (status?.turnstile_check && !turnstileToken) {
-      toast.info('请稍后几秒重试，Turnstile 正在检查用户环境！');
+      toast.info(AccountMessages.turnstileRunning);
       return;
     }
     setLoading(true);
@@ -53,15 +56,20 @@ export default function RegisterPage() {
   };
 
   const sendCode = async () => {
-    if (!form.email) return;
+    if (!form.email.trim()) return;
     if (status?.turnstile_check && !turnstileToken) {
-      toast.info('请稍后几秒重试，Turnstile 正在检查用户环境！');
+      toast.info(AccountMessages.turnstileRunning);
       return;
     }
     setSending(true);
     try {
-      const res = await api(`/api/verification?email=${encodeURIComponent(form.email)}&turnstile=${encodeURIComponent(turnstileToken)}`);
-      if (res.success) toast.success('验证码发送成功，请检查你的邮箱！');
+      const res = await api(`/api/verification?email=${encodeURIComponent(form.email.trim())}&turnstile=${encodeURIComponent(turnstileToken)}`);
+      if (res.success) {
+        toast.success(AccountMessages.codeSent);
+        startCountdown(30);
+      }
+    } catch {
+      /* shown by the request client */
     } finally {
       setSending(false);
     }
@@ -84,8 +92,8 @@ export default function RegisterPage() {
             <Form.Item>
               <Space.Compact style={{ width: '100%' }}>
                 <Input placeholder="输入邮箱地址" value={form.email} onChange={set('email')} type="email" />
-                <Button onClick={() => void sendCode()} loading={sending}>
-                  获取验证码
+                <Button onClick={() => void sendCode()} loading={sending} disabled={countdown > 0}>
+                  {countdown > 0 ? `重新发送 (${countdown})` : '获取验证码'}
                 </Button>
               </Space.Compact>
             </Form.Item>
@@ -94,7 +102,7 @@ export default function RegisterPage() {
             </Form.Item>
           </>
         )}
-        {status?.turnstile_check && status.turnstile_site_key && <Turnstile siteKey={status.turnstile_site_key} onVerify={onVerify} />}
+        <Turnstile onVerify={onVerify} />
         <Button type="primary" htmlType="submit" block loading={loading}>
           注册
         </Button>

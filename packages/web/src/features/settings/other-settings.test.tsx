@@ -1,7 +1,10 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { renderWith, users } from '../../test-support';
-import OtherSettings, { RELEASES_URL } from './other-settings';
+import { baseStatus, renderWith, users } from '../../test-support';
+import OtherSettings from './other-settings';
+
+/** The releases address the server hands out in the status object (RELEASES_URL). */
+const RELEASES_URL = baseStatus.releases_url;
 
 beforeAll(() => {
   Object.defineProperty(window, 'matchMedia', { writable: true, value: () => ({ matches: false, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} }) });
@@ -42,5 +45,21 @@ describe('other settings', () => {
     expect(document.querySelector('.rich-content')?.textContent).toContain('新功能');
     expect(screen.getByRole('button', { name: '关闭' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '详情' })).toBeTruthy();
+  });
+
+  it('the update check reads the releases address the server gives, and says so when none is configured', async () => {
+    const urls = mockFetch();
+    renderWith(<OtherSettings />, { user: users.root, path: '/setting', status: { releases_url: '' } });
+    fireEvent.click(await screen.findByRole('button', { name: '检查更新' }));
+    expect(await screen.findByText('管理员未配置更新检查地址（RELEASES_URL）')).toBeTruthy();
+    expect(urls.filter((u) => u.includes('releases'))).toEqual([]);
+  });
+
+  // covers S2-SETTINGS-OTHER-04
+  it('offers the themes, the dark one included', async () => {
+    mockFetch();
+    renderWith(<OtherSettings />, { user: users.root, path: '/setting' });
+    fireEvent.mouseDown(await screen.findByRole('combobox', { name: '主题名称' }));
+    for (const label of ['默认（浅色）', '深色', 'berry（紫色）', 'air（紧凑）']) expect(await screen.findByText(label, { selector: '.ant-select-item-option-content' })).toBeTruthy();
   });
 });

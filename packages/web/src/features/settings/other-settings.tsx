@@ -1,3 +1,4 @@
+import { THEMES, THEME_LABELS } from '@model-relay/contract';
 import { Button, Card, Modal } from 'antd';
 import { useState } from 'react';
 import { RichContent } from '../../components/rich-content';
@@ -6,9 +7,6 @@ import { toast } from '../../lib/toast';
 import { OptionSection } from './option-section';
 import { useOptions } from './use-options';
 
-/** Where the update check reads the latest release (the code host's public releases endpoint). */
-export const RELEASES_URL = 'https://api.github.com/repos/model-relay/model-relay/releases/latest';
-
 /** 其他设置: update check, notice, system name, theme, logo, home page, about, footer. */
 export default function OtherSettings() {
   const { options, loaded, saveMany } = useOptions();
@@ -16,9 +14,15 @@ export default function OtherSettings() {
   const [release, setRelease] = useState<{ tag_name: string; body: string; html_url?: string } | undefined>();
   if (!loaded) return null;
 
+  // The code host's "latest release" endpoint comes from the server (RELEASES_URL); empty turns the check off.
   const checkUpdate = async () => {
+    const releasesUrl = status?.releases_url;
+    if (!releasesUrl) {
+      toast.info('管理员未配置更新检查地址（RELEASES_URL）');
+      return;
+    }
     try {
-      const response = await fetch(RELEASES_URL);
+      const response = await fetch(releasesUrl);
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const data = (await response.json()) as { tag_name: string; body: string; html_url?: string };
       if (data.tag_name === status?.version || data.tag_name === `v${status?.version}`) toast.success(`已是最新版本：${data.tag_name}`);
@@ -40,7 +44,7 @@ export default function OtherSettings() {
         saveMany={saveMany}
         fields={[
           { key: 'SystemName', label: '系统名称', placeholder: '在此输入系统名称' },
-          { key: 'Theme', label: '主题名称', kind: 'select', options: [{ value: 'default', label: 'default' }, { value: 'berry', label: 'berry' }, { value: 'air', label: 'air' }] },
+          { key: 'Theme', label: '主题名称', kind: 'select', options: THEMES.map((value) => ({ value, label: THEME_LABELS[value] })) },
           { key: 'Logo', label: 'Logo 图片地址', placeholder: '在此输入 Logo 图片地址' },
           { key: 'HomePageContent', label: '首页内容', kind: 'textarea', placeholder: '在此输入首页内容，支持 Markdown & HTML 代码，设置后首页的状态信息将不再显示。如果输入的是一个链接，则会使用该链接作为 iframe 的 src 属性' },
           { key: 'About', label: '关于', kind: 'textarea', placeholder: '在此输入新的关于内容，支持 Markdown & HTML 代码。如果输入的是一个链接，则会使用该链接作为 iframe 的 src 属性' },

@@ -1,12 +1,16 @@
-import { GithubOutlined, WechatOutlined } from '@ant-design/icons';
-import { Button, Card, Image, Input, Modal, Space, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { GithubOutlined, MailOutlined, WechatOutlined } from '@ant-design/icons';
+import { AccountMessages, type UserDto } from '@model-relay/contract';
+import { Button, Card, Descriptions, Image, Input, Modal, Space, Typography } from 'antd';
+import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { Turnstile } from '../../components/turnstile';
 import { api } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
+import { openAuthorization } from '../../lib/oauth';
 import { useStatus, useUser } from '../../lib/session';
 import { setStoredUser } from '../../lib/storage';
 import { toast } from '../../lib/toast';
+import { useCountdown } from '../../lib/use-countdown';
 
 /** Personal settings (spec section 2): profile, system token, invite link, account deletion, bindings. */
 export function PersonalSettings() {
@@ -22,14 +26,22 @@ export function PersonalSettings() {
   const [wechatCode, setWechatCode] = useState('');
   const [email, setEmail] = useState('');
   const [emailCode, setEmailCode] = useState('');
-  const [countdown, setCountdown] = useState(0);
-
   // The resend button counts down 30 seconds (spec section 4).
+  const [countdown, startCountdown] = useCountdown();
+  const [turnstileToken, setTurnstileToken] = useState('');
+  const onVerify = useCallback((token: string) => setTurnstileToken(token), []);
+  // The accounts bound so far, read fresh from the server (the stored user may predate a binding).
+  const [self, setSelf] = useState<UserDto | undefined>();
+  const refreshSelf = useCallback(async () => {
+    const res = await api<UserDto>('/api/user/self', { quiet: true });
+    if (res.success && res.data) {
+      setSelf(res.data);
+      setStoredUser(res.data);
+    }
+  }, []);
   useEffect(() => {
-    if (countdown <= 0) return;
-    const timer = setTimeout(() => setCountdown((c) => c - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [countdown]);
+    refreshSelf().catch(() => undefined);
+  }, [refreshSelf]);
 
   const generateToken = async () => {
     const res = await api<string>('/api/user/token');
@@ -59,43 +71,56 @@ export function PersonalSettings() {
     navigate('/login');
   };
 
+  // Spec section 5: an empty address sends nothing; binding with an empty code sends nothing.
   const sendEmailCode = async () => {
-    if (!email) return;
-    const res = await api(`/api/verification?email=${encodeURIComponent(email)}`);
-    if (res.success) {
-      toast.success('验证码发送成功，请检查你的邮箱！');
-      setCountdown(30);
+    if (!email.trim()) return;
+    if (status?.turnstile_check && !turnstileToken) {
+      toast.info(AccountMessages.turnstileRunning);
+      return;
+    }
+    try {
+      const res = await api(`/api/verification?email=${encodeURIComponent(email.trim())}&turnstile=${encodeURIComponent(turnstileToken)}`);
+      if (res.success) {
+        toast.success(AccountMessages.codeSent);
+        startCountdown(30);
+      }
+    } catch {
+      /* shown by the request client */
     }
   };
 
   const bindEmail = async () => {
-    if (!emailCode) return;
-    const res = await api(`/api/oauth/email/bind?email=${encodeURIComponent(email)}&code=${encodeURIComponent(emailCode)}`);
-    if (res.success) {
-      toast.success('邮箱账户绑定成功！');
-      setEmailOpen(false);
+    if (!emailCode.trim()) return;
+    try {
+      const res = await api(`/api/oauth/email/bind?email=${encodeURIComponent(email.trim())}&code=${encodeURIComponent(emailCode.trim())}`);
+      if (res.success) {
+        toast.success(AccountMessages.emailBound);
+        setEmailOpen(false);
+        setEmailCode('');
+        await refreshSelf();
+      }
+    } catch {
+      /* shown by the request client */
     }
   };
 
   const bindWechat = async () => {
-    if (!wechatCode) return;
-    const res = await api(`/api/oauth/wechat/bind?code=${encodeURIComponent(wechatCode)}`);
-    if (res.success) {
-      toast.success('微信账户绑定成功！');
-      setWechatOpen(false);
+    if (!wechatCode.trim()) return;
+    try {
+      const res = await api(`/api/oauth/wechat/bind?code=${encodeURIComponent(wechatCode.trim())}`);
+      if (res.success) {
+        toast.success(AccountMessages.wechatBound);
+        setWechatOpen(false);
+        setWechatCode('');
+        await refreshSelf();
+      }
+    } catch {
+      /* shown by the request client */
     }
   };
 
-  const bindGithub = async () => {
-    const res = await api<string>('/api/oauth/state');
-    if (res.success) window.open(`https://github.com/login/oauth/authorize?client_id=${status?.github_client_id}&state=${res.data}&scope=user:email`);
-  };
-  const bindLark = async () => {
-    const res = await api<string>('/api/oauth/state');
-    if (!res.success) return;
-    const redirect = encodeURIComponent(`${window.location.origin}/oauth/lark`);
-    window.open(`https://open.feishu.cn/open-apis/authen/v1/index?redirect_uri=${redirect}&app_id=${status?.lark_client_id}&state=${res.data}`);
-  };
+  const bind = (provider: 'github' | 'lark') => void openAuthorization(provider, status).catch(() => undefined);
+  const boundText = (value: string | undefined) => (value ? value : <Typography.Text type="secondary">未绑定</Typography.Text>);
 
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
@@ -110,11 +135,17 @@ export function PersonalSettings() {
         {inviteLink && <Input readOnly value={inviteLink} aria-label="邀请链接" style={{ marginTop: 12 }} />}
       </Card>
       <Card title="账号绑定" size="small">
+        <Descriptions size="small" column={1} style={{ marginBottom: 12 }}>
+          <Descriptions.Item label="邮箱">{boundText(self?.email)}</Descriptions.Item>
+          <Descriptions.Item label="GitHub">{boundText(self?.github_id)}</Descriptions.Item>
+          <Descriptions.Item label="微信">{boundText(self?.wechat_id)}</Descriptions.Item>
+          <Descriptions.Item label="飞书">{boundText(self?.lark_id)}</Descriptions.Item>
+        </Descriptions>
         <Space wrap>
           {status?.wechat_login && <Button icon={<WechatOutlined />} onClick={() => setWechatOpen(true)}>绑定微信账号</Button>}
-          {status?.github_oauth && <Button icon={<GithubOutlined />} onClick={() => void bindGithub()}>绑定 GitHub 账号</Button>}
-          {status?.lark_client_id && <Button onClick={() => void bindLark()}>绑定飞书账号</Button>}
-          <Button onClick={() => setEmailOpen(true)}>绑定邮箱地址</Button>
+          {status?.github_oauth && <Button icon={<GithubOutlined />} onClick={() => bind('github')}>绑定 GitHub 账号</Button>}
+          {status?.lark_client_id && <Button onClick={() => bind('lark')}>绑定飞书账号</Button>}
+          <Button icon={<MailOutlined />} onClick={() => setEmailOpen(true)}>绑定邮箱地址</Button>
         </Space>
       </Card>
 
@@ -132,6 +163,7 @@ export function PersonalSettings() {
             </Button>
           </Space.Compact>
           <Input placeholder="验证码" value={emailCode} onChange={(e) => setEmailCode(e.target.value)} />
+          <Turnstile onVerify={onVerify} />
         </Space>
       </Modal>
 
