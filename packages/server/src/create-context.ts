@@ -68,6 +68,7 @@ export async function createContext(config: Config): Promise<AppContext> {
   const relay = { store: new RelayStore(storage.db, cache), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000) };
 
   const redis = config.REDIS_CONN_STRING ? new Redis(config.REDIS_CONN_STRING, { maxRetriesPerRequest: 2 }) : undefined;
+  const shared = redis ? new RedisSharedStore(redis) : new MemorySharedStore();
   const ctx: AppContext = {
     config,
     storage,
@@ -75,7 +76,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     sessions: new SessionCodec(secret),
     rateLimiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
     redis,
-    shared: redis ? new RedisSharedStore(redis) : new MemorySharedStore(),
+    shared,
     repositories: { users, logs },
     services: {
       users: userService,
@@ -83,7 +84,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       channels: new ChannelService(new ChannelsRepository(storage.db, storage.dialect, cache)),
       logs: new LogService(logs),
     },
-    channelTests: new ChannelTestRunner({ store: relay.store, options, pools: relay.pools, notifier }),
+    channelTests: new ChannelTestRunner({ store: relay.store, options, pools: relay.pools, notifier }, shared, config.RELAY_TIMEOUT_SECONDS + 60),
     notifier,
     relay,
     version: readVersion(),

@@ -75,8 +75,8 @@ describe('channel test', () => {
 
   it('test all runs once at a time in the background', async () => {
     const runner = new ChannelTestRunner(deps);
-    expect(runner.start('all')).toBe(true);
-    expect(runner.start('all')).toBe(false);
+    expect(await runner.start('all')).toBe(true);
+    expect(await runner.start('all')).toBe(false);
     await runner.idle();
     expect(runner.isRunning).toBe(false);
     expect(mock.requests.length).toBeGreaterThan(0);
