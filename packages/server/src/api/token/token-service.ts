@@ -35,13 +35,13 @@ export class TokenService {
   async list(caller: Caller, page: number, order: string): Promise<TokenDto[]> {
     await this.tokens.expireOverdue(caller.id, nowSeconds());
     const safe: TokenOrder = order === 'remain_quota' || order === 'used_quota' ? order : '';
-    return (await this.tokens.list(caller.id, page, safe)).map(toTokenDto);
+    return (await this.tokens.list(caller.id, page, safe)).map((row) => toTokenDto(row));
   }
 
   async search(caller: Caller, keyword: string): Promise<TokenDto[]> {
     const trimmed = keyword.trim();
     if (!trimmed) return this.list(caller, 0, '');
-    return (await this.tokens.search(caller.id, trimmed)).map(toTokenDto);
+    return (await this.tokens.search(caller.id, trimmed)).map((row) => toTokenDto(row));
   }
 
   async get(caller: Caller, id: number): Promise<TokenDto> {
