@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ChannelService } from './api/channel/channel-service.js';
 import type { LogService } from './api/log/log-service.js';
+import type { RedemptionService } from './api/redemption/redemption-service.js';
 import type { TokenService } from './api/token/token-service.js';
 import type { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import type { UserService } from './api/user/user-service.js';
@@ -28,7 +29,7 @@ export interface AppContext {
   /** Short-lived state every instance sees alike (Redis when configured, else memory): codes, OAuth state, revocations. */
   shared: SharedStore;
   repositories: { users: UsersRepository; logs: LogsRepository };
-  services: { users: UserService; tokens: TokenService; channels: ChannelService; logs: LogService };
+  services: { users: UserService; tokens: TokenService; channels: ChannelService; logs: LogService; redemptions: RedemptionService };
   channelTests: ChannelTestRunner;
   notifier: Notifier;
   relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools };

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { ChannelService } from './api/channel/channel-service.js';
 import { LogService } from './api/log/log-service.js';
+import { RedemptionService } from './api/redemption/redemption-service.js';
 import { TokenService } from './api/token/token-service.js';
 import { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import { ChannelsRepository } from './storage/repositories/channels.js';
@@ -22,6 +23,7 @@ import { openStorage } from './storage/database.js';
 import { RelayCache } from './storage/relay-cache.js';
 import { LogsRepository } from './storage/repositories/logs.js';
 import { OptionsRepository } from './storage/repositories/options.js';
+import { RedemptionsRepository } from './storage/repositories/redemptions.js';
 import { TokensRepository } from './storage/repositories/tokens.js';
 import { UsersRepository } from './storage/repositories/users.js';
 
@@ -83,6 +85,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       tokens: new TokenService(new TokensRepository(storage.db, cache)),
       channels: new ChannelService(new ChannelsRepository(storage.db, storage.dialect, cache)),
       logs: new LogService(logs),
+      redemptions: new RedemptionService(new RedemptionsRepository(storage.db, cache), options),
     },
     channelTests: new ChannelTestRunner({ store: relay.store, options, pools: relay.pools, notifier }, shared, config.RELAY_TIMEOUT_SECONDS + 60),
     notifier,
