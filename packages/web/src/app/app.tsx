@@ -1,13 +1,15 @@
+import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider, message } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { BrowserRouter, Route, Routes, useNavigate } from 'react-router';
 import { PageLoading } from '../components/page-loading';
 import { setRedirect } from '../lib/api';
-import { loadStatus } from '../lib/session';
+import { loadStatus, useUser } from '../lib/session';
 import { AppLayout } from './app-layout';
+import { createQueryClient } from './query-client';
 import { RequireUser } from './require-user';
 import { ROUTES } from './routes';
 
@@ -22,29 +24,46 @@ function RouterBridge() {
   return null;
 }
 
+/** Another user signing in (or signing out) must never see what was cached for the previous one. */
+function ForgetCacheOnUserChange() {
+  const client = useQueryClient();
+  const userId = useUser()?.id;
+  const previous = useRef(userId);
+  useEffect(() => {
+    if (previous.current !== userId) client.clear();
+    previous.current = userId;
+  }, [client, userId]);
+  return null;
+}
+
+const queryClient = createQueryClient();
+
 export function App() {
   useEffect(() => {
     void loadStatus();
   }, []);
   return (
-    <ConfigProvider locale={zhCN} button={{ autoInsertSpace: false }} theme={{ token: { colorPrimary: '#1677ff' } }}>
-      <AntApp>
-        <BrowserRouter>
-          <RouterBridge />
-          <AppLayout>
-            <Routes>
-              {ROUTES.map(({ path, page, component: Page, guard }) => {
-                const element = (
-                  <Suspense fallback={<PageLoading page={page} />}>
-                    <Page />
-                  </Suspense>
-                );
-                return <Route key={path} path={path} element={guard ? <RequireUser>{element}</RequireUser> : element} />;
-              })}
-            </Routes>
-          </AppLayout>
-        </BrowserRouter>
-      </AntApp>
-    </ConfigProvider>
+    <QueryClientProvider client={queryClient}>
+      <ConfigProvider locale={zhCN} button={{ autoInsertSpace: false }} theme={{ token: { colorPrimary: '#1677ff' } }}>
+        <AntApp>
+          <BrowserRouter>
+            <RouterBridge />
+            <ForgetCacheOnUserChange />
+            <AppLayout>
+              <Routes>
+                {ROUTES.map(({ path, page, component: Page, guard }) => {
+                  const element = (
+                    <Suspense fallback={<PageLoading page={page} />}>
+                      <Page />
+                    </Suspense>
+                  );
+                  return <Route key={path} path={path} element={guard ? <RequireUser admin={guard === 'admin'}>{element}</RequireUser> : element} />;
+                })}
+              </Routes>
+            </AppLayout>
+          </BrowserRouter>
+        </AntApp>
+      </ConfigProvider>
+    </QueryClientProvider>
   );
 }

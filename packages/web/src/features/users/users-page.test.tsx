@@ -73,15 +73,40 @@ describe('管理用户', () => {
   });
 
   // covers S2-USERS-11, S2-USERS-12
-  it('a header click sorts locally without a request; a second click reverses', async () => {
+  it('a click anywhere on a header cell sorts locally without a request, with the sort indicator; a second click reverses', async () => {
     const calls = await renderPage();
     const before = calls.length;
     const ids = () => screen.getAllByRole('row').slice(1).map((r) => r.querySelector('td')?.textContent);
-    const header = () => screen.getAllByRole('button', { name: /^ID/ })[0];
-    fireEvent.click(header());
+    const header = (label: string) => screen.getAllByRole('columnheader').find((th) => th.textContent?.startsWith(label)) as HTMLElement;
+    const indicator = (label: string) => ({
+      sort: header(label).getAttribute('aria-sort'),
+      up: Boolean(header(label).querySelector('.ant-table-column-sorter-up.active')),
+      down: Boolean(header(label).querySelector('.ant-table-column-sorter-down.active')),
+    });
+    fireEvent.click(header('ID'));
     expect(ids()).toEqual(['1', '2', '3']);
-    fireEvent.click(header());
+    expect(indicator('ID')).toEqual({ sort: 'ascending', up: true, down: false });
+    fireEvent.click(header('ID'));
     expect(ids()).toEqual(['3', '2', '1']);
+    expect(indicator('ID')).toEqual({ sort: 'descending', up: false, down: true });
+    // A third click goes back to ascending (no unsorted state in between).
+    fireEvent.click(header('ID'));
+    expect(ids()).toEqual(['1', '2', '3']);
+    // Every sortable header: username, group, statistics (remaining quota), role, status.
+    fireEvent.click(header('统计信息'));
+    expect(ids()).toEqual(['1', '2', '3']);
+    fireEvent.click(header('统计信息'));
+    expect(ids()).toEqual(['3', '2', '1']);
+    fireEvent.click(header('用户角色'));
+    expect(ids()).toEqual(['3', '2', '1']);
+    fireEvent.click(header('用户名'));
+    expect(ids()).toEqual(['3', '2', '1']);
+    fireEvent.click(header('用户名'));
+    expect(ids()).toEqual(['1', '2', '3']);
+    fireEvent.click(header('分组'));
+    expect(ids()).toEqual(['3', '1', '2']);
+    fireEvent.click(header('状态'));
+    expect(ids()[2]).toBe('2');
     expect(calls.length).toBe(before);
   });
 
