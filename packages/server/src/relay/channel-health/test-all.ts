@@ -33,7 +33,10 @@ export class ChannelTestRunner {
   async start(scope: 'all' | 'disabled'): Promise<boolean> {
     if (this.running) return false;
     if (!(await this.shared.setIfAbsent(LOCK_KEY, String(process.pid), this.lockTtlSeconds))) return false;
-    this.running = this.run(scope).finally(() => {
+    // Published before answering: whoever polls right after the start sees this run, never the previous one.
+    const progress: ChannelTestProgress = { ...IDLE, running: true, scope, started_at: Math.floor(Date.now() / 1000) };
+    await this.publish(progress);
+    this.running = this.run(progress).finally(() => {
       this.running = undefined;
     });
     return true;
@@ -59,10 +62,9 @@ export class ChannelTestRunner {
     await this.shared.set(PROGRESS_KEY, JSON.stringify(progress), PROGRESS_TTL_SECONDS);
   }
 
-  private async run(scope: 'all' | 'disabled'): Promise<void> {
-    const progress: ChannelTestProgress = { ...IDLE, running: true, scope, started_at: Math.floor(Date.now() / 1000) };
+  private async run(progress: ChannelTestProgress): Promise<void> {
     try {
-      const channels = await this.deps.store.channelsForTest(scope);
+      const channels = await this.deps.store.channelsForTest(progress.scope === 'disabled' ? 'disabled' : 'all');
       progress.total = channels.length;
       await this.publish(progress);
       for (const channel of channels) {
