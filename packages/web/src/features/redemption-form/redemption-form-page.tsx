@@ -20,8 +20,8 @@ export default function RedemptionFormPage() {
   const { id } = useParams();
   const editing = id !== undefined;
   const navigate = useNavigate();
-  // Defaults of spec sections 5 and 9: quota 100000, count 1.
-  const [state, setState] = useState<FormState>({ name: '', quota: DEFAULT_REDEMPTION_QUOTA, count: DEFAULT_REDEMPTION_COUNT });
+  // Defaults of spec sections 5 and 9: quota 100000, count 1 (an edit shows the code's own once loaded).
+  const [state, setState] = useState<FormState>({ name: '', quota: editing ? null : DEFAULT_REDEMPTION_QUOTA, count: DEFAULT_REDEMPTION_COUNT });
   const loaded = useRedemption(editing ? Number(id) : undefined).data;
   const create = useCreateRedemptions();
   const update = useUpdateRedemption();
