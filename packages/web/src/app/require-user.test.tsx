@@ -1,10 +1,16 @@
 import { cleanup, fireEvent, screen } from '@testing-library/react';
-import { Route, Routes } from 'react-router';
+import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
+import { forgetUserQuietly, refreshStoredUser } from '../lib/storage';
 import { mockApi, renderWith, users } from '../test-support';
 import { RequireUser } from './require-user';
 
 afterEach(cleanup);
+
+function LocationProbe() {
+  const location = useLocation();
+  return <p>at {location.pathname}{location.search}</p>;
+}
 
 const app = (
   <Routes>
@@ -23,6 +29,40 @@ describe('route guard', () => {
     cleanup();
     renderWith(app, { path: '/channel' });
     expect(screen.getByText('login screen')).toBeTruthy();
+  });
+
+  // covers S8-ERRORS-03
+  it('a user forgotten because the session expired (401) is sent to /login?expired=true by the guard too', () => {
+    renderWith(
+      <Routes>
+        <Route path="/login" element={<p>login screen</p>} />
+        <Route path="/token" element={<RequireUser><p>token screen</p></RequireUser>} />
+        <Route path="*" element={<LocationProbe />} />
+      </Routes>,
+      { user: users.common, path: '/token' },
+    );
+    expect(screen.getByText('token screen')).toBeTruthy();
+    forgetUserQuietly({ expired: true });
+    cleanup();
+    renderWith(
+      <Routes>
+        <Route path="/login" element={<LocationProbe />} />
+        <Route path="/token" element={<RequireUser><p>token screen</p></RequireUser>} />
+      </Routes>,
+      { path: '/token' },
+    );
+    expect(screen.getByText('at /login?expired=true')).toBeTruthy();
+    // Once the login page has shown it, a later missing user is an ordinary visitor again.
+    refreshStoredUser();
+    cleanup();
+    renderWith(
+      <Routes>
+        <Route path="/login" element={<LocationProbe />} />
+        <Route path="/token" element={<RequireUser><p>token screen</p></RequireUser>} />
+      </Routes>,
+      { path: '/token' },
+    );
+    expect(screen.getByText('at /login')).toBeTruthy();
   });
 
   it('an ordinary user opening an admin screen gets "no permission" instead of the screen, and nothing is asked of the server', () => {

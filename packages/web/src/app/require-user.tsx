@@ -2,6 +2,7 @@ import { Button, Result } from 'antd';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { isAdmin, useUser } from '../lib/session';
+import { isSessionExpired } from '../lib/storage';
 
 /**
  * The route guard: a visitor without a stored user goes to /login, which remembers where they wanted to go
@@ -12,7 +13,7 @@ export function RequireUser({ children, admin = false }: { children: ReactNode; 
   const user = useUser();
   const location = useLocation();
   const navigate = useNavigate();
-  if (!user) return <Navigate to="/login" replace state={{ from: location }} />;
+  if (!user) return <Navigate to={isSessionExpired() ? '/login?expired=true' : '/login'} replace state={{ from: location }} />;
   if (admin && !isAdmin(user)) {
     return (
       <Result

@@ -29,7 +29,7 @@ export class ApiError extends Error {
  */
 export function showHttpError(status: number, serverMessage?: string): void {
   if (status === 401) {
-    forgetUserQuietly();
+    forgetUserQuietly({ expired: true });
     redirectTo('/login?expired=true');
     return;
   }

@@ -256,7 +256,7 @@ export default function ChannelsPage() {
       notice={notice}
       search={{ placeholder: '搜索渠道的 ID，名称和密钥 ...' }}
       scrollX={1100}
-      empty={{ description: '还没有渠道', action: { label: '添加新的渠道', onClick: () => navigate('/channel/add') } }}
+      empty={{ description: '还没有渠道', action: { label: '添加第一个渠道', onClick: () => navigate('/channel/add') } }}
       footer={
         <Space wrap>
           <Button type="primary" onClick={() => navigate('/channel/add')}>添加新的渠道</Button>

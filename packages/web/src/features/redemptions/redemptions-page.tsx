@@ -98,7 +98,7 @@ export default function RedemptionsPage() {
       columns={columns}
       search={{ placeholder: '搜索兑换码的 ID 和名称 ...', value: keyword, onChange: setKeyword }}
       scrollX={900}
-      empty={{ description: '还没有兑换码', action: { label: '添加新的兑换码', onClick: () => navigate('/redemption/add') } }}
+      empty={{ description: '还没有兑换码', action: { label: '创建第一批兑换码', onClick: () => navigate('/redemption/add') } }}
       footer={
         <Button type="primary" onClick={() => navigate('/redemption/add')}>
           添加新的兑换码

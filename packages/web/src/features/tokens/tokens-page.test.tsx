@@ -115,7 +115,7 @@ describe('token list', () => {
       { user: users.common, path: '/token' },
     );
     const empty = await screen.findByText('还没有令牌');
-    fireEvent.click(within(empty.closest('.ant-empty') as HTMLElement).getByRole('button', { name: '添加新的令牌' }));
+    fireEvent.click(within(empty.closest('.ant-empty') as HTMLElement).getByRole('button', { name: '创建第一个令牌' }));
     expect(await screen.findByText('token form')).toBeTruthy();
   });
 

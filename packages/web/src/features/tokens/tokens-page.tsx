@@ -176,7 +176,7 @@ export default function TokensPage() {
       notice={lowBalance}
       search={{ placeholder: '搜索令牌的名称 ...', value: keyword, onChange: setKeyword }}
       scrollX={1100}
-      empty={{ description: '还没有令牌', action: { label: '添加新的令牌', onClick: () => navigate('/token/add') } }}
+      empty={{ description: '还没有令牌', action: { label: '创建第一个令牌', onClick: () => navigate('/token/add') } }}
       footer={
         <Space wrap>
           <Button type="primary" onClick={() => navigate('/token/add')}>

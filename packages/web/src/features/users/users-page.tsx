@@ -103,7 +103,7 @@ export default function UsersPage() {
       columns={columns}
       search={{ placeholder: '搜索用户的 ID，用户名，显示名称，以及邮箱地址 ...' }}
       scrollX={900}
-      empty={{ description: '还没有用户', action: { label: '添加新的用户', onClick: () => navigate('/user/add') } }}
+      empty={{ description: '还没有用户', action: { label: '添加第一个用户', onClick: () => navigate('/user/add') } }}
       footer={
         <Space wrap>
           <Link to="/user/add"><Button type="primary">添加新的用户</Button></Link>
