@@ -82,6 +82,23 @@ describe('top bar', () => {
     expect(calls.filter((c) => c.url === '/api/user/self')).toHaveLength(1);
   });
 
+  // covers S2-SHELL-11
+  it('on a mobile-width window the bar collapses into a menu button that opens a drawer with the items and the account', async () => {
+    const width = window.innerWidth;
+    Object.defineProperty(window, 'innerWidth', { configurable: true, value: 500 });
+    try {
+      renderWith(<AppLayout>page</AppLayout>, { user: users.common });
+      expect(screen.queryByRole('menu')).toBeNull();
+      fireEvent.click(screen.getByRole('button', { name: '打开菜单' }));
+      const drawer = (await screen.findByRole('dialog')) as HTMLElement;
+      expect(within(drawer).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['首页', '令牌', '充值', '日志', '设置', '关于']);
+      expect(within(drawer).getByRole('button', { name: '用户菜单' })).toBeTruthy();
+      expect((await within(drawer).findByRole('link', { name: '账户余额' })).textContent).toBe('$1,000,000,000.00');
+    } finally {
+      Object.defineProperty(window, 'innerWidth', { configurable: true, value: width });
+    }
+  });
+
   it('a visitor\'s bar asks for no account', async () => {
     renderWith(<AppLayout>page</AppLayout>);
     await waitFor(() => expect(screen.getByRole('button', { name: '登录' })).toBeTruthy());
