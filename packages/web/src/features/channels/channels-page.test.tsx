@@ -65,7 +65,7 @@ describe('channel list', () => {
     for (const name of ['添加新的渠道', '测试所有渠道', '测试禁用渠道', '删除禁用渠道', '刷新']) expect(screen.getByRole('button', { name })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: '测试所有渠道' }));
     // The run is followed until it ends; then the other scope can be started.
-    expect(await screen.findByText('渠道测试完成：共 2 个，成功 2 个，失败 0 个')).toBeTruthy();
+    expect(await screen.findByText('渠道测试完成：共 2 个，成功 2 个，失败 0 个', {}, { timeout: 5000 })).toBeTruthy();
     await waitFor(() => expect((screen.getByRole('button', { name: /测试禁用渠道/ }) as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(screen.getByRole('button', { name: /测试禁用渠道/ }));
     await waitFor(() => expect(calls.filter((c) => c.url.startsWith('/api/channel/test?scope=')).map((c) => c.url)).toEqual(['/api/channel/test?scope=all', '/api/channel/test?scope=disabled']));

@@ -75,7 +75,7 @@ describe('user edit', () => {
     fireEvent.click(option);
     fireEvent.click(screen.getByRole('button', { name: '提交' }));
     await waitFor(() => expect((calls.find((c) => c.method === 'PUT')?.body as { group: string }).group).toBe('gold'));
-  }, 20_000);
+  });
 
   it('the server\'s schema checks the edit before sending: a short new password is refused in Chinese', async () => {
     const calls = mockApi({ 'GET /api/user/self': () => ({ success: true, message: '', data: target }) });
