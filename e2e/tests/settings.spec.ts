@@ -60,7 +60,10 @@ test('operation settings: numbers saved, a checkbox sent at once, an invalid rat
   for (const section of ['通用设置', '日志设置', '监控设置', '额度设置', '倍率设置']) await expect(page.getByText(section, { exact: true })).toBeVisible();
   const thirtyDaysAgo = new Date(Date.now() - 30 * 24 * 3600 * 1000).toISOString().slice(0, 10);
   await expect(page.getByRole('textbox', { name: '日志清理时间' })).toHaveValue(new RegExp(`^${thirtyDaysAgo}`));
+  // Clearing history asks first; only the confirmation clears.
   await page.getByRole('button', { name: '清除历史日志' }).click();
+  await expect(page.getByText(/之前的所有日志？此操作不可恢复。/)).toBeVisible();
+  await page.locator('.ant-popconfirm').getByRole('button', { name: '清除' }).click();
   await expect(page.getByText(/^\d+ 条日志已清理！$/)).toBeVisible();
 
   await page.getByRole('spinbutton', { name: '失败重试次数' }).fill('3');

@@ -1,6 +1,6 @@
 import { expect, test } from '../support/fixtures.js';
 
-// covers S2-TOKENS-01, S2-TOKENS-07, S2-TOKENS-09, S2-TOKENS-10, S2-TOKENS-11, S2-TOKENS-14, S2-TOKENFORM-01, S5-VALID-29, S5-VALID-32, S8-ERRORS-29, S8-ERRORS-30
+// covers S2-TOKENS-01, S2-TOKENS-15, S2-TOKENS-07, S2-TOKENS-09, S2-TOKENS-10, S2-TOKENS-11, S2-TOKENS-14, S2-TOKENFORM-01, S5-VALID-29, S5-VALID-32, S8-ERRORS-29, S8-ERRORS-30
 test('a user creates a key, copies it as sk-..., disables, enables, edits and deletes it', async ({ page, gateway, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const root = await gateway.apiAs('root', '123456');
@@ -25,7 +25,10 @@ test('a user creates a key, copies it as sk-..., disables, enables, edits and de
   const row = page.getByRole('row').filter({ hasText: 'my-key' });
   await expect(row.getByText('已启用')).toBeVisible();
 
+  // The list shows the key masked; copying fetches the whole key and writes it.
+  await expect(row.getByText(/^sk-[A-Za-z0-9]{4}\*{4}[A-Za-z0-9]{4}$/)).toBeVisible();
   await row.getByRole('button', { name: '复制' }).first().click();
+  await expect(page.getByText('已复制到剪贴板！')).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toMatch(/^sk-[A-Za-z0-9]{48}$/);
 

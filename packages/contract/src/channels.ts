@@ -92,6 +92,8 @@ export interface ChannelDto {
   created_time: number;
   test_time: number;
   response_time: number;
+  /** Why the last test failed; empty when it passed or never ran. A failed channel must not look healthy. */
+  test_error: string;
   base_url: string;
   other: string;
   balance: number;
@@ -103,4 +105,16 @@ export interface ChannelDto {
   model_mapping: string;
   config: string;
   system_prompt: string;
+}
+
+/** GET /api/channel/test/status: the background run of "test all" / "test disabled". */
+export interface ChannelTestProgress {
+  running: boolean;
+  scope: 'all' | 'disabled' | '';
+  total: number;
+  done: number;
+  failed: number;
+  /** seconds; 0 before the first run */
+  started_at: number;
+  finished_at: number;
 }

@@ -7,3 +7,5 @@ export * from './tokens.js';
 export * from './channels.js';
 export * from './channel-models.js';
 export * from './logs.js';
+export * from './money.js';
+export * from './redemptions.js';

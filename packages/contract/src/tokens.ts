@@ -64,7 +64,16 @@ export const tokenInputSchema = z.object({
 });
 export type TokenInput = z.infer<typeof tokenInputSchema>;
 
-/** The token as the API returns it. */
+/**
+ * A key as lists and reads show it: the first and last four characters around four asterisks
+ * ("abcd****wxyz", shown as sk-abcd****wxyz). The whole key is sent only by POST /api/token/{id}/key.
+ */
+export function maskTokenKey(key: string): string {
+  if (key.length <= 8) return '*'.repeat(key.length);
+  return `${key.slice(0, 4)}****${key.slice(-4)}`;
+}
+
+/** The token as the API returns it; `key` is masked (maskTokenKey) except in the answer to its creation. */
 export interface TokenDto {
   id: number;
   user_id: number;

@@ -8,6 +8,7 @@ import { channelRoutes } from './api/channel/routes.js';
 import { groupRoutes } from './api/group/routes.js';
 import { logRoutes } from './api/log/routes.js';
 import { optionRoutes } from './api/option/routes.js';
+import { redemptionRoutes } from './api/redemption/routes.js';
 import { statusRoutes } from './api/status/routes.js';
 import { tokenRoutes } from './api/token/routes.js';
 import { userRoutes } from './api/user/routes.js';
@@ -88,6 +89,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   tokenRoutes(app, ctx);
   channelRoutes(app, ctx);
   logRoutes(app, ctx);
+  redemptionRoutes(app, ctx);
   await relayRoutes(app, { ...ctx.relay, options: ctx.options, notifier: ctx.notifier });
 
   const webDist = options.webDist;

@@ -20,6 +20,8 @@ const envSchema = z.object({
   /** Per-IP limits: whole /api (per 180 s) and the critical routes login/register/... (per 1200 s). 0 disables. */
   GLOBAL_API_RATE_LIMIT: z.coerce.number().int().min(0).default(480),
   CRITICAL_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
+  /** Redemption attempts (POST /api/user/topup) per user per 60 s; an IP gets three times as many. 0 disables. */
+  REDEEM_RATE_LIMIT: z.coerce.number().int().min(0).default(10),
   /** Upstream header and body timeout of the relay, in seconds. */
   RELAY_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
   /** How long the relay may use a cached key, user or channel list changed elsewhere (ms); 0 turns caching off. */

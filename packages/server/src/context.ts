@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ChannelService } from './api/channel/channel-service.js';
 import type { LogService } from './api/log/log-service.js';
+import type { RedemptionService } from './api/redemption/redemption-service.js';
 import type { TokenService } from './api/token/token-service.js';
 import type { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import type { UserService } from './api/user/user-service.js';
@@ -48,6 +49,7 @@ export interface AppContext {
     verification: VerificationService;
     passwordReset: PasswordResetService;
     oauth: OAuthService;
+    redemptions: RedemptionService;
   };
   /** Sign-in providers and the bot-check service (addresses from the configuration). */
   integrations: Integrations;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { ChannelService } from './api/channel/channel-service.js';
 import { LogService } from './api/log/log-service.js';
+import { RedemptionService } from './api/redemption/redemption-service.js';
 import { TokenService } from './api/token/token-service.js';
 import { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import { ChannelsRepository } from './storage/repositories/channels.js';
@@ -36,6 +37,7 @@ import { openStorage } from './storage/database.js';
 import { RelayCache } from './storage/relay-cache.js';
 import { LogsRepository } from './storage/repositories/logs.js';
 import { OptionsRepository } from './storage/repositories/options.js';
+import { RedemptionsRepository } from './storage/repositories/redemptions.js';
 import { TokensRepository } from './storage/repositories/tokens.js';
 import { UsersRepository } from './storage/repositories/users.js';
 
@@ -104,8 +106,8 @@ export async function createContext(config: Config): Promise<AppContext> {
 
   const relay = { store: new RelayStore(storage.db, cache), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000), counter: new TokenCounter(), credentials: new CredentialResolver(CREDENTIAL_SOURCES), inFlight: new InFlightRequests() };
 
-  const channelTests = new ChannelTestRunner({ store: relay.store, options, pools: relay.pools, notifier, credentials: relay.credentials });
-  if (config.CHANNEL_TEST_FREQUENCY_MINUTES > 0) node.every('channel-tests', config.CHANNEL_TEST_FREQUENCY_MINUTES * 60_000, async () => channelTests.start('all') && channelTests.idle());
+  const channelTests = new ChannelTestRunner({ store: relay.store, options, pools: relay.pools, notifier, credentials: relay.credentials }, shared, config.RELAY_TIMEOUT_SECONDS + 60);
+  if (config.CHANNEL_TEST_FREQUENCY_MINUTES > 0) node.every('channel-tests', config.CHANNEL_TEST_FREQUENCY_MINUTES * 60_000, async () => (await channelTests.start('all')) && channelTests.idle());
   const logService = new LogService(logs);
   if (config.LOG_RETENTION_DAYS > 0) node.every('log-retention', 3_600_000, () => logService.deleteBefore(Math.floor(Date.now() / 1000) - config.LOG_RETENTION_DAYS * 86_400));
   const integrations = createIntegrations(config);
@@ -127,6 +129,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       verification: new VerificationService(users, options, emailCodes, notifier, reportError),
       passwordReset: new PasswordResetService(users, options, emailCodes, notifier, reportError),
       oauth: new OAuthService({ users, bindings: new UserBindingsRepository(storage.db), accounts: userService, options, integrations, shared, codes: emailCodes }),
+      redemptions: new RedemptionService(new RedemptionsRepository(storage.db, cache), options),
     },
     integrations,
     channelTests,

@@ -1,8 +1,10 @@
 import type { StatusObject } from '@model-relay/contract';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { ConfigProvider } from 'antd';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
+import { createQueryClient } from './app/query-client';
 import { setStoredUser, storeStatus, type StoredUser } from './lib/storage';
 
 export const baseStatus: StatusObject = {
@@ -21,19 +23,28 @@ export const users: Record<'common' | 'admin' | 'root', StoredUser> = {
   root: { id: 1, username: 'root', display_name: 'Root User', role: 100, status: 1 },
 };
 
-/** Renders a component inside a router with the given stored status and user. */
+/** A provider with a fresh query client (no cache shared between tests), for renderHook. */
+export function queryWrapper(client: QueryClient = createQueryClient()) {
+  return function QueryWrapper({ children }: { children: ReactNode }) {
+    return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  };
+}
+
+/** Renders a component inside a router and a fresh query client with the given stored status and user. */
 export function renderWith(ui: ReactNode, options: { status?: Partial<StatusObject>; user?: StoredUser; path?: string } = {}) {
   localStorage.clear();
   storeStatus({ ...baseStatus, ...options.status });
   setStoredUser(options.user);
   return render(
-    <ConfigProvider button={{ autoInsertSpace: false }}>
-      <MemoryRouter initialEntries={[options.path ?? '/']}>{ui}</MemoryRouter>
-    </ConfigProvider>,
+    <QueryClientProvider client={createQueryClient()}>
+      <ConfigProvider button={{ autoInsertSpace: false }}>
+        <MemoryRouter initialEntries={[options.path ?? '/']}>{ui}</MemoryRouter>
+      </ConfigProvider>
+    </QueryClientProvider>,
   );
 }
 
-/** Replaces fetch with handlers keyed by "METHOD /path" (query ignored); records every call. */
+/** Replaces fetch with handlers keyed by "METHOD /path" (query ignored; a handler may answer later with a promise); records every call. */
 export function mockApi(handlers: Record<string, (body: unknown, url: string) => unknown>) {
   const calls: Array<{ method: string; url: string; body: unknown }> = [];
   globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -42,7 +53,7 @@ export function mockApi(handlers: Record<string, (body: unknown, url: string) =>
     const body = init?.body ? JSON.parse(String(init.body)) : undefined;
     calls.push({ method, url, body });
     const handler = handlers[`${method} ${url.split('?')[0]}`];
-    const data = handler ? handler(body, url) : { success: false, message: `no mock for ${method} ${url}` };
+    const data = handler ? await handler(body, url) : { success: false, message: `no mock for ${method} ${url}` };
     return new Response(JSON.stringify(data), { status: 200, headers: { 'content-type': 'application/json' } });
   }) as typeof fetch;
   return calls;

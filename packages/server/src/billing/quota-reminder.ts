@@ -1,3 +1,4 @@
+import { formatQuota } from '@model-relay/contract';
 import type { Kysely } from 'kysely';
 import type { Notifier } from '../notify/notifier.js';
 import type { OptionStore } from '../options/option-store.js';
@@ -55,9 +56,8 @@ export class QuotaReminder implements LowQuotaWatch {
     await this.notifier.sendMail(user.email, '您的额度即将用尽', text);
   }
 
-  /** The amount as the console shows it (spec section 9): dollars with currency display on, else quota units. */
+  /** The amount as the console shows it: the one money display rule (contract formatQuota, spec section 9). */
   private amount(quota: number): string {
-    const perUnit = this.options.number('QuotaPerUnit');
-    return this.options.bool('DisplayInCurrencyEnabled') && perUnit > 0 ? `$${(quota / perUnit).toFixed(2)}` : String(quota);
+    return formatQuota(quota, { quotaPerUnit: this.options.number('QuotaPerUnit'), displayInCurrency: this.options.bool('DisplayInCurrencyEnabled') });
   }
 }

@@ -5,6 +5,7 @@ import { Kysely, Migrator, MysqlDialect, PostgresDialect, SqliteDialect, type Mi
 import { createPool as createMysqlPool } from 'mysql2';
 import pg from 'pg';
 import { initialMigration } from './migrations/001-initial.js';
+import { channelTestErrorMigration } from './migrations/002-channel-test-error.js';
 import { clusterMigration } from './migrations/005-cluster.js';
 import type { Database } from './schema.js';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
@@ -112,7 +113,11 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
 }
 
 async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<void> {
-  const migrations: Record<string, Migration> = { '001-initial': initialMigration(dialect), '005-cluster': clusterMigration };
+  const migrations: Record<string, Migration> = {
+    '001-initial': initialMigration(dialect),
+    '002-channel-test-error': channelTestErrorMigration(),
+    '005-cluster': clusterMigration,
+  };
   // Migrations are numbered by the change that needed them, and changes land in any order.
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();

@@ -52,6 +52,8 @@ export interface ChannelsTable {
   created_time: number;
   test_time: number;
   response_time: number;
+  /** Why the last test failed; '' after a pass (migration 002). */
+  test_error: Generated<string>;
   base_url: string;
   other: string;
   balance: number;

@@ -1,6 +1,6 @@
-import { cleanup, screen } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { renderWith, users } from '../test-support';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { mockApi, renderWith, users } from '../test-support';
 import { AppLayout } from './app-layout';
 
 beforeAll(() => {
@@ -11,6 +11,11 @@ beforeAll(() => {
   });
 });
 afterEach(cleanup);
+const account = { id: 2, username: 'amy', display_name: 'Amy', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '', quota: 500_000_000_000_000, used_quota: 1_250_000, request_count: 12345, group: 'default', aff_code: 'AAAA', inviter_id: 0 };
+let calls: ReturnType<typeof mockApi>;
+beforeEach(() => {
+  calls = mockApi({ 'GET /api/user/self': () => ({ success: true, message: '', data: account }) });
+});
 
 const menuItems = () => screen.getAllByRole('menuitem').map((item) => item.textContent);
 
@@ -18,30 +23,87 @@ describe('top bar', () => {
   // covers S2-SHELL-01, S2-SHELL-06, S2-SHELL-07, S2-SHELL-08, S2-SHELL-09, S6-ROLES-03, S1-PRODUCT-03, S1-PRODUCT-04
   it('logged out: the common items (guarded pages send to login); login and register; default name and logo', () => {
     renderWith(<AppLayout>page</AppLayout>, { status: { system_name: '' } });
-    expect(menuItems()).toEqual(['首页', '令牌', '日志', '设置', '关于']);
+    expect(menuItems()).toEqual(['首页', '令牌', '充值', '日志', '设置', '关于']);
     expect(screen.getByRole('button', { name: '登录' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '注册' })).toBeTruthy();
     expect(screen.getByText('Model Relay')).toBeTruthy();
     expect(screen.getByAltText('logo').getAttribute('src')).toBe('/logo.png');
   });
 
-  // covers S2-SHELL-03, S2-SHELL-05, S2-SHELL-10, S6-ROLES-10, S6-ROLES-12, S1-PRODUCT-02
-  it('an ordinary user gets token and log but no admin items, and a user menu instead of login', () => {
+  // covers S2-SHELL-03, S2-SHELL-04, S2-SHELL-05, S2-SHELL-10, S6-ROLES-10, S6-ROLES-12, S1-PRODUCT-02
+  it('an ordinary user gets token, top-up and log but no admin items, and a user menu instead of login', () => {
     renderWith(<AppLayout>page</AppLayout>, { user: users.common, status: { system_name: '我的网关', logo: '/custom.png' } });
-    expect(menuItems()).toEqual(['首页', '令牌', '日志', '设置', '关于']);
+    expect(menuItems()).toEqual(['首页', '令牌', '充值', '日志', '设置', '关于']);
     expect(screen.getByRole('button', { name: '用户菜单' }).textContent).toBe('Amy');
     expect(screen.queryByRole('button', { name: '登录' })).toBeNull();
     expect(screen.getByText('我的网关')).toBeTruthy();
     expect(screen.getByAltText('logo').getAttribute('src')).toBe('/custom.png');
   });
 
-  // covers S6-ROLES-01, S6-ROLES-02, S6-ROLES-10, S6-ROLES-12
-  it('admins and the super admin also get channel and user', () => {
+  // covers S6-ROLES-01, S6-ROLES-02, S6-ROLES-10, S6-ROLES-11, S6-ROLES-12
+  it('admins and the super admin also get channel, redemption and user', () => {
     renderWith(<AppLayout>page</AppLayout>, { user: users.admin });
-    expect(menuItems()).toEqual(['首页', '渠道', '令牌', '用户', '日志', '设置', '关于']);
+    expect(menuItems()).toEqual(['首页', '渠道', '令牌', '兑换', '充值', '用户', '日志', '设置', '关于']);
     cleanup();
     renderWith(<AppLayout>page</AppLayout>, { user: users.root });
     expect(menuItems()).toContain('用户');
+    expect(menuItems()).toContain('兑换');
+  });
+
+  it('highlights the screen\'s own entry by exact route: /login is not 日志, /user/reset is not 用户', () => {
+    const highlighted = () => [...document.querySelectorAll('.ant-menu-item-selected')].map((item) => item.textContent);
+    for (const [path, expected] of [
+      ['/login', []],
+      ['/user/reset', []],
+      ['/logs-are-not-here', []],
+      ['/log', ['日志']],
+      ['/token/edit/3', ['令牌']],
+      ['/user/edit/7', ['用户']],
+      ['/redemption/add', ['兑换']],
+      ['/user/edit', ['设置']],
+      ['/', ['首页']],
+    ] as const) {
+      renderWith(<AppLayout>page</AppLayout>, { user: users.admin, path });
+      expect(highlighted(), path).toEqual(expected);
+      cleanup();
+    }
+  });
+
+  it('every signed-in screen shows the own balance (thousands separators), and the user menu the used quota and request count', async () => {
+    renderWith(<AppLayout>page</AppLayout>, { user: users.common });
+    const balance = await screen.findByRole('link', { name: '账户余额' });
+    expect(balance.textContent).toBe('$1,000,000,000.00');
+    expect(balance.getAttribute('href')).toBe('/topup');
+    fireEvent.click(screen.getByRole('button', { name: '用户菜单' }));
+    const stats = await screen.findByLabelText('账户统计');
+    expect(stats.textContent).toBe('剩余额度：$1,000,000,000.00已用额度：$2.50请求次数：12,345');
+    const menu = stats.closest('.ant-dropdown-menu') as HTMLElement;
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent).slice(1)).toEqual(['充值', '个人设置', '注销']);
+    expect(calls.filter((c) => c.url === '/api/user/self')).toHaveLength(1);
+  });
+
+  // covers S2-SHELL-11
+  it('on a mobile-width window the bar collapses into a menu button that opens a drawer with the items and the account', async () => {
+    const width = window.innerWidth;
+    Object.defineProperty(window, 'innerWidth', { configurable: true, value: 500 });
+    try {
+      renderWith(<AppLayout>page</AppLayout>, { user: users.common });
+      expect(screen.queryByRole('menu')).toBeNull();
+      fireEvent.click(screen.getByRole('button', { name: '打开菜单' }));
+      const drawer = (await screen.findByRole('dialog')) as HTMLElement;
+      expect(within(drawer).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['首页', '令牌', '充值', '日志', '设置', '关于']);
+      expect(within(drawer).getByRole('button', { name: '用户菜单' })).toBeTruthy();
+      expect((await within(drawer).findByRole('link', { name: '账户余额' })).textContent).toBe('$1,000,000,000.00');
+    } finally {
+      Object.defineProperty(window, 'innerWidth', { configurable: true, value: width });
+    }
+  });
+
+  it('a visitor\'s bar asks for no account', async () => {
+    renderWith(<AppLayout>page</AppLayout>);
+    await waitFor(() => expect(screen.getByRole('button', { name: '登录' })).toBeTruthy());
+    expect(screen.queryByRole('link', { name: '账户余额' })).toBeNull();
+    expect(calls).toEqual([]);
   });
 
   // covers S2-SHELL-02

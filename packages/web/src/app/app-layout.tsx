@@ -1,12 +1,15 @@
-import { MenuOutlined } from '@ant-design/icons';
-import { Button, Drawer, Dropdown, Grid, Layout, Menu, theme } from 'antd';
-import { useMemo, useState, type ReactNode } from 'react';
+import { MenuOutlined, WalletOutlined } from '@ant-design/icons';
+import { Button, Drawer, Dropdown, Grid, Layout, Menu, Tooltip, theme } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { selfKey, useSelf } from '../api/users/get-self';
 import { api } from '../lib/api';
+import { renderQuota } from '../lib/format';
 import { DEFAULT_LOGO, DEFAULT_SYSTEM_NAME, isAdmin, useStatus, useUser } from '../lib/session';
 import { forgetUserQuietly } from '../lib/storage';
 import { toast } from '../lib/toast';
-import { ROUTES } from './routes';
+import { menuKeyOf, ROUTES } from './routes';
 
 const { Header, Content, Footer } = Layout;
 
@@ -30,7 +33,15 @@ export function AppLayout({ children }: { children: ReactNode }) {
         .map((r) => ({ key: r.menu!.key, label: <Link to={r.menu!.key}>{r.menu!.label}</Link> })),
     [user, status?.chat_link],
   );
-  const selected = items.map((i) => i.key).filter((k) => (k === '/' ? location.pathname === '/' : location.pathname.startsWith(k)));
+  const current = menuKeyOf(location.pathname);
+  const selected = current && items.some((i) => i.key === current) ? [current] : [];
+  // The user's own balance, usage and request count, visible on every screen (issue: they were shown nowhere).
+  const self = useSelf(Boolean(user)).data;
+  // Requests spend quota meanwhile: moving to another screen refreshes the balance once it is 10 s old.
+  const client = useQueryClient();
+  useEffect(() => {
+    void client.refetchQueries({ queryKey: selfKey, type: 'active', stale: true }, { cancelRefetch: false });
+  }, [client, location.pathname]);
 
   const logout = async () => {
     try {
@@ -42,12 +53,49 @@ export function AppLayout({ children }: { children: ReactNode }) {
     }
   };
 
+  const balance = self ? (
+    <Tooltip title="账户剩余额度，点击充值">
+      <Link to="/topup" aria-label="账户余额" style={{ display: 'inline-flex', alignItems: 'center', gap: 4, whiteSpace: 'nowrap' }}>
+        <WalletOutlined />
+        {renderQuota(self.quota)}
+      </Link>
+    </Tooltip>
+  ) : null;
+  const usage = self
+    ? [
+        {
+          key: 'usage',
+          disabled: true,
+          label: (
+            <div aria-label="账户统计" style={{ color: 'inherit', lineHeight: 1.8 }}>
+              <div>剩余额度：{renderQuota(self.quota)}</div>
+              <div>已用额度：{renderQuota(self.used_quota)}</div>
+              <div>请求次数：{self.request_count.toLocaleString('en-US')}</div>
+            </div>
+          ),
+        },
+        { type: 'divider' as const },
+      ]
+    : [];
   const account = user ? (
-    <Dropdown trigger={['click']} menu={{ items: [{ key: 'logout', label: '注销', onClick: () => void logout() }] }}>
-      <Button type="text" style={{ color: 'inherit' }} aria-label="用户菜单">
-        {user.display_name || user.username}
-      </Button>
-    </Dropdown>
+    <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
+      {balance}
+      <Dropdown
+        trigger={['click']}
+        menu={{
+          items: [
+            ...usage,
+            { key: 'topup', label: '充值', onClick: () => navigate('/topup') },
+            { key: 'setting', label: '个人设置', onClick: () => navigate('/setting') },
+            { key: 'logout', label: '注销', onClick: () => void logout() },
+          ],
+        }}
+      >
+        <Button type="text" style={{ color: 'inherit' }} aria-label="用户菜单">
+          {user.display_name || user.username}
+        </Button>
+      </Dropdown>
+    </span>
   ) : (
     <span style={{ display: 'flex', gap: 8 }}>
       <Button onClick={() => navigate('/login')}>登录</Button>

@@ -1,15 +1,17 @@
+import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider, message } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { Suspense, useEffect, useMemo } from 'react';
+import { Suspense, useEffect, useMemo, useRef } from 'react';
 import { BrowserRouter, Route, Routes, useNavigate } from 'react-router';
-import { NoticeDialog } from '../components/notice-dialog';
 import { PageLoading } from '../components/page-loading';
 import { setRedirect } from '../lib/api';
-import { loadStatus, useStatus } from '../lib/session';
+import { NoticeDialog } from '../components/notice-dialog';
+import { loadStatus, useStatus, useUser } from '../lib/session';
 import { isDarkTheme, themeConfig } from '../lib/theme';
 import { AppLayout } from './app-layout';
+import { createQueryClient } from './query-client';
 import { RequireUser } from './require-user';
 import { ROUTES } from './routes';
 
@@ -24,6 +26,20 @@ function RouterBridge() {
   return null;
 }
 
+/** Another user signing in (or signing out) must never see what was cached for the previous one. */
+function ForgetCacheOnUserChange() {
+  const client = useQueryClient();
+  const userId = useUser()?.id;
+  const previous = useRef(userId);
+  useEffect(() => {
+    if (previous.current !== userId) client.clear();
+    previous.current = userId;
+  }, [client, userId]);
+  return null;
+}
+
+const queryClient = createQueryClient();
+
 export function App() {
   useEffect(() => {
     void loadStatus();
@@ -37,25 +53,28 @@ export function App() {
     ConfigProvider.config({ holderRender: (children) => <ConfigProvider locale={zhCN} theme={theme}>{children}</ConfigProvider> });
   }, [themeName, theme]);
   return (
-    <ConfigProvider locale={zhCN} button={{ autoInsertSpace: false }} theme={theme}>
-      <AntApp>
-        <NoticeDialog />
-        <BrowserRouter>
-          <RouterBridge />
-          <AppLayout>
-            <Routes>
-              {ROUTES.map(({ path, page, component: Page, guard }) => {
-                const element = (
-                  <Suspense fallback={<PageLoading page={page} />}>
-                    <Page />
-                  </Suspense>
-                );
-                return <Route key={path} path={path} element={guard ? <RequireUser>{element}</RequireUser> : element} />;
-              })}
-            </Routes>
-          </AppLayout>
-        </BrowserRouter>
-      </AntApp>
-    </ConfigProvider>
+    <QueryClientProvider client={queryClient}>
+      <ConfigProvider locale={zhCN} button={{ autoInsertSpace: false }} theme={theme}>
+        <AntApp>
+          <NoticeDialog />
+          <BrowserRouter>
+            <RouterBridge />
+            <ForgetCacheOnUserChange />
+            <AppLayout>
+              <Routes>
+                {ROUTES.map(({ path, page, component: Page, guard }) => {
+                  const element = (
+                    <Suspense fallback={<PageLoading page={page} />}>
+                      <Page />
+                    </Suspense>
+                  );
+                  return <Route key={path} path={path} element={guard ? <RequireUser admin={guard === 'admin'}>{element}</RequireUser> : element} />;
+                })}
+              </Routes>
+            </AppLayout>
+          </BrowserRouter>
+        </AntApp>
+      </ConfigProvider>
+    </QueryClientProvider>
   );
 }

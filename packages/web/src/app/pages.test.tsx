@@ -21,7 +21,7 @@ describe('routes and shared pages', () => {
     expect(screen.getByText(/浏览器地址/)).toBeTruthy();
   });
 
-  // covers S2-ROUTES-01, S2-ROUTES-02, S2-ROUTES-03, S2-ROUTES-09, S2-ROUTES-12, S2-ROUTES-13, S2-ROUTES-14, S2-ROUTES-17, S2-ROUTES-18
+  // covers S2-ROUTES-01, S2-ROUTES-02, S2-ROUTES-03, S2-ROUTES-09, S2-ROUTES-10, S2-ROUTES-12, S2-ROUTES-13, S2-ROUTES-14, S2-ROUTES-15, S2-ROUTES-17, S2-ROUTES-18
   it('declares the routes of spec section 2 with their guards', () => {
     const guard = (path: string) => ROUTES.find((r) => r.path === path);
     for (const path of ['/', '/login', '/register', '/about', '/chat']) expect(guard(path)?.guard).toBeUndefined();
@@ -30,8 +30,12 @@ describe('routes and shared pages', () => {
       expect(guard(path), path).toBeDefined();
       expect(guard(path)?.guard, path).toBeUndefined();
     }
-    for (const path of ['/token', '/token/add', '/token/edit/:id', '/user/add', '/user/edit/:id', '/user/edit', '/setting', '/channel', '/log']) {
+    // Every guarded route needs a stored user; the admin ones also show "no permission" to ordinary users.
+    for (const path of ['/token', '/token/add', '/token/edit/:id', '/user/edit', '/setting', '/log', '/topup']) {
       expect(guard(path)?.guard, path).toBe('user');
+    }
+    for (const path of ['/channel', '/channel/add', '/channel/edit/:id', '/user', '/user/add', '/user/edit/:id', '/redemption', '/redemption/add', '/redemption/edit/:id']) {
+      expect(guard(path)?.guard, path).toBe('admin');
     }
     expect(ROUTES.at(-1)?.path).toBe('*');
   });

@@ -29,7 +29,7 @@ export class ApiError extends Error {
  */
 export function showHttpError(status: number, serverMessage?: string): void {
   if (status === 401) {
-    forgetUserQuietly();
+    forgetUserQuietly({ expired: true });
     redirectTo('/login?expired=true');
     return;
   }
@@ -38,6 +38,9 @@ export function showHttpError(status: number, serverMessage?: string): void {
   else if (status === 405) toast.info('本站仅作演示之用，无服务端！');
   else toast.error(`错误：${serverMessage || `HTTP ${status}`}`);
 }
+
+/** The server answered `success:false`: a refusal with its own message (shown unless quiet). */
+export class ApiRefusal extends ApiError {}
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -82,4 +85,14 @@ export async function api<T = unknown>(path: string, options: RequestOptions = {
   }
   if (!envelope.success && !options.quiet) toast.error(envelope.message || '操作失败');
   return envelope;
+}
+
+/**
+ * The data of a successful call, for query and mutation functions: a `success:false` answer (already shown as a
+ * toast, unless quiet) or an HTTP failure rejects with ApiError, so react-query sees an error.
+ */
+export async function apiData<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const envelope = await api<T>(path, options);
+  if (!envelope.success) throw new ApiRefusal(envelope.message || '操作失败');
+  return envelope.data as T;
 }

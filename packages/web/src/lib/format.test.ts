@@ -10,6 +10,13 @@ describe('amount display (spec section 9)', () => {
     localStorage.setItem('quota_per_unit', '500000');
     expect(renderQuota(1_250_000)).toBe('$2.50');
     expect(renderQuota(0)).toBe('$0.00');
+    // One rule everywhere: thousands separators (root's balance) and no "$0.00" for a real cost.
+    expect(renderQuota(500_000_000_000_000)).toBe('$1,000,000,000.00');
+    expect(renderQuota(113)).toBe('$0.00023');
+  });
+  it('currency display is on unless the status switched it off; quota_per_unit comes from the status', () => {
+    localStorage.setItem('quota_per_unit', '1000');
+    expect(renderQuota(2500)).toBe('$2.50');
   });
   // covers S9-CONST-19, S9-CONST-20, S9-CONST-21
   it('otherwise abbreviated with k from 10000, M from a million, B from a billion', () => {

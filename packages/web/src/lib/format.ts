@@ -1,3 +1,4 @@
+import { abbreviateQuota, DEFAULT_QUOTA_PER_UNIT, formatQuota, type QuotaDisplay } from '@model-relay/contract';
 import dayjs from 'dayjs';
 import { StorageKeys } from './storage';
 
@@ -7,23 +8,19 @@ export function formatTimestamp(seconds: number): string {
 }
 
 /** Abbreviates with k from 10,000, M from a million, B from a billion (spec section 9). */
-export function abbreviate(value: number): string {
-  const abs = Math.abs(value);
-  if (abs >= 1e9) return `${(value / 1e9).toFixed(1)}B`;
-  if (abs >= 1e6) return `${(value / 1e6).toFixed(1)}M`;
-  if (abs >= 1e4) return `${(value / 1e3).toFixed(1)}k`;
-  return String(value);
+export const abbreviate = abbreviateQuota;
+
+/** The stored status's quota_per_unit and display_in_currency (currency display unless switched off). */
+export function quotaDisplay(): QuotaDisplay {
+  return {
+    displayInCurrency: localStorage.getItem(StorageKeys.displayInCurrency) !== 'false',
+    quotaPerUnit: Number(localStorage.getItem(StorageKeys.quotaPerUnit) || DEFAULT_QUOTA_PER_UNIT) || DEFAULT_QUOTA_PER_UNIT,
+  };
 }
 
-/**
- * An amount of quota as the console shows it: with currency display on, quota / quota_per_unit with two
- * decimals and a $ prefix; otherwise abbreviated.
- */
-export function renderQuota(quota: number, digits = 2): string {
-  const displayInCurrency = localStorage.getItem(StorageKeys.displayInCurrency) !== 'false';
-  const perUnit = Number(localStorage.getItem(StorageKeys.quotaPerUnit) || 500000) || 500000;
-  if (displayInCurrency) return `$${(quota / perUnit).toFixed(digits)}`;
-  return abbreviate(quota);
+/** An amount of quota by the one display rule of the product (contract formatQuota, spec section 9). */
+export function renderQuota(quota: number): string {
+  return formatQuota(quota, quotaDisplay());
 }
 
 /** Usernames longer than 15 characters show their first 12 plus an ellipsis. */

@@ -58,12 +58,22 @@ export function setStoredUser(user: StoredUser | undefined): void {
  * would let the route guard of the current page redirect to plain /login (losing ?expired=true). The login
  * page calls refreshStoredUser() when it mounts.
  */
-export function forgetUserQuietly(): void {
+export function forgetUserQuietly(options: { expired?: boolean } = {}): void {
+  if (options.expired) expiredSession = true;
   localStorage.removeItem(StorageKeys.user);
 }
 export function refreshStoredUser(): void {
+  expiredSession = false;
   emit();
 }
+
+/**
+ * The user was forgotten because the server said the session is gone (401). Any screen that notices the
+ * missing user before the login page shows (the route guard) sends to /login?expired=true as well, so the
+ * visitor always learns why.
+ */
+let expiredSession = false;
+export const isSessionExpired = (): boolean => expiredSession;
 
 let cachedStatusText: string | null = null;
 let cachedStatus: StatusObject | undefined;

@@ -118,6 +118,40 @@ describe('/api/channel', () => {
     await t.ctx.channelTests.idle();
   });
 
+  it('a failed test keeps its upstream reason on the channel (never a healthy-looking time); a pass clears it', async () => {
+    await t.ctx.options.set('AutomaticDisableChannelEnabled', 'false');
+    await call('POST', '/api/channel/', { name: 'broken', type: 1, key: 'fail-500', base_url: mock.url, models: 'gpt-4o-mini' });
+    const id = (await call('GET', '/api/channel/?p=0')).body.data[0].id;
+    const failed = await call('GET', `/api/channel/test/${id}`);
+    expect(failed.body.success).toBe(false);
+    expect(failed.body.message).toContain('upstream exploded');
+    // The answer carries the channel as the test left it, for the console's row.
+    expect(failed.body.data.channel).toMatchObject({ id, key: '' });
+    expect(failed.body.data.channel.test_error).toContain('upstream exploded');
+    expect(failed.body.data.channel.test_time).toBeGreaterThan(0);
+    expect((await call('GET', `/api/channel/${id}`)).body.data.test_error).toContain('upstream exploded');
+    await call('PUT', '/api/channel/', { id, key: 'ok', name: 'broken', type: 1, base_url: mock.url, models: 'gpt-4o-mini' });
+    const passed = await call('GET', `/api/channel/test/${id}`);
+    expect(passed.body).toMatchObject({ success: true });
+    expect(passed.body.data.channel.test_error).toBe('');
+  });
+
+  it('test all reports its progress (total, done, failed) until it ends; a second start while it runs is refused', async () => {
+    await t.ctx.options.set('AutomaticDisableChannelEnabled', 'false');
+    for (const [name, key] of [['a', 'ok'], ['b', 'fail-500'], ['c', 'ok']]) await call('POST', '/api/channel/', { name, type: 1, key, base_url: mock.url, models: 'gpt-4o-mini' });
+    expect((await call('GET', '/api/channel/test?scope=all')).body.success).toBe(true);
+    expect((await call('GET', '/api/channel/test?scope=all')).body).toMatchObject({ success: false, message: '测试已在运行中' });
+    const during = (await call('GET', '/api/channel/test/status')).body.data;
+    expect(during).toMatchObject({ running: true, scope: 'all' });
+    await t.ctx.channelTests.idle();
+    const after = (await call('GET', '/api/channel/test/status')).body.data;
+    expect(after).toMatchObject({ running: false, scope: 'all', total: 3, done: 3, failed: 1 });
+    expect(after.finished_at).toBeGreaterThanOrEqual(after.started_at);
+    // Once it ended, another run may start.
+    expect((await call('GET', '/api/channel/test?scope=disabled')).body.success).toBe(true);
+    await t.ctx.channelTests.idle();
+  });
+
   // covers S7-API-51, S7-API-50
   it('test disabled runs only the manually and automatically disabled channels against the upstream', async () => {
     await t.ctx.options.set('AutomaticEnableChannelEnabled', 'false');
@@ -192,7 +226,7 @@ describe('/api/channel', () => {
   it('every channel route is admin-only', async () => {
     await call('POST', '/api/user/', { username: 'plain', password: 'password123' });
     const plain = await t.login('plain', 'password123');
-    for (const [method, url] of [['GET', '/api/channel/?p=0'], ['GET', '/api/channel/search?keyword=a'], ['GET', '/api/channel/1'], ['POST', '/api/channel/'], ['PUT', '/api/channel/'], ['DELETE', '/api/channel/1/'], ['DELETE', '/api/channel/disabled'], ['GET', '/api/channel/test/1'], ['GET', '/api/channel/test?scope=all'], ['GET', '/api/channel/update_balance/1/'], ['GET', '/api/channel/models']] as const) {
+    for (const [method, url] of [['GET', '/api/channel/?p=0'], ['GET', '/api/channel/search?keyword=a'], ['GET', '/api/channel/1'], ['POST', '/api/channel/'], ['PUT', '/api/channel/'], ['DELETE', '/api/channel/1/'], ['DELETE', '/api/channel/disabled'], ['GET', '/api/channel/test/1'], ['GET', '/api/channel/test?scope=all'], ['GET', '/api/channel/test/status'], ['GET', '/api/channel/update_balance/1/'], ['GET', '/api/channel/models']] as const) {
       const res = await t.call({ method, url, cookie: plain, payload: method === 'POST' || method === 'PUT' ? {} : undefined });
       expect(res.body, `${method} ${url}`).toMatchObject({ success: false, message: '无权进行此操作，权限不足' });
     }

@@ -52,6 +52,7 @@ export function toChannelDto(row: ChannelRow): ChannelDto {
     created_time: Number(row.created_time),
     test_time: Number(row.test_time),
     response_time: Number(row.response_time),
+    test_error: row.test_error ?? '',
     base_url: row.base_url,
     other: row.other,
     balance: Number(row.balance),

@@ -33,14 +33,18 @@ export function channelRoutes(app: FastifyInstance, ctx: AppContext): void {
   }));
   app.get('/api/channel/test', admin, async (request) => {
     const scope = (request.query as { scope?: unknown }).scope === 'disabled' ? 'disabled' : 'all';
-    if (!ctx.channelTests.start(scope)) return { success: false, message: '测试已在运行中' };
+    if (!(await ctx.channelTests.start(scope))) return { success: false, message: '测试已在运行中' };
     return { success: true, message: '' };
   });
+  // The console polls this to show the progress of "test all" and refresh the rows when it ends.
+  app.get('/api/channel/test/status', admin, async () => ({ success: true, message: '', data: await ctx.channelTests.progress() }));
   app.get('/api/channel/test/:id', admin, async (request) => {
     const channel = await channels.row(idParam(request.params));
     const model = String((request.query as { model?: unknown }).model ?? '').trim() || undefined;
     const result = await testChannel(health, channel, model);
-    return { success: result.success, message: result.message, time: result.time, model: result.model, data: { time: result.time, model: result.model } };
+    // The channel as the test left it (time, failure reason, an automatic status change) for the console's row.
+    const after = await channels.get(channel.id);
+    return { success: result.success, message: result.message, time: result.time, model: result.model, data: { time: result.time, model: result.model, channel: after } };
   });
   const updateBalance = async (request: { params: unknown }) => {
     const channel = await channels.row(idParam(request.params));

@@ -23,6 +23,8 @@ export function tokenRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { success: true, message: '', data: await tokens.search(callerOf(request), keyword) };
   });
   app.get('/api/token/:id', user, async (request) => ({ success: true, message: '', data: await tokens.get(callerOf(request), idParam(request.params)) }));
+  // POST, not GET: a whole key is never in a URL a browser or proxy might prefetch, cache or log.
+  app.post('/api/token/:id/key', user, async (request) => ({ success: true, message: '', data: await tokens.revealKey(callerOf(request), idParam(request.params)) }));
   app.post('/api/token/', user, async (request) => ({ success: true, message: '', data: await tokens.create(callerOf(request), request.body) }));
   app.put('/api/token/', user, async (request) => {
     const statusOnly = Boolean((request.query as { status_only?: unknown }).status_only);

@@ -66,7 +66,8 @@ describe('/api/token', () => {
   it('updates fully, toggles status 1 <-> 2 only, refuses to enable an expired or exhausted key, deletes', async () => {
     const key = (await create(alice, { name: 'k', remain_quota: 10 })).body.data;
     const updated = await t.call({ method: 'PUT', url: '/api/token/', cookie: alice, payload: { ...key, name: 'renamed', remain_quota: 0, unlimited_quota: false, models: 'gpt-4o', subnet: '' } });
-    expect(updated.body.data).toMatchObject({ name: 'renamed', remain_quota: 0, models: 'gpt-4o', key: key.key });
+    expect(updated.body.data).toMatchObject({ name: 'renamed', remain_quota: 0, models: 'gpt-4o', key: `${key.key.slice(0, 4)}****${key.key.slice(-4)}` });
+    expect((await t.call({ method: 'POST', url: `/api/token/${key.id}/key`, cookie: alice })).body.data).toEqual({ key: key.key });
     expect((await t.call({ method: 'PUT', url: '/api/token/?status_only=true', cookie: alice, payload: { id: key.id, status: 2 } })).body.data.status).toBe(2);
     expect((await t.call({ method: 'PUT', url: '/api/token/?status_only=true', cookie: alice, payload: { id: key.id, status: 1 } })).body.message).toContain('额度已用尽');
     expect((await t.call({ method: 'PUT', url: '/api/token/?status_only=true', cookie: alice, payload: { id: key.id, status: 4 } })).body.success).toBe(false);
@@ -82,6 +83,23 @@ describe('/api/token', () => {
     expect((await t.call({ method: 'GET', url: '/api/token/?p=0', cookie: alice })).body.data[0].status).toBe(3);
     const extended = await t.call({ method: 'PUT', url: '/api/token/', cookie: alice, payload: { ...key, expired_time: -1 } });
     expect(extended.body.data.status).toBe(1);
+  });
+
+  it('lists, searches and reads show the key masked as abcd****wxyz; only the owner\'s explicit key request returns it whole', async () => {
+    const created = (await create(alice, { name: 'secret-key' })).body.data;
+    const masked = `${created.key.slice(0, 4)}****${created.key.slice(-4)}`;
+    for (const url of ['/api/token/?p=0', '/api/token/search?keyword=secret']) {
+      const rows = (await t.call({ method: 'GET', url, cookie: alice })).body.data;
+      expect(rows.map((r: { key: string }) => r.key)).toEqual([masked]);
+      expect(JSON.stringify(rows)).not.toContain(created.key);
+    }
+    expect((await t.call({ method: 'GET', url: `/api/token/${created.id}`, cookie: alice })).body.data.key).toBe(masked);
+    expect((await t.call({ method: 'PUT', url: '/api/token/?status_only=true', cookie: alice, payload: { id: created.id, status: 2 } })).body.data.key).toBe(masked);
+    expect((await t.call({ method: 'POST', url: `/api/token/${created.id}/key`, cookie: alice })).body).toEqual({ success: true, message: '', data: { key: created.key } });
+    // Another user, a GET, or nobody: no key.
+    expect((await t.call({ method: 'POST', url: `/api/token/${created.id}/key`, cookie: bob })).body).toMatchObject({ success: false, message: '令牌不存在' });
+    expect((await t.call({ method: 'GET', url: `/api/token/${created.id}/key`, cookie: alice })).status).toBe(404);
+    expect((await t.call({ method: 'POST', url: `/api/token/${created.id}/key` })).status).toBe(401);
   });
 
   it('anonymous callers get 401', async () => {

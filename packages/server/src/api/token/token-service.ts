@@ -1,4 +1,4 @@
-import { TokenMessages, TokenStatus, tokenInputSchema, type TokenDto } from '@model-relay/contract';
+import { TokenMessages, TokenStatus, maskTokenKey, tokenInputSchema, type TokenDto } from '@model-relay/contract';
 import { fail } from '../../lib/errors.js';
 import { randomAlphanumeric } from '../../lib/random.js';
 import { nowSeconds, parseInput } from '../../lib/validate.js';
@@ -9,12 +9,13 @@ import type { Caller } from '../user/user-service.js';
 /** Keys are 48 random alphanumerics stored without the "sk-" prefix (ARCHITECTURE.md). */
 export const KEY_LENGTH = 48;
 
-export function toTokenDto(row: TokenRow): TokenDto {
+/** The key as the API shows it: masked, except right after its creation (`revealKey`). */
+export function toTokenDto(row: TokenRow, revealKey = false): TokenDto {
   return {
     id: row.id,
     user_id: row.user_id,
     name: row.name,
-    key: row.key,
+    key: revealKey ? row.key : maskTokenKey(row.key),
     status: row.status,
     created_time: Number(row.created_time),
     accessed_time: Number(row.accessed_time),
@@ -34,13 +35,13 @@ export class TokenService {
   async list(caller: Caller, page: number, order: string): Promise<TokenDto[]> {
     await this.tokens.expireOverdue(caller.id, nowSeconds());
     const safe: TokenOrder = order === 'remain_quota' || order === 'used_quota' ? order : '';
-    return (await this.tokens.list(caller.id, page, safe)).map(toTokenDto);
+    return (await this.tokens.list(caller.id, page, safe)).map((row) => toTokenDto(row));
   }
 
   async search(caller: Caller, keyword: string): Promise<TokenDto[]> {
     const trimmed = keyword.trim();
     if (!trimmed) return this.list(caller, 0, '');
-    return (await this.tokens.search(caller.id, trimmed)).map(toTokenDto);
+    return (await this.tokens.search(caller.id, trimmed)).map((row) => toTokenDto(row));
   }
 
   async get(caller: Caller, id: number): Promise<TokenDto> {
@@ -66,7 +67,12 @@ export class TokenService {
       models: input.models,
       subnet: input.subnet,
     });
-    return toTokenDto(row);
+    return toTokenDto(row, true);
+  }
+
+  /** The whole key, for the console's explicit copy and open-in-client actions: only the owner's own. */
+  async revealKey(caller: Caller, id: number): Promise<{ key: string }> {
+    return { key: (await this.mustFind(caller, id)).key };
   }
 
   /** Full update of name, expiry, quota, models and IP list. */

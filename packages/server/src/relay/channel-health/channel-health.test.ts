@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { startMockUpstream, type MockUpstream } from '../../test-support/mock-openai.js';
 import { seedChannel } from '../../test-support/seed.js';
 import { queryBalance } from './query-balance.js';
+import { MemorySharedStore } from '../../cluster/shared-store.js';
 import { ChannelTestRunner } from './test-all.js';
 import { testChannel, type ChannelHealthDeps } from './test-channel.js';
 
@@ -75,11 +76,28 @@ describe('channel test', () => {
 
   it('test all runs once at a time in the background', async () => {
     const runner = new ChannelTestRunner(deps);
-    expect(runner.start('all')).toBe(true);
-    expect(runner.start('all')).toBe(false);
+    expect(await runner.start('all')).toBe(true);
+    expect(await runner.start('all')).toBe(false);
     await runner.idle();
     expect(runner.isRunning).toBe(false);
     expect(mock.requests.length).toBeGreaterThan(0);
+  });
+
+  it('two instances sharing one store: only one runs test all, and both report its progress', async () => {
+    const shared = new MemorySharedStore();
+    const a = new ChannelTestRunner(deps, shared);
+    const b = new ChannelTestRunner(deps, shared);
+    expect(await a.start('all')).toBe(true);
+    expect(await b.start('disabled')).toBe(false);
+    expect(await b.progress()).toMatchObject({ running: true, scope: 'all' });
+    await a.idle();
+    const done = await b.progress();
+    expect(done).toMatchObject({ running: false, scope: 'all' });
+    expect(done.done).toBe(done.total);
+    expect(done.total).toBeGreaterThan(0);
+    // The lock is released at the end: the other instance may run now.
+    expect(await b.start('disabled')).toBe(true);
+    await b.idle();
   });
 });
 

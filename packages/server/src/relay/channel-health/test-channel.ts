@@ -83,7 +83,7 @@ export async function testChannel(deps: ChannelHealthDeps, channel: ChannelRow, 
   }
   const elapsedMs = Math.round(performance.now() - started);
   const time = elapsedMs / 1000;
-  await deps.store.recordTest(channel.id, elapsedMs, Math.floor(Date.now() / 1000));
+  await deps.store.recordTest(channel.id, elapsedMs, Math.floor(Date.now() / 1000), success ? '' : message || '测试失败');
 
   const tooSlow = success && time > deps.options.number('ChannelDisableThreshold');
   if ((!success && deadKey) || tooSlow) {

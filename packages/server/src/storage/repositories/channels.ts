@@ -1,12 +1,12 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
 import { ChannelStatus, PAGE_SIZE, splitList } from '@model-relay/contract';
 import type { Dialect } from '../database.js';
 import type { RelayCache } from '../relay-cache.js';
 import type { ChannelRow, ChannelsTable, Database } from '../schema.js';
 import { escapeLike } from './users.js';
 
-export type NewChannel = Omit<ChannelRow, 'id'>;
-export type ChannelChanges = Partial<Omit<ChannelsTable, 'id'>>;
+export type NewChannel = Omit<ChannelRow, 'id' | 'test_error'>;
+export type ChannelChanges = Omit<Updateable<ChannelsTable>, 'id'>;
 
 /**
  * Channels and the abilities index the relay selects from: one (group, model, channel) row per group x model
@@ -49,7 +49,7 @@ export class ChannelsRepository {
             ? Number((await trx.insertInto('channels').values(row).executeTakeFirstOrThrow()).insertId)
             : (await trx.insertInto('channels').values(row).returning('id').executeTakeFirstOrThrow()).id;
         ids.push(id);
-        await this.rebuildAbilities(trx, { ...row, id });
+        await this.rebuildAbilities(trx, { ...row, id, test_error: '' });
       }
       return ids;
     });

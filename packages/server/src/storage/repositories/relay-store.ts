@@ -62,8 +62,13 @@ export class RelayStore {
     return rows.map((row) => row.model);
   }
 
-  async recordTest(id: number, responseTimeMs: number, testTime: number): Promise<void> {
-    await this.db.updateTable('channels').set({ response_time: responseTimeMs, test_time: testTime }).where('id', '=', id).execute();
+  /** The outcome of a channel test: its time, and why it failed ('' when it passed). */
+  async recordTest(id: number, responseTimeMs: number, testTime: number, error = ''): Promise<void> {
+    await this.db
+      .updateTable('channels')
+      .set({ response_time: responseTimeMs, test_time: testTime, test_error: error.slice(0, 500) })
+      .where('id', '=', id)
+      .execute();
   }
 
   async recordBalance(id: number, balance: number, updatedTime: number): Promise<void> {

@@ -1,8 +1,11 @@
-import { AZURE_CHANNEL_TYPE, AZURE_DEFAULT_API_VERSION, CHANNEL_KEY_HINTS, CHANNEL_TYPES, MODEL_MAPPING_EXAMPLE, PROXY_CHANNEL_TYPE, splitList, type ChannelDto } from '@model-relay/contract';
+import { AZURE_CHANNEL_TYPE, AZURE_DEFAULT_API_VERSION, CHANNEL_KEY_HINTS, CHANNEL_TYPES, MODEL_MAPPING_EXAMPLE, PROXY_CHANNEL_TYPE, channelInputSchema, firstIssueMessage, splitList } from '@model-relay/contract';
 import { Button, Card, Checkbox, Form, Input, InputNumber, Select, Space, Tag } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { api } from '../../lib/api';
+import { useCreateChannels } from '../../api/channels/create-channels';
+import { useChannel } from '../../api/channels/get-channel';
+import { useUpdateChannel } from '../../api/channels/update-channel';
+import { useGroups } from '../../api/groups/get-groups';
 import { channelModelsOf, loadChannelModels } from '../../lib/channel-models';
 import { toast } from '../../lib/toast';
 import { buildChannelBody, type ChannelFormState } from './channel-body';
@@ -19,39 +22,36 @@ export default function ChannelFormPage() {
   const navigate = useNavigate();
   const [state, setState] = useState<State>({ type: 1, name: '', groups: ['default'], models: [], model_mapping: '', key: '', base_url: '', other: '', priority: 0, weight: 0, batch: false });
   const [config, setConfig] = useState<ChannelConfig>(EMPTY_CONFIG);
-  const [groups, setGroups] = useState<string[]>(['default']);
+  const groups = [...new Set(['default', ...(useGroups().data ?? [])])];
   const [customModel, setCustomModel] = useState('');
   const [, setModelsLoaded] = useState(0);
-  const [saving, setSaving] = useState(false);
+  const loaded = useChannel(editing ? Number(id) : undefined).data;
+  const create = useCreateChannels();
+  const update = useUpdateChannel();
+  const saving = create.isPending || update.isPending;
   const set = <K extends keyof State>(key: K, value: State[K]) => setState((s) => ({ ...s, [key]: value }));
 
   useEffect(() => {
     loadChannelModels().then(() => setModelsLoaded((n) => n + 1)).catch(() => undefined);
-    api<string[]>('/api/group/', { quiet: true })
-      .then((res) => res.success && setGroups((g) => [...new Set([...g, ...(res.data ?? [])])]))
-      .catch(() => undefined);
-    if (!id) return;
-    api<ChannelDto>(`/api/channel/${id}`)
-      .then((res) => {
-        if (!res.success || !res.data) return;
-        const c = res.data;
-        setState({
-          type: c.type,
-          name: c.name,
-          groups: splitList(c.group),
-          models: splitList(c.models),
-          model_mapping: c.model_mapping,
-          key: '',
-          base_url: c.base_url,
-          other: c.other,
-          priority: c.priority,
-          weight: c.weight,
-          batch: false,
-        });
-        setConfig(parseChannelConfig(c.config));
-      })
-      .catch(() => undefined);
-  }, [id]);
+  }, []);
+  useEffect(() => {
+    if (!loaded) return;
+    const c = loaded;
+    setState({
+      type: c.type,
+      name: c.name,
+      groups: splitList(c.group),
+      models: splitList(c.models),
+      model_mapping: c.model_mapping,
+      key: '',
+      base_url: c.base_url,
+      other: c.other,
+      priority: c.priority,
+      weight: c.weight,
+      batch: false,
+    });
+    setConfig(parseChannelConfig(c.config));
+  }, [loaded]);
 
   const typeOptions = useMemo(
     () =>
@@ -70,16 +70,19 @@ export default function ChannelFormPage() {
       return;
     }
     const { body } = result;
-    setSaving(true);
+    // The server's own schema checks the body too (model mapping and config JSON), with the same messages.
+    const parsed = channelInputSchema.safeParse(body);
+    if (!parsed.success) {
+      toast.info(firstIssueMessage(parsed.error));
+      return;
+    }
     try {
-      const res = editing ? await api('/api/channel/', { method: 'PUT', body: { ...body, id: Number(id) } }) : await api('/api/channel/', { method: 'POST', body });
-      if (!res.success) return;
+      if (editing) await update.mutateAsync({ ...body, id: Number(id) });
+      else await create.mutateAsync(body);
       toast.success(editing ? '渠道更新成功！' : '渠道创建成功！');
       navigate('/channel');
     } catch {
       /* shown by the request client */
-    } finally {
-      setSaving(false);
     }
   };
 

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { renderBalance, responseTimeColor } from './channel-display';
+import { renderBalance, responseTimeColor, testResultDisplay } from './channel-display';
 
 beforeEach(() => {
   localStorage.setItem('display_in_currency', 'true');
@@ -37,5 +37,12 @@ describe('channel list display rules (spec section 9)', () => {
     expect(renderBalance(10, 1_000_000)).toBe('$2.00');
     expect(renderBalance(13, 500_000)).toBe('$1.00');
     expect(renderBalance(14, 99)).toBeUndefined();
+  });
+
+  it('a channel whose last test failed is red 测试失败, never a fast green time', () => {
+    expect(testResultDisplay(3, 'upstream exploded')).toEqual({ color: 'red', text: '测试失败', failed: true });
+    expect(testResultDisplay(0, 'connect ECONNREFUSED')).toEqual({ color: 'red', text: '测试失败', failed: true });
+    expect(testResultDisplay(800, '')).toEqual({ color: 'green', text: '0.80 秒', failed: false });
+    expect(testResultDisplay(0, undefined)).toEqual({ color: 'default', text: '未测试', failed: false });
   });
 });

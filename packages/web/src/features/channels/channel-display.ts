@@ -12,6 +12,15 @@ export function responseTimeColor(ms: number): { color: string; text: string } {
 }
 
 /**
+ * What the response-time cell shows: a channel whose last test failed is red 测试失败 (never a fast green time),
+ * otherwise the colours above.
+ */
+export function testResultDisplay(ms: number, testError: string | undefined): { color: string; text: string; failed: boolean } {
+  if (testError) return { color: 'red', text: '测试失败', failed: true };
+  return { ...responseTimeColor(ms), failed: false };
+}
+
+/**
  * Balance display of spec section 9: types 1 and 8 in dollars; 4 and 12 in yuan; 5 in yuan divided by
  * 10000; 10 and 13 quota-formatted; other types show nothing.
  */

@@ -58,12 +58,64 @@ describe('channel list', () => {
 
   // covers S2-CHANNELS-13, S2-CHANNELS-14, S2-CHANNELS-15, S2-CHANNELS-16, S2-CHANNELS-17, S2-CHANNELS-25
   it('has the add, test all, test disabled, delete disabled and refresh buttons, and the notice', async () => {
-    const calls = await renderPage({ 'GET /api/channel/test': () => ({ success: true, message: '' }) });
+    const calls = await renderPage({
+      'GET /api/channel/test': () => ({ success: true, message: '' }),
+      'GET /api/channel/test/status': () => ({ success: true, message: '', data: { running: false, scope: 'all', total: 2, done: 2, failed: 0, started_at: 1, finished_at: 2 } }),
+    });
     for (const name of ['添加新的渠道', '测试所有渠道', '测试禁用渠道', '删除禁用渠道', '刷新']) expect(screen.getByRole('button', { name })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: '测试所有渠道' }));
-    fireEvent.click(screen.getByRole('button', { name: '测试禁用渠道' }));
+    // The run is followed until it ends; then the other scope can be started.
+    expect(await screen.findByText('渠道测试完成：共 2 个，成功 2 个，失败 0 个', {}, { timeout: 5000 })).toBeTruthy();
+    await waitFor(() => expect((screen.getByRole('button', { name: /测试禁用渠道/ }) as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByRole('button', { name: /测试禁用渠道/ }));
     await waitFor(() => expect(calls.filter((c) => c.url.startsWith('/api/channel/test?scope=')).map((c) => c.url)).toEqual(['/api/channel/test?scope=all', '/api/channel/test?scope=disabled']));
     expect(screen.getByText(/渠道测试仅支持 chat 模型/)).toBeTruthy();
+  });
+
+  it('test all shows its progress, keeps both run buttons busy, and reloads the rows when the run ends', async () => {
+    let polls = 0;
+    let finished = false;
+    const progress = (done: number, running: boolean) => ({ running, scope: 'all', total: 4, done, failed: 1, started_at: 1, finished_at: running ? 0 : 2 });
+    const calls = await renderPage({
+      'GET /api/channel/': () => ({ success: true, message: '', data: finished ? [{ ...rows[0], test_error: 'upstream exploded', test_time: 1_700_000_000 }, rows[1]] : rows }),
+      'GET /api/channel/test': () => ({ success: true, message: '' }),
+      'GET /api/channel/test/status': () => {
+        polls++;
+        if (polls < 3) return { success: true, message: '', data: progress(polls, true) };
+        finished = true;
+        return { success: true, message: '', data: progress(4, false) };
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: '测试所有渠道' }));
+    const bar = await screen.findByRole('status', { name: '渠道测试进度' });
+    await waitFor(() => expect(bar.textContent).toContain('正在测试所有渠道：1 / 4，失败 1 个'));
+    expect((screen.getByRole('button', { name: /测试所有渠道/ }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: /测试禁用渠道/ }) as HTMLButtonElement).disabled).toBe(true);
+    expect(await screen.findByText('渠道测试完成：共 4 个，成功 3 个，失败 1 个', {}, { timeout: 5000 })).toBeTruthy();
+    await waitFor(() => expect(within(rowOf('openai-main')).getByText('测试失败')).toBeTruthy());
+    expect(screen.queryByRole('status', { name: '渠道测试进度' })).toBeNull();
+    expect(calls.filter((c) => c.url === '/api/channel/?p=0')).toHaveLength(2);
+  });
+
+  it('a single test spins and disables its own button until it answers; a failure names the channel, gives the reason and marks the row failed', async () => {
+    let answer: (value: unknown) => void = () => undefined;
+    const failedRow = { ...rows[0], response_time: 12, test_time: 1_700_000_000, test_error: 'upstream exploded' };
+    await renderPage({
+      'GET /api/channel/test/2': () => new Promise((resolve) => (answer = resolve)),
+    });
+    const button = () => within(rowOf('openai-main')).getByRole('button', { name: /测试/ }) as HTMLButtonElement;
+    fireEvent.click(button());
+    await waitFor(() => expect(button().disabled).toBe(true));
+    expect(button().querySelector('.ant-btn-loading-icon, .anticon-loading')).toBeTruthy();
+    // The other row's test stays available.
+    expect((within(rowOf('claude')).getByRole('button', { name: '测试' }) as HTMLButtonElement).disabled).toBe(false);
+    answer({ success: false, message: 'upstream exploded', time: 0.012, model: 'gpt-4o', data: { time: 0.012, model: 'gpt-4o', channel: failedRow } });
+    expect(await screen.findByText('渠道 openai-main 测试失败：upstream exploded')).toBeTruthy();
+    await waitFor(() => expect(button().disabled).toBe(false));
+    // Failed: red 测试失败, never a fast green time.
+    const cell = within(rowOf('openai-main')).getByText('测试失败');
+    expect(cell.closest('.ant-tag')?.className).toContain('red');
+    expect(within(rowOf('openai-main')).queryByText('0.01 秒')).toBeNull();
   });
 
   // covers S2-CHANNELS-18, S2-CHANNELS-20, S2-CHANNELS-22, S2-CHANNELS-23, S4-STATES-12, S8-ERRORS-35
@@ -90,9 +142,16 @@ describe('channel list', () => {
   // covers S2-CHANNELS-11, S2-CHANNELS-12
   it('sorts by a header click and searches by keyword', async () => {
     const calls = await renderPage({ 'GET /api/channel/search': () => ({ success: true, message: '', data: [rows[1]] }) });
-    fireEvent.click(screen.getAllByRole('button', { name: /^名称/ })[0]);
+    const header = (label: string) => screen.getAllByRole('columnheader').find((th) => th.textContent?.startsWith(label)) as HTMLElement;
+    fireEvent.click(header('名称'));
     const names = () => screen.getAllByRole('row').slice(1).map((r) => r.querySelectorAll('td')[1]?.textContent);
     expect(names()).toEqual(['claude', 'openai-main']);
+    expect(header('名称').getAttribute('aria-sort')).toBe('ascending');
+    fireEvent.click(header('响应时间'));
+    expect(names()).toEqual(['openai-main', 'claude']);
+    fireEvent.click(header('响应时间'));
+    expect(names()).toEqual(['claude', 'openai-main']);
+    expect(header('响应时间').querySelector('.ant-table-column-sorter-down.active')).toBeTruthy();
     const box = screen.getByPlaceholderText('搜索渠道的 ID，名称和密钥 ...');
     fireEvent.change(box, { target: { value: 'sk-abc' } });
     fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13 });
@@ -169,7 +228,7 @@ describe('channel list', () => {
     expect(await screen.findByText('通道 openai-main 测试成功，模型 gpt-4o-mini，耗时 1.50 秒。')).toBeTruthy();
     expect(within(rowOf('openai-main')).getByText('1.50 秒')).toBeTruthy();
     fireEvent.click(within(rowOf('claude')).getByRole('button', { name: '测试' }));
-    expect(await screen.findByText(refusal)).toBeTruthy();
+    expect(await screen.findByText(`渠道 claude 测试失败：${refusal}`)).toBeTruthy();
     expect(within(rowOf('claude')).getByText('6.00 秒')).toBeTruthy();
     expect(calls.filter((c) => c.url.startsWith('/api/channel/test/')).map((c) => c.url)).toEqual(['/api/channel/test/2?model=gpt-4o-mini', '/api/channel/test/1?model=']);
   });

@@ -1,15 +1,21 @@
 import { ChannelStatus, channelTypeInfo, type ChannelDto } from '@model-relay/contract';
-import { Alert, Button, Card, Input, InputNumber, Popconfirm, Select, Space, Table, Tag, Tooltip } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
-import { useCallback, useState } from 'react';
+import { Alert, Button, InputNumber, Popconfirm, Progress, Select, Space, Tag, Tooltip } from 'antd';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useHeaderSort } from '../../components/use-header-sort';
-import { usePagedList } from '../../components/use-paged-list';
-import { api } from '../../lib/api';
+import { useDeleteChannel } from '../../api/channels/delete-channel';
+import { useDeleteDisabledChannels } from '../../api/channels/delete-disabled-channels';
+import { useChannelTestStatus } from '../../api/channels/get-channel-test-status';
+import { useChannelList } from '../../api/channels/get-channels';
+import { useTestAllChannels } from '../../api/channels/test-all-channels';
+import { useTestChannel } from '../../api/channels/test-channel';
+import { useUpdateChannel } from '../../api/channels/update-channel';
+import { useUpdateChannelBalance } from '../../api/channels/update-channel-balance';
+import type { ListColumn } from '../../components/list-table/columns';
+import { ListTable } from '../../components/list-table/list-table';
 import { formatTimestamp } from '../../lib/format';
 import { isPromptDue, markPromptSeen } from '../../lib/storage';
 import { toast } from '../../lib/toast';
-import { renderBalance, responseTimeColor } from './channel-display';
+import { renderBalance, testResultDisplay } from './channel-display';
 
 const NOTICE_TOPIC = 'channel-test';
 
@@ -20,93 +26,132 @@ function statusTag(status: number) {
   return <Tag>未知状态</Tag>;
 }
 
-
 /** 渠道: the channel list of spec section 2. */
 export default function ChannelsPage() {
   const navigate = useNavigate();
-  const [keyword, setKeyword] = useState('');
   const [showNotice, setShowNotice] = useState(() => isPromptDue(NOTICE_TOPIC));
   const [testModels, setTestModels] = useState<Record<number, string>>({});
-  const listUrl = useCallback((p: number) => `/api/channel/?p=${p}`, []);
-  const searchUrl = useCallback((k: string) => `/api/channel/search?keyword=${encodeURIComponent(k)}`, []);
-  const list = usePagedList<ChannelDto>(listUrl, searchUrl);
+  const [testing, setTesting] = useState<ReadonlySet<number>>(new Set());
+  /** When the console started following a background run (ms); 0 when not following one. */
+  const [watchingSince, setWatchingSince] = useState(0);
+  const watchingRun = watchingSince > 0;
+  const list = useChannelList();
+  const update = useUpdateChannel();
+  const test = useTestChannel();
+  const balance = useUpdateChannelBalance();
+  const remove = useDeleteChannel();
+  const removeDisabled = useDeleteDisabledChannels();
+  const testAll = useTestAllChannels();
+  const status = useChannelTestStatus(watchingRun);
+  // Only an answer asked for after the start counts: an older one may describe the previous run.
+  const run = status.dataUpdatedAt >= watchingSince ? status.data : undefined;
 
-  const patch = (id: number, changes: Partial<ChannelDto>) => list.setRows((rows) => rows.map((row) => (row.id === id ? { ...row, ...changes } : row)));
-
-  const update = async (channel: ChannelDto, changes: Partial<ChannelDto>) => {
-    const res = await api<ChannelDto>('/api/channel/', { method: 'PUT', body: { id: channel.id, ...changes } });
-    if (!res.success || !res.data) return;
-    toast.success('操作成功完成！');
-    patch(channel.id, res.data);
-  };
-
-  const test = async (channel: ChannelDto) => {
-    const model = testModels[channel.id] ?? '';
-    const res = await api<{ time: number; model: string }>(`/api/channel/test/${channel.id}?model=${encodeURIComponent(model)}`);
-    if (!res.success || !res.data) return;
-    toast.info(`通道 ${channel.name} 测试成功，模型 ${res.data.model}，耗时 ${res.data.time.toFixed(2)} 秒。`);
-    patch(channel.id, { response_time: Math.round(res.data.time * 1000), test_time: Math.floor(Date.now() / 1000) });
-  };
-
-  const refreshBalance = async (channel: ChannelDto) => {
-    const res = await api<{ balance: number }>(`/api/channel/update_balance/${channel.id}/`);
-    if (!res.success || !res.data) return;
-    patch(channel.id, { balance: res.data.balance, balance_updated_time: Math.floor(Date.now() / 1000) });
-    toast.success(`通道 ${channel.name} 余额更新成功！`);
-  };
-
-  const remove = async (channel: ChannelDto) => {
-    const res = await api(`/api/channel/${channel.id}/`, { method: 'DELETE' });
-    if (!res.success) return;
-    toast.success('操作成功完成！');
-    list.setRows((rows) => rows.filter((row) => row.id !== channel.id));
-  };
-
-  const testAll = async (scope: 'all' | 'disabled') => {
-    const res = await api(`/api/channel/test?scope=${scope}`);
-    if (res.success) toast.info('已成功开始测试通道，请刷新页面查看结果。');
-  };
-
-  const deleteDisabled = async () => {
-    const res = await api<number>('/api/channel/disabled', { method: 'DELETE' });
-    if (res.success) {
-      toast.success(`已删除所有禁用渠道，共计 ${res.data ?? 0} 个`);
-      await list.reload();
+  const quietly = async (action: () => Promise<unknown>) => {
+    try {
+      await action();
+      return true;
+    } catch {
+      return false; // shown by the request client
     }
   };
 
-  const { rows, title: sortTitle } = useHeaderSort<ChannelDto>(list.rows);
+  const save = async (channel: ChannelDto, changes: Partial<ChannelDto>) => {
+    if (await quietly(() => update.mutateAsync({ id: channel.id, ...changes }))) toast.success('操作成功完成！');
+  };
 
-  const columns: ColumnsType<ChannelDto> = [
-    { ...sortTitle('ID', 'id'), dataIndex: 'id', width: 60 },
-    { ...sortTitle('名称', 'name'), dataIndex: 'name' },
-    { ...sortTitle('分组', 'group'), dataIndex: 'group', render: (group: string) => group.split(',').filter(Boolean).map((g) => <Tag key={g}>{g}</Tag>) },
+  // One test at a time per row: its button spins and is disabled until the answer; the row takes the result.
+  const runTest = async (channel: ChannelDto) => {
+    setTesting((ids) => new Set(ids).add(channel.id));
+    try {
+      const outcome = await test.mutateAsync({ id: channel.id, model: testModels[channel.id] ?? '' });
+      if (outcome.success) toast.info(`通道 ${channel.name} 测试成功，模型 ${outcome.model}，耗时 ${outcome.time.toFixed(2)} 秒。`);
+      else toast.error(`渠道 ${channel.name} 测试失败：${outcome.message || '未知错误'}`);
+    } catch {
+      /* shown by the request client */
+    } finally {
+      setTesting((ids) => {
+        const next = new Set(ids);
+        next.delete(channel.id);
+        return next;
+      });
+    }
+  };
+
+  const refreshBalance = async (channel: ChannelDto) => {
+    if (await quietly(() => balance.mutateAsync(channel.id))) toast.success(`通道 ${channel.name} 余额更新成功！`);
+  };
+
+  const deleteChannel = async (channel: ChannelDto) => {
+    if (await quietly(() => remove.mutateAsync(channel.id))) toast.success('操作成功完成！');
+  };
+
+  const startTests = async (scope: 'all' | 'disabled') => {
+    try {
+      const { started, message } = await testAll.mutateAsync(scope);
+      // Started now, or one already runs: either way the progress is followed until it ends.
+      if (started || message === '测试已在运行中') setWatchingSince(Date.now());
+      if (!started) toast.info(message || '测试未能开始');
+    } catch {
+      /* shown by the request client */
+    }
+  };
+
+  // The run ended: show its outcome and reload the rows with their new times, failures and statuses.
+  const { reload } = list;
+  useEffect(() => {
+    if (!watchingRun || !run || run.running) return;
+    setWatchingSince(0);
+    toast.success(`渠道测试完成：共 ${run.total} 个，成功 ${run.total - run.failed} 个，失败 ${run.failed} 个`);
+    void reload();
+  }, [watchingRun, run, reload]);
+
+  const deleteDisabled = async () => {
+    try {
+      const count = await removeDisabled.mutateAsync();
+      toast.success(`已删除所有禁用渠道，共计 ${count ?? 0} 个`);
+      await list.reload();
+    } catch {
+      /* shown by the request client */
+    }
+  };
+
+  const columns: ListColumn<ChannelDto>[] = [
+    { key: 'id', title: 'ID', dataIndex: 'id', width: 60, sort: 'id' },
+    { key: 'name', title: '名称', dataIndex: 'name', sort: 'name' },
+    { key: 'group', title: '分组', dataIndex: 'group', sort: 'group', render: (group: string) => group.split(',').filter(Boolean).map((g) => <Tag key={g}>{g}</Tag>) },
     {
-      ...sortTitle('类型', 'type'),
+      key: 'type',
+      title: '类型',
       dataIndex: 'type',
+      sort: 'type',
       render: (type: number) => {
         const info = channelTypeInfo(type);
         return <Tag color={info.color}>{info.text}</Tag>;
       },
     },
-    { ...sortTitle('状态', 'status'), dataIndex: 'status', render: statusTag },
+    { key: 'status', title: '状态', dataIndex: 'status', sort: 'status', render: statusTag },
     {
-      ...sortTitle('响应时间', 'response_time'),
+      key: 'response_time',
+      title: '响应时间',
       dataIndex: 'response_time',
+      sort: 'response_time',
       render: (ms: number, channel) => {
-        const { color, text } = responseTimeColor(ms);
+        const { color, text, failed } = testResultDisplay(ms, channel.test_error);
+        const when = channel.test_time ? `上次测试时间：${formatTimestamp(channel.test_time)}` : '未测试';
         return (
-          <Tooltip title={channel.test_time ? `上次测试时间：${formatTimestamp(channel.test_time)}` : '未测试'}>
+          <Tooltip title={failed ? `${when}，失败原因：${channel.test_error}` : when}>
             <Tag color={color}>{text}</Tag>
           </Tooltip>
         );
       },
     },
     {
-      ...sortTitle('余额', 'balance'),
+      key: 'balance',
+      title: '余额',
       dataIndex: 'balance',
-      render: (balance: number, channel) => {
-        const text = renderBalance(channel.type, balance);
+      sort: 'balance',
+      render: (value: number, channel) => {
+        const text = renderBalance(channel.type, value);
         if (text === undefined) return <span>不支持</span>;
         return (
           <Tooltip title="点击更新余额">
@@ -118,8 +163,10 @@ export default function ChannelsPage() {
       },
     },
     {
-      ...sortTitle('优先级', 'priority'),
+      key: 'priority',
+      title: '优先级',
       dataIndex: 'priority',
+      sort: 'priority',
       render: (priority: number, channel) => (
         <InputNumber
           aria-label={`渠道 ${channel.id} 优先级`}
@@ -130,14 +177,14 @@ export default function ChannelsPage() {
           onBlur={(e) => {
             const value = e.target.value.trim();
             if (value === '' || Number(value) === priority) return;
-            void update(channel, { priority: Math.trunc(Number(value)) });
+            void save(channel, { priority: Math.trunc(Number(value)) });
           }}
         />
       ),
     },
     {
-      title: '测试模型',
       key: 'test_model',
+      title: '测试模型',
       render: (_, channel) => (
         <Select
           size="small"
@@ -152,18 +199,20 @@ export default function ChannelsPage() {
       ),
     },
     {
-      title: '操作',
       key: 'actions',
+      title: '操作',
       render: (_, channel) => (
         <Space size={4} wrap>
-          <Button size="small" onClick={() => void test(channel)}>测试</Button>
-          <Popconfirm title={`确定删除渠道 ${channel.name}？`} okText="删除" okButtonProps={{ danger: true }} cancelText="取消" onConfirm={() => void remove(channel)}>
+          <Button size="small" loading={testing.has(channel.id)} disabled={testing.has(channel.id)} onClick={() => void runTest(channel)}>
+            测试
+          </Button>
+          <Popconfirm title={`确定删除渠道 ${channel.name}？`} okText="删除" okButtonProps={{ danger: true }} cancelText="取消" onConfirm={() => void deleteChannel(channel)}>
             <Button size="small" danger>删除</Button>
           </Popconfirm>
           {channel.status === ChannelStatus.Enabled ? (
-            <Button size="small" onClick={() => void update(channel, { status: ChannelStatus.ManuallyDisabled })}>禁用</Button>
+            <Button size="small" onClick={() => void save(channel, { status: ChannelStatus.ManuallyDisabled })}>禁用</Button>
           ) : (
-            <Button size="small" onClick={() => void update(channel, { status: ChannelStatus.Enabled })}>启用</Button>
+            <Button size="small" onClick={() => void save(channel, { status: ChannelStatus.Enabled })}>启用</Button>
           )}
           <Button size="small" onClick={() => navigate(`/channel/edit/${channel.id}`)}>编辑</Button>
         </Space>
@@ -171,8 +220,9 @@ export default function ChannelsPage() {
     },
   ];
 
-  return (
-    <Card className="page-card" title="渠道管理">
+  const runBusy = watchingRun || testAll.isPending;
+  const notice = (
+    <>
       {showNotice && (
         <Alert
           type="info"
@@ -185,33 +235,39 @@ export default function ChannelsPage() {
           }}
         />
       )}
-      <Input.Search
-        placeholder="搜索渠道的 ID，名称和密钥 ..."
-        value={keyword}
-        onChange={(e) => setKeyword(e.target.value)}
-        onSearch={(value) => void list.search(value)}
-        allowClear
-        style={{ marginBottom: 16 }}
-      />
-      <Table<ChannelDto>
-        rowKey="id"
-        columns={columns}
-        dataSource={rows}
-        loading={list.loading}
-        scroll={{ x: 1100 }}
-        pagination={{ current: list.activePage, pageSize: 10, total: list.total, showSizeChanger: false, onChange: list.onPageChange }}
-        footer={() => (
-          <Space wrap>
-            <Button type="primary" onClick={() => navigate('/channel/add')}>添加新的渠道</Button>
-            <Button onClick={() => void testAll('all')}>测试所有渠道</Button>
-            <Button onClick={() => void testAll('disabled')}>测试禁用渠道</Button>
-            <Popconfirm title="确定删除所有已禁用的渠道？" okText="删除" okButtonProps={{ danger: true }} cancelText="取消" onConfirm={() => void deleteDisabled()}>
-              <Button danger>删除禁用渠道</Button>
-            </Popconfirm>
-            <Button onClick={() => void list.reload()}>刷新</Button>
-          </Space>
-        )}
-      />
-    </Card>
+      {watchingRun && (
+        <div role="status" aria-label="渠道测试进度" style={{ marginBottom: 16 }}>
+          <div>
+            {run?.running && run.total > 0
+              ? `正在测试${run.scope === 'disabled' ? '禁用' : '所有'}渠道：${run.done} / ${run.total}${run.failed ? `，失败 ${run.failed} 个` : ''}`
+              : '正在开始测试渠道 ...'}
+          </div>
+          <Progress percent={run?.total ? Math.floor((run.done / run.total) * 100) : 0} status="active" />
+        </div>
+      )}
+    </>
+  );
+
+  return (
+    <ListTable<ChannelDto>
+      title="渠道管理"
+      list={list}
+      columns={columns}
+      notice={notice}
+      search={{ placeholder: '搜索渠道的 ID，名称和密钥 ...' }}
+      scrollX={1100}
+      empty={{ description: '还没有渠道', action: { label: '添加第一个渠道', onClick: () => navigate('/channel/add') } }}
+      footer={
+        <Space wrap>
+          <Button type="primary" onClick={() => navigate('/channel/add')}>添加新的渠道</Button>
+          <Button loading={runBusy} disabled={runBusy} onClick={() => void startTests('all')}>测试所有渠道</Button>
+          <Button loading={runBusy} disabled={runBusy} onClick={() => void startTests('disabled')}>测试禁用渠道</Button>
+          <Popconfirm title="确定删除所有已禁用的渠道？" okText="删除" okButtonProps={{ danger: true }} cancelText="取消" onConfirm={() => void deleteDisabled()}>
+            <Button danger>删除禁用渠道</Button>
+          </Popconfirm>
+          <Button onClick={() => void list.reload()}>刷新</Button>
+        </Space>
+      }
+    />
   );
 }

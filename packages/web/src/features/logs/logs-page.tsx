@@ -1,9 +1,10 @@
 import type { LogDto } from '@model-relay/contract';
-import { Button, Card, DatePicker, Form, Input, Select, Space, Table, Tag, Tooltip } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Button, DatePicker, Form, Input, Select, Space, Tag, Tooltip } from 'antd';
 import { useCallback, useState } from 'react';
-import { usePagedList } from '../../components/use-paged-list';
-import { api } from '../../lib/api';
+import { getLogStat } from '../../api/logs/get-log-stat';
+import { useLogList } from '../../api/logs/get-logs';
+import type { ListColumn } from '../../components/list-table/columns';
+import { ListTable } from '../../components/list-table/list-table';
 import { formatTimestamp, renderQuota } from '../../lib/format';
 import { isAdmin, useUser } from '../../lib/session';
 import { LOG_TYPES, defaultLogFilters, logQuery, type LogFilters } from './log-query';
@@ -17,27 +18,29 @@ export default function LogsPage() {
   const [draft, setDraft] = useState<LogFilters>(() => defaultLogFilters());
   const [filters, setFilters] = useState<LogFilters>(draft);
   const [total, setTotal] = useState<number | undefined>();
-  const base = admin ? '/api/log/' : '/api/log/self/';
-  const listUrl = useCallback((p: number) => `${base}?${logQuery(filters, admin, p)}`, [base, filters, admin]);
-  const searchUrl = useCallback(() => listUrl(0), [listUrl]);
-  const list = usePagedList<LogRow>(listUrl, searchUrl);
+  const query = useCallback((page?: number) => logQuery(filters, admin, page), [filters, admin]);
+  const list = useLogList(admin, query);
 
   const showTotal = async () => {
-    const res = await api<{ quota: number }>(`${admin ? '/api/log/stat' : '/api/log/self/stat'}?${logQuery(filters, admin)}`);
-    if (res.success && res.data) setTotal(res.data.quota);
+    try {
+      setTotal((await getLogStat(admin, query())).quota);
+    } catch {
+      /* shown by the request client */
+    }
   };
 
   const set = <K extends keyof LogFilters>(key: K, value: LogFilters[K]) => setDraft((d) => ({ ...d, [key]: value }));
-  const columns: ColumnsType<LogRow> = [
-    { title: '时间', dataIndex: 'created_at', render: (t: number) => formatTimestamp(t) },
+  const columns: ListColumn<LogRow>[] = [
+    { key: 'created_at', title: '时间', dataIndex: 'created_at', render: (t: number) => formatTimestamp(t) },
     ...(admin
       ? [
-          { title: '渠道', dataIndex: 'channel', render: (c: number) => (c ? <Tag>{c}</Tag> : '') },
-          { title: '用户', dataIndex: 'username', render: (u: string) => (u ? <Tag>{u}</Tag> : '') },
+          { key: 'channel', title: '渠道', dataIndex: 'channel', render: (c: number) => (c ? <Tag>{c}</Tag> : '') },
+          { key: 'username', title: '用户', dataIndex: 'username', render: (u: string) => (u ? <Tag>{u}</Tag> : '') },
         ]
       : []),
-    { title: '令牌', dataIndex: 'token_name', render: (t: string) => (t ? <Tag>{t}</Tag> : '') },
+    { key: 'token_name', title: '令牌', dataIndex: 'token_name', render: (t: string) => (t ? <Tag>{t}</Tag> : '') },
     {
+      key: 'type',
       title: '类型',
       dataIndex: 'type',
       render: (type: number) => {
@@ -45,11 +48,12 @@ export default function LogsPage() {
         return <Tag color={info?.color}>{info?.label ?? '未知'}</Tag>;
       },
     },
-    { title: '模型', dataIndex: 'model_name', render: (m: string) => (m ? <Tag>{m}</Tag> : '') },
-    { title: '提示', dataIndex: 'prompt_tokens', render: (n: number, row) => (row.type === 2 ? n : '') },
-    { title: '补全', dataIndex: 'completion_tokens', render: (n: number, row) => (row.type === 2 ? n : '') },
-    { title: '额度', dataIndex: 'quota', render: (q: number) => (q ? renderQuota(q, 6) : '') },
+    { key: 'model_name', title: '模型', dataIndex: 'model_name', render: (m: string) => (m ? <Tag>{m}</Tag> : '') },
+    { key: 'prompt_tokens', title: '提示', dataIndex: 'prompt_tokens', render: (n: number, row) => (row.type === 2 ? n : '') },
+    { key: 'completion_tokens', title: '补全', dataIndex: 'completion_tokens', render: (n: number, row) => (row.type === 2 ? n : '') },
+    { key: 'quota', title: '额度', dataIndex: 'quota', render: (q: number) => (q ? renderQuota(q) : '') },
     {
+      key: 'content',
       title: '详情',
       dataIndex: 'content',
       render: (content: string, row) => (
@@ -60,9 +64,34 @@ export default function LogsPage() {
     },
   ];
 
+  const filterForm = (
+    <Form
+      layout="inline"
+      style={{ marginBottom: 16, rowGap: 8 }}
+      onFinish={() => {
+        setTotal(undefined);
+        setFilters(draft);
+      }}
+    >
+      <Form.Item label="令牌名称"><Input aria-label="令牌名称" value={draft.token_name} onChange={(e) => set('token_name', e.target.value)} placeholder="可选值" /></Form.Item>
+      <Form.Item label="模型名称"><Input aria-label="模型名称" value={draft.model_name} onChange={(e) => set('model_name', e.target.value)} placeholder="可选值" /></Form.Item>
+      <Form.Item label="起始时间"><DatePicker showTime value={draft.start} onChange={(v) => v && set('start', v)} /></Form.Item>
+      <Form.Item label="结束时间"><DatePicker showTime value={draft.end} onChange={(v) => v && set('end', v)} /></Form.Item>
+      <Form.Item label="日志类型">
+        <Select aria-label="日志类型" style={{ width: 100 }} value={draft.type} options={LOG_TYPES.map((t) => ({ value: t.value, label: t.label }))} onChange={(v) => set('type', v)} />
+      </Form.Item>
+      {admin && (
+        <>
+          <Form.Item label="渠道 ID"><Input aria-label="渠道 ID" value={draft.channel} onChange={(e) => set('channel', e.target.value)} placeholder="可选值" /></Form.Item>
+          <Form.Item label="用户名称"><Input aria-label="用户名称" value={draft.username} onChange={(e) => set('username', e.target.value)} placeholder="可选值" /></Form.Item>
+        </>
+      )}
+      <Form.Item><Button type="primary" htmlType="submit">查询</Button></Form.Item>
+    </Form>
+  );
+
   return (
-    <Card
-      className="page-card"
+    <ListTable<LogRow>
       title={
         <Space>
           <span>使用明细</span>
@@ -71,34 +100,11 @@ export default function LogsPage() {
           </Button>
         </Space>
       }
-    >
-      <Form layout="inline" style={{ marginBottom: 16, rowGap: 8 }} onFinish={() => {
-        setTotal(undefined);
-        setFilters(draft);
-      }}>
-        <Form.Item label="令牌名称"><Input aria-label="令牌名称" value={draft.token_name} onChange={(e) => set('token_name', e.target.value)} placeholder="可选值" /></Form.Item>
-        <Form.Item label="模型名称"><Input aria-label="模型名称" value={draft.model_name} onChange={(e) => set('model_name', e.target.value)} placeholder="可选值" /></Form.Item>
-        <Form.Item label="起始时间"><DatePicker showTime value={draft.start} onChange={(v) => v && set('start', v)} /></Form.Item>
-        <Form.Item label="结束时间"><DatePicker showTime value={draft.end} onChange={(v) => v && set('end', v)} /></Form.Item>
-        <Form.Item label="日志类型">
-          <Select aria-label="日志类型" style={{ width: 100 }} value={draft.type} options={LOG_TYPES.map((t) => ({ value: t.value, label: t.label }))} onChange={(v) => set('type', v)} />
-        </Form.Item>
-        {admin && (
-          <>
-            <Form.Item label="渠道 ID"><Input aria-label="渠道 ID" value={draft.channel} onChange={(e) => set('channel', e.target.value)} placeholder="可选值" /></Form.Item>
-            <Form.Item label="用户名称"><Input aria-label="用户名称" value={draft.username} onChange={(e) => set('username', e.target.value)} placeholder="可选值" /></Form.Item>
-          </>
-        )}
-        <Form.Item><Button type="primary" htmlType="submit">查询</Button></Form.Item>
-      </Form>
-      <Table<LogRow>
-        rowKey="id"
-        columns={columns}
-        dataSource={list.rows}
-        loading={list.loading}
-        scroll={{ x: 1100 }}
-        pagination={{ current: list.activePage, pageSize: 10, total: list.total, showSizeChanger: false, onChange: list.onPageChange }}
-      />
-    </Card>
+      list={list}
+      columns={columns}
+      filters={filterForm}
+      scrollX={1100}
+      empty={{ description: '没有符合条件的日志' }}
+    />
   );
 }

@@ -1,4 +1,5 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import dayjs from 'dayjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mockApi, renderWith, users } from '../../test-support';
 import OperationSettings from './operation-settings';
@@ -63,16 +64,29 @@ describe('operation settings', () => {
   it('clearing history sends DELETE /api/log/?target_timestamp={seconds}; shows the count, or "日志清理失败：{message}"', async () => {
     let answer: object = { success: true, message: '', data: 3 };
     const calls = mockApi({ 'GET /api/option/': () => ({ success: true, message: '', data: [] }), 'DELETE /api/log/': () => answer });
+    const opened = Math.floor(Date.now() / 1000);
     renderWith(<OperationSettings />, { user: users.root, path: '/setting' });
     const button = await screen.findByRole('button', { name: '清除历史日志' });
-    fireEvent.click(button);
+    // It asks first: cancelling sends nothing.
+    const confirm = async (choice: '清除' | '取消') => {
+      fireEvent.click(button);
+      const question = await screen.findByText(/之前的所有日志？此操作不可恢复。/);
+      expect(question.textContent).toContain(dayjs().subtract(30, 'day').format('YYYY-MM-DD'));
+      fireEvent.click(within(question.closest('.ant-popconfirm') as HTMLElement).getByRole('button', { name: choice }));
+    };
+    await confirm('取消');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await confirm('清除');
     expect(await screen.findByText('3 条日志已清理！')).toBeTruthy();
     const deletes = () => calls.filter((c) => c.method === 'DELETE');
     const target = Number(new URL(deletes()[0].url, 'http://x').searchParams.get('target_timestamp'));
     expect(deletes()[0].url).toBe(`/api/log/?target_timestamp=${target}`);
-    expect(Math.abs(target - (Math.floor(Date.now() / 1000) - 30 * 86400))).toBeLessThan(5);
+    // 30 days before the moment the screen opened (the confirmation steps take time on a busy machine).
+    expect(target).toBeGreaterThanOrEqual(opened - 30 * 86400);
+    expect(target).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) - 30 * 86400);
     answer = { success: false, message: '数据库繁忙' };
-    fireEvent.click(button);
+    await confirm('清除');
     const failure = await screen.findByText('日志清理失败：数据库繁忙');
     expect(failure).toBeTruthy();
     expect(within(document.body).getAllByText(/数据库繁忙/)).toHaveLength(1);

@@ -1,7 +1,7 @@
-import { Button, DatePicker, Space } from 'antd';
+import { Button, DatePicker, Popconfirm, Space } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
-import { api } from '../../lib/api';
+import { useDeleteLogs } from '../../api/logs/delete-logs';
 import { toast } from '../../lib/toast';
 import { OptionSection } from './option-section';
 import { ratioForEditing, ratioProblem } from './ratio-json';
@@ -11,6 +11,7 @@ import { useOptions } from './use-options';
 export default function OperationSettings() {
   const { options, loaded, saveMany } = useOptions();
   const [clearBefore, setClearBefore] = useState<Dayjs>(() => dayjs().subtract(30, 'day'));
+  const deleteLogs = useDeleteLogs();
   // Ratios are edited pretty-printed, '{}' shown as empty.
   const ratioOptions = useMemo(
     () => ({ ...options, ModelRatio: ratioForEditing(options.ModelRatio), CompletionRatio: ratioForEditing(options.CompletionRatio), GroupRatio: ratioForEditing(options.GroupRatio) }),
@@ -20,7 +21,7 @@ export default function OperationSettings() {
 
   const clearLogs = async () => {
     try {
-      const res = await api<number>(`/api/log/?target_timestamp=${clearBefore.unix()}`, { method: 'DELETE', quiet: true });
+      const res = await deleteLogs.mutateAsync(clearBefore.unix());
       if (res.success) toast.success(`${res.data ?? 0} 条日志已清理！`);
       else toast.error(`日志清理失败：${res.message}`);
     } catch {
@@ -64,9 +65,18 @@ export default function OperationSettings() {
           <Space wrap>
             <span>清除此时间之前的历史日志：</span>
             <DatePicker showTime value={clearBefore} onChange={(value) => value && setClearBefore(value)} aria-label="日志清理时间" />
-            <Button danger onClick={() => void clearLogs()}>
-              清除历史日志
-            </Button>
+            {/* Destructive and irreversible: asks first, naming the date. */}
+            <Popconfirm
+              title={`确定清除 ${clearBefore.format('YYYY-MM-DD HH:mm:ss')} 之前的所有日志？此操作不可恢复。`}
+              okText="清除"
+              okButtonProps={{ danger: true }}
+              cancelText="取消"
+              onConfirm={() => void clearLogs()}
+            >
+              <Button danger loading={deleteLogs.isPending}>
+                清除历史日志
+              </Button>
+            </Popconfirm>
           </Space>
         }
       />

@@ -1,8 +1,11 @@
-import { DEFAULT_TOKEN_QUOTA, isValidSubnetList, splitList, TOKEN_NAME_MAX, TokenMessages, type TokenDto } from '@model-relay/contract';
+import { DEFAULT_TOKEN_QUOTA, firstIssueMessage, splitList, TOKEN_NAME_MAX, TokenMessages, tokenInputSchema } from '@model-relay/contract';
 import { Button, Card, Checkbox, Form, Input, InputNumber, Select, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { api } from '../../lib/api';
+import { useCreateToken } from '../../api/tokens/create-token';
+import { useToken } from '../../api/tokens/get-token';
+import { useUpdateToken } from '../../api/tokens/update-token';
+import { useAvailableModels } from '../../api/users/get-available-models';
 import { renderQuota } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import { EXPIRY_SHORTCUTS, expiryFromShortcut, expiryText, parseExpiry } from './expiry';
@@ -23,22 +26,16 @@ export default function TokenFormPage() {
   const navigate = useNavigate();
   // Defaults of spec sections 5 and 9: quota 500000 when creating, 0 when editing (until loaded); expiry -1.
   const [state, setState] = useState<FormState>({ name: '', models: [], subnet: '', expiry: '-1', remain_quota: editing ? 0 : DEFAULT_TOKEN_QUOTA, unlimited_quota: false });
-  const [models, setModels] = useState<string[]>([]);
-  const [saving, setSaving] = useState(false);
+  const models = useAvailableModels().data ?? [];
+  const loaded = useToken(editing ? Number(id) : undefined).data;
+  const create = useCreateToken();
+  const update = useUpdateToken();
+  const saving = create.isPending || update.isPending;
 
   useEffect(() => {
-    api<string[]>('/api/user/available_models', { quiet: true })
-      .then((res) => res.success && setModels(res.data ?? []))
-      .catch(() => undefined);
-    if (!id) return;
-    api<TokenDto>(`/api/token/${id}`)
-      .then((res) => {
-        if (!res.success || !res.data) return;
-        const t = res.data;
-        setState({ name: t.name, models: splitList(t.models), subnet: t.subnet, expiry: expiryText(t.expired_time), remain_quota: t.remain_quota, unlimited_quota: t.unlimited_quota });
-      })
-      .catch(() => undefined);
-  }, [id]);
+    if (!loaded) return;
+    setState({ name: loaded.name, models: splitList(loaded.models), subnet: loaded.subnet, expiry: expiryText(loaded.expired_time), remain_quota: loaded.remain_quota, unlimited_quota: loaded.unlimited_quota });
+  }, [loaded]);
 
   const submit = async () => {
     if (!state.name.trim()) {
@@ -50,28 +47,26 @@ export default function TokenFormPage() {
       toast.error(TokenMessages.expiryInvalid);
       return;
     }
-    if (!isValidSubnetList(state.subnet)) {
-      toast.error(TokenMessages.subnetInvalid);
-      return;
-    }
-    const body = {
-      name: state.name.trim(),
+    // The server's own schema checks the rest (name length, quota, the IP list) with the same messages.
+    const parsed = tokenInputSchema.safeParse({
+      name: state.name,
       models: state.models.join(','),
       subnet: splitList(state.subnet).join(','),
       expired_time: expired,
       remain_quota: Math.trunc(Number(state.remain_quota) || 0),
       unlimited_quota: state.unlimited_quota,
-    };
-    setSaving(true);
+    });
+    if (!parsed.success) {
+      toast.error(firstIssueMessage(parsed.error));
+      return;
+    }
     try {
-      const res = editing ? await api('/api/token/', { method: 'PUT', body: { ...body, id: Number(id) } }) : await api('/api/token/', { method: 'POST', body });
-      if (!res.success) return;
+      if (editing) await update.mutateAsync({ ...parsed.data, id: Number(id) });
+      else await create.mutateAsync(parsed.data);
       toast.success(editing ? '令牌更新成功！' : '令牌创建成功，请在列表页面点击复制获取令牌！');
       navigate('/token');
     } catch {
       /* shown by the request client */
-    } finally {
-      setSaving(false);
     }
   };
 

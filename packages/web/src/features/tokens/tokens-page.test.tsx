@@ -1,10 +1,13 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mockApi, renderWith, users } from '../../test-support';
 import TokensPage from './tokens-page';
 
+const FULL_KEY = `AbCd${'x'.repeat(40)}WxYz`;
+// Lists carry the key masked (the server's maskTokenKey); the whole key only comes from POST /api/token/{id}/key.
 const token = (id: number, fields: Record<string, unknown>) => ({
-  id, user_id: 2, name: `k${id}`, key: 'A'.repeat(48), status: 1, created_time: 1_700_000_000, accessed_time: 0, expired_time: -1, remain_quota: 500_000, unlimited_quota: false, used_quota: 250_000, models: '', subnet: '', ...fields,
+  id, user_id: 2, name: `k${id}`, key: 'AbCd****WxYz', status: 1, created_time: 1_700_000_000, accessed_time: 0, expired_time: -1, remain_quota: 500_000, unlimited_quota: false, used_quota: 250_000, models: '', subnet: '', ...fields,
 });
 const rows = [token(4, { name: 'live' }), token(3, { name: 'off', status: 2 }), token(2, { name: 'old', status: 3, expired_time: 1_700_000_500 }), token(1, { name: 'spent', status: 4, unlimited_quota: true })];
 
@@ -13,8 +16,15 @@ beforeAll(() => {
 });
 afterEach(cleanup);
 
+const account = (quota: number) => ({ id: 2, username: 'amy', display_name: 'Amy', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '', quota, used_quota: 0, request_count: 0, group: 'default', aff_code: 'AAAA', inviter_id: 0 });
+
 async function renderPage(handlers: Parameters<typeof mockApi>[0] = {}) {
-  const calls = mockApi({ 'GET /api/token/': () => ({ success: true, message: '', data: rows }), ...handlers });
+  const calls = mockApi({
+    'GET /api/token/': () => ({ success: true, message: '', data: rows }),
+    'GET /api/user/self': () => ({ success: true, message: '', data: account(10_000_000) }),
+    'POST /api/token/4/key': () => ({ success: true, message: '', data: { key: FULL_KEY } }),
+    ...handlers,
+  });
   renderWith(<TokensPage />, { user: users.common, path: '/token' });
   await screen.findByText('live');
   return calls;
@@ -43,7 +53,8 @@ describe('token list', () => {
     await renderPage();
     const open = vi.spyOn(window, 'open').mockImplementation(() => null);
     fireEvent.click(within(rowOf('live')).getByRole('button', { name: '聊天' }));
-    expect(open.mock.calls[0][0]).toContain(encodeURIComponent(`"key":"sk-${'A'.repeat(48)}"`));
+    await waitFor(() => expect(open).toHaveBeenCalled());
+    expect(open.mock.calls[0][0]).toContain(encodeURIComponent(`"key":"sk-${FULL_KEY}"`));
     open.mockRestore();
   });
 
@@ -57,8 +68,55 @@ describe('token list', () => {
     expect(screen.getByText('默认排序')).toBeTruthy();
     Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: () => Promise.reject(new Error('denied')) } });
     fireEvent.click(within(rowOf('live')).getAllByRole('button', { name: '复制' })[0]);
-    await waitFor(() => expect(box.value).toBe(`sk-${'A'.repeat(48)}`));
+    await waitFor(() => expect(box.value).toBe(`sk-${FULL_KEY}`));
     expect(await screen.findByText('无法复制到剪贴板，请手动复制')).toBeTruthy();
+  });
+
+  // covers S2-TOKENS-15
+  it('shows each key masked with its sk- prefix; copy asks the server for the whole key at that moment', async () => {
+    const calls = await renderPage();
+    expect(within(rowOf('live')).getByText('sk-AbCd****WxYz')).toBeTruthy();
+    expect(document.body.textContent).not.toContain(FULL_KEY);
+    expect(calls.some((c) => c.url.includes('/key'))).toBe(false);
+    let copied = '';
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (text: string) => void (copied = text) } });
+    fireEvent.click(within(rowOf('live')).getAllByRole('button', { name: '复制' })[0]);
+    await waitFor(() => expect(copied).toBe(`sk-${FULL_KEY}`));
+    expect(calls.filter((c) => c.url === '/api/token/4/key').map((c) => c.method)).toEqual(['POST']);
+    expect(document.body.textContent).not.toContain(FULL_KEY);
+  });
+
+  it('a key\'s remaining quota is its own cap: when the owner\'s balance is lower, the row and the page say so', async () => {
+    await renderPage({ 'GET /api/user/self': () => ({ success: true, message: '', data: account(0) }) });
+    const live = rowOf('live');
+    // The key's own quota is still shown as it is ...
+    expect(within(live).getByText('$1.00')).toBeTruthy();
+    // ... next to the balance that really limits it.
+    expect(await within(live).findByText('账户余额仅 $0.00')).toBeTruthy();
+    expect(within(rowOf('spent')).getByText('账户余额仅 $0.00')).toBeTruthy();
+    expect(screen.getByText(/账户余额为 \$0\.00/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: '去充值' }).getAttribute('href')).toBe('/topup');
+  });
+
+  it('with enough balance nothing warns; an unlimited key always shows the balance it draws on', async () => {
+    await renderPage();
+    await waitFor(() => expect(within(rowOf('spent')).getByText('账户余额仅 $20.00')).toBeTruthy());
+    expect(within(rowOf('live')).queryByText(/账户余额仅/)).toBeNull();
+    expect(screen.queryByText(/账户余额为/)).toBeNull();
+  });
+
+  it('an empty list invites the user to add a key', async () => {
+    mockApi({ 'GET /api/token/': () => ({ success: true, message: '', data: [] }), 'GET /api/user/self': () => ({ success: true, message: '', data: account(0) }) });
+    renderWith(
+      <Routes>
+        <Route path="/token" element={<TokensPage />} />
+        <Route path="/token/add" element={<p>token form</p>} />
+      </Routes>,
+      { user: users.common, path: '/token' },
+    );
+    const empty = await screen.findByText('还没有令牌');
+    fireEvent.click(within(empty.closest('.ant-empty') as HTMLElement).getByRole('button', { name: '创建第一个令牌' }));
+    expect(await screen.findByText('token form')).toBeTruthy();
   });
 
   // covers S4-STATES-18

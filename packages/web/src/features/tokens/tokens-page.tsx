@@ -1,15 +1,22 @@
+import { DownOutlined } from '@ant-design/icons';
 import { TokenStatus, type TokenDto } from '@model-relay/contract';
-import { Button, Card, Dropdown, Input, Popconfirm, Select, Space, Table, Tag, Tooltip } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
-import { useCallback, useState } from 'react';
-import { useNavigate } from 'react-router';
-import { usePagedList } from '../../components/use-paged-list';
-import { api } from '../../lib/api';
+import { Alert, Button, Dropdown, Popconfirm, Select, Space, Tag, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useDeleteToken } from '../../api/tokens/delete-token';
+import { useTokenList } from '../../api/tokens/get-tokens';
+import { revealTokenKey } from '../../api/tokens/reveal-token-key';
+import { useUpdateTokenStatus } from '../../api/tokens/update-token-status';
+import { useSelf } from '../../api/users/get-self';
+import type { ListColumn } from '../../components/list-table/columns';
+import { ListTable } from '../../components/list-table/list-table';
 import { copyText } from '../../lib/clipboard';
 import { formatTimestamp, renderQuota } from '../../lib/format';
 import { useStatus } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { CLIENT_APPS, clientLink, type ClientApp } from './client-links';
+
+const clientItems = CLIENT_APPS.map((app) => ({ key: app.key, label: app.label }));
 
 const ORDERS = [
   { value: '', label: '默认排序' },
@@ -38,9 +45,11 @@ export default function TokensPage() {
   const status = useStatus();
   const [order, setOrder] = useState('');
   const [keyword, setKeyword] = useState('');
-  const listUrl = useCallback((p: number) => `/api/token/?p=${p}&order=${order}`, [order]);
-  const searchUrl = useCallback((k: string) => `/api/token/search?keyword=${encodeURIComponent(k)}`, []);
-  const list = usePagedList<TokenDto>(listUrl, searchUrl);
+  const list = useTokenList(order);
+  const setStatus = useUpdateTokenStatus();
+  const remove = useDeleteToken();
+  // A key spends its owner's balance: its own quota is only a cap. Show the balance where it is the real limit.
+  const balance = useSelf().data?.quota;
   const server = status?.server_address || window.location.origin;
 
   // When copying fails, the value is put into the search box for manual copying (spec section 4).
@@ -48,51 +57,89 @@ export default function TokensPage() {
     if (await copyText(text)) toast.success('已复制到剪贴板！');
     else setKeyword(text);
   };
+  /** The whole key is asked for only at the moment of an action (lists show it masked). */
+  const withKey = async (token: TokenDto, act: (key: string) => unknown) => {
+    try {
+      await act(await revealTokenKey(token.id));
+    } catch {
+      /* shown by the request client */
+    }
+  };
+  const copyAs = (token: TokenDto, app?: ClientApp) =>
+    withKey(token, (key) => copy(app ? clientLink(app, key, server, status?.chat_link ?? '') : `sk-${key}`));
+  const openChat = (token: TokenDto, app: ClientApp) => withKey(token, (key) => window.open(clientLink(app, key, server, status?.chat_link ?? ''), '_blank'));
 
   const toggle = async (token: TokenDto) => {
-    const next = token.status === TokenStatus.Enabled ? TokenStatus.Disabled : TokenStatus.Enabled;
-    const res = await api<TokenDto>('/api/token/?status_only=true', { method: 'PUT', body: { id: token.id, status: next } });
-    if (!res.success || !res.data) return;
-    toast.success('操作成功完成！');
-    list.setRows((rows) => rows.map((row) => (row.id === token.id ? res.data! : row)));
+    try {
+      await setStatus.mutateAsync({ id: token.id, status: token.status === TokenStatus.Enabled ? TokenStatus.Disabled : TokenStatus.Enabled });
+      toast.success('操作成功完成！');
+    } catch {
+      /* shown by the request client */
+    }
+  };
+  const deleteToken = async (token: TokenDto) => {
+    try {
+      await remove.mutateAsync(token.id);
+      toast.success('操作成功完成！');
+    } catch {
+      /* shown by the request client */
+    }
   };
 
-  const remove = async (token: TokenDto) => {
-    const res = await api(`/api/token/${token.id}/`, { method: 'DELETE' });
-    if (!res.success) return;
-    toast.success('操作成功完成！');
-    list.setRows((rows) => rows.filter((row) => row.id !== token.id));
+  const remaining = (quota: number, token: TokenDto) => {
+    const own = token.unlimited_quota ? <Tag color="blue">无限制</Tag> : <span>{renderQuota(quota)}</span>;
+    if (balance === undefined || (!token.unlimited_quota && quota <= balance)) return own;
+    return (
+      <Space orientation="vertical" size={0}>
+        {own}
+        <Tooltip title="令牌额度只是上限：每次请求都从账户余额中扣除，实际可用额度不超过账户余额。">
+          <Typography.Text type="warning" style={{ fontSize: 12 }}>
+            账户余额仅 {renderQuota(balance)}
+          </Typography.Text>
+        </Tooltip>
+      </Space>
+    );
   };
 
-  const openChat = (token: TokenDto, app: ClientApp) => window.open(clientLink(app, token.key, server, status?.chat_link ?? ''), '_blank');
-
-  const columns: ColumnsType<TokenDto> = [
-    { title: '名称', dataIndex: 'name' },
-    { title: '状态', dataIndex: 'status', render: tokenStatusTag },
-    { title: '已用额度', dataIndex: 'used_quota', render: (quota: number) => renderQuota(quota) },
+  const columns: ListColumn<TokenDto>[] = [
+    { key: 'name', title: '名称', dataIndex: 'name' },
     {
-      title: '剩余额度',
-      dataIndex: 'remain_quota',
-      render: (quota: number, token) => (token.unlimited_quota ? <Tag color="blue">无限制</Tag> : renderQuota(quota)),
+      key: 'key',
+      title: '密钥',
+      dataIndex: 'key',
+      render: (key: string) => (
+        <Typography.Text code copyable={false} style={{ whiteSpace: 'nowrap' }}>
+          sk-{key}
+        </Typography.Text>
+      ),
     },
-    { title: '创建时间', dataIndex: 'created_time', render: (t: number) => formatTimestamp(t) },
-    { title: '过期时间', dataIndex: 'expired_time', render: (t: number) => (t === -1 ? '永不过期' : formatTimestamp(t)) },
+    { key: 'status', title: '状态', dataIndex: 'status', render: tokenStatusTag },
+    { key: 'used_quota', title: '已用额度', dataIndex: 'used_quota', render: (quota: number) => renderQuota(quota) },
+    { key: 'remain_quota', title: '剩余额度', dataIndex: 'remain_quota', render: remaining },
+    { key: 'created_time', title: '创建时间', dataIndex: 'created_time', render: (t: number) => formatTimestamp(t) },
+    { key: 'expired_time', title: '过期时间', dataIndex: 'expired_time', render: (t: number) => (t === -1 ? '永不过期' : formatTimestamp(t)) },
     {
-      title: '操作',
       key: 'actions',
+      title: '操作',
       render: (_, token) => (
         <Space size={4} wrap>
-          <Dropdown.Button
-            size="small"
-            onClick={() => void copy(`sk-${token.key}`)}
-            menu={{ items: CLIENT_APPS.map((app) => ({ key: app.key, label: app.label })), onClick: ({ key }) => void copy(clientLink(key as ClientApp, token.key, server, status?.chat_link ?? '')) }}
-          >
-            复制
-          </Dropdown.Button>
-          <Dropdown.Button size="small" onClick={() => openChat(token, 'web')} menu={{ items: CLIENT_APPS.map((app) => ({ key: app.key, label: app.label })), onClick: ({ key }) => openChat(token, key as ClientApp) }}>
-            聊天
-          </Dropdown.Button>
-          <Popconfirm title={`确定删除令牌 ${token.name}？`} okText="删除" okButtonProps={{ danger: true }} cancelText="取消" onConfirm={() => void remove(token)}>
+          <Space.Compact size="small">
+            <Button size="small" onClick={() => void copyAs(token)}>
+              复制
+            </Button>
+            <Dropdown menu={{ items: clientItems, onClick: ({ key }) => void copyAs(token, key as ClientApp) }}>
+              <Button size="small" icon={<DownOutlined />} aria-label="复制为客户端链接" />
+            </Dropdown>
+          </Space.Compact>
+          <Space.Compact size="small">
+            <Button size="small" onClick={() => void openChat(token, 'web')}>
+              聊天
+            </Button>
+            <Dropdown menu={{ items: clientItems, onClick: ({ key }) => void openChat(token, key as ClientApp) }}>
+              <Button size="small" icon={<DownOutlined />} aria-label="在客户端中打开" />
+            </Dropdown>
+          </Space.Compact>
+          <Popconfirm title={`确定删除令牌 ${token.name}？`} okText="删除" okButtonProps={{ danger: true }} cancelText="取消" onConfirm={() => void deleteToken(token)}>
             <Button size="small" danger>
               删除
             </Button>
@@ -110,32 +157,34 @@ export default function TokensPage() {
     },
   ];
 
-  return (
-    <Card className="page-card" title="我的令牌">
-      <Input.Search
-        placeholder="搜索令牌的名称 ..."
-        value={keyword}
-        onChange={(e) => setKeyword(e.target.value)}
-        onSearch={(value) => void list.search(value)}
-        allowClear
+  const lowBalance =
+    balance !== undefined && balance <= 0 ? (
+      <Alert
+        type="warning"
+        showIcon
         style={{ marginBottom: 16 }}
+        title={`账户余额为 ${renderQuota(balance)}：令牌的剩余额度只是上限，请求从账户余额中扣费，余额不足时令牌无法使用。`}
+        action={<Link to="/topup">去充值</Link>}
       />
-      <Table<TokenDto>
-        rowKey="id"
-        columns={columns}
-        dataSource={list.rows}
-        loading={list.loading}
-        scroll={{ x: 1000 }}
-        pagination={{ current: list.activePage, pageSize: 10, total: list.total, showSizeChanger: false, onChange: list.onPageChange }}
-        footer={() => (
-          <Space wrap>
-            <Button type="primary" onClick={() => navigate('/token/add')}>
-              添加新的令牌
-            </Button>
-            <Select aria-label="排序方式" value={order} options={ORDERS} style={{ width: 160 }} onChange={setOrder} />
-          </Space>
-        )}
-      />
-    </Card>
+    ) : null;
+
+  return (
+    <ListTable<TokenDto>
+      title="我的令牌"
+      list={list}
+      columns={columns}
+      notice={lowBalance}
+      search={{ placeholder: '搜索令牌的名称 ...', value: keyword, onChange: setKeyword }}
+      scrollX={1100}
+      empty={{ description: '还没有令牌', action: { label: '创建第一个令牌', onClick: () => navigate('/token/add') } }}
+      footer={
+        <Space wrap>
+          <Button type="primary" onClick={() => navigate('/token/add')}>
+            添加新的令牌
+          </Button>
+          <Select aria-label="排序方式" value={order} options={ORDERS} style={{ width: 160 }} onChange={setOrder} />
+        </Space>
+      }
+    />
   );
 }

@@ -1,29 +1,31 @@
+import { createUserSchema, firstIssueMessage } from '@model-relay/contract';
 import { Button, Card, Form, Input, Space } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { api } from '../../lib/api';
+import { useCreateUser } from '../../api/users/create-user';
 import { toast } from '../../lib/toast';
 
 /** /user/add: an admin creates a user (username, display name, password). */
 export default function UserCreatePage() {
   const navigate = useNavigate();
   const [values, setValues] = useState({ username: '', display_name: '', password: '' });
-  const [saving, setSaving] = useState(false);
+  const create = useCreateUser();
   const set = (key: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) => setValues({ ...values, [key]: e.target.value });
 
   const submit = async () => {
+    // Spec section 5: nothing is sent while username or password is empty.
     if (!values.username || !values.password) return;
-    setSaving(true);
+    const parsed = createUserSchema.safeParse(values);
+    if (!parsed.success) {
+      toast.error(firstIssueMessage(parsed.error));
+      return;
+    }
     try {
-      const res = await api('/api/user/', { method: 'POST', body: values });
-      if (res.success) {
-        toast.success('用户账户创建成功！');
-        navigate('/user');
-      }
+      await create.mutateAsync(values);
+      toast.success('用户账户创建成功！');
+      navigate('/user');
     } catch {
       /* shown by the request client */
-    } finally {
-      setSaving(false);
     }
   };
 
@@ -41,7 +43,7 @@ export default function UserCreatePage() {
         </Form.Item>
         <Space>
           <Button onClick={() => navigate('/user')}>取消</Button>
-          <Button type="primary" htmlType="submit" loading={saving}>
+          <Button type="primary" htmlType="submit" loading={create.isPending}>
             提交
           </Button>
         </Space>

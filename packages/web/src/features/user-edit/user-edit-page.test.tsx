@@ -45,8 +45,45 @@ describe('user edit', () => {
     renderWith(page, { user: users.admin, path: '/user/edit/7' });
     await waitFor(() => expect((screen.getByPlaceholderText('请输入新的用户名') as HTMLInputElement).value).toBe('amy'));
     expect(screen.getByText('分组')).toBeTruthy();
+    // Raw quota units with the amount they make, by the one money rule (like the token form).
+    await waitFor(() => expect(screen.getByText('剩余额度（$0.002）')).toBeTruthy());
+    fireEvent.change(screen.getByPlaceholderText('请输入新的剩余额度'), { target: { value: '2500000' } });
+    await waitFor(() => expect(screen.getByText('剩余额度（$5.00）')).toBeTruthy());
     fireEvent.change(screen.getByPlaceholderText('请输入新的剩余额度'), { target: { value: '2500' } });
     fireEvent.click(screen.getByRole('button', { name: '提交' }));
     await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ id: 7, username: 'amy', display_name: 'Amy', password: '', group: 'default', quota: 2500 }));
+    expect(await screen.findByText('用户信息更新成功！')).toBeTruthy();
+  });
+
+  // covers S2-USEREDIT-05
+  it('a group name that does not exist yet can be typed into the group dropdown and saved', async () => {
+    const calls = mockApi({
+      'GET /api/user/7': () => ({ success: true, message: '', data: target }),
+      'GET /api/group/': () => ({ success: true, message: '', data: ['default', 'vip'] }),
+      'PUT /api/user/': () => ({ success: true, message: '' }),
+    });
+    renderWith(page, { user: users.admin, path: '/user/edit/7' });
+    await waitFor(() => expect((screen.getByPlaceholderText('请输入新的用户名') as HTMLInputElement).value).toBe('amy'));
+    const group = screen.getAllByRole('combobox').find((box) => box.closest('.ant-form-item')?.textContent?.includes('分组')) as HTMLElement;
+    fireEvent.mouseDown(group);
+    fireEvent.change(group, { target: { value: 'gold' } });
+    const option = await waitFor(() => {
+      const found = document.querySelector('.ant-select-item-option[title="gold"]');
+      expect(found).toBeTruthy();
+      return found as HTMLElement;
+    });
+    fireEvent.click(option);
+    fireEvent.click(screen.getByRole('button', { name: '提交' }));
+    await waitFor(() => expect((calls.find((c) => c.method === 'PUT')?.body as { group: string }).group).toBe('gold'));
+  });
+
+  it('the server\'s schema checks the edit before sending: a short new password is refused in Chinese', async () => {
+    const calls = mockApi({ 'GET /api/user/self': () => ({ success: true, message: '', data: target }) });
+    renderWith(page, { user: users.common, path: '/user/edit' });
+    await waitFor(() => expect((screen.getByPlaceholderText('请输入新的用户名') as HTMLInputElement).value).toBe('amy'));
+    fireEvent.change(screen.getByPlaceholderText('请输入新的密码，最短 8 位'), { target: { value: 'short' } });
+    fireEvent.click(screen.getByRole('button', { name: '提交' }));
+    expect(await screen.findByText('密码长度不得小于 8 位！')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'PUT')).toEqual([]);
   });
 });

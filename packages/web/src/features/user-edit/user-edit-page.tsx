@@ -1,8 +1,13 @@
-import type { UserDto } from '@model-relay/contract';
+import { firstIssueMessage, updateSelfSchema, updateUserSchema, type UserDto } from '@model-relay/contract';
 import { Button, Card, Form, Input, InputNumber, Select, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { api } from '../../lib/api';
+import { useGroups } from '../../api/groups/get-groups';
+import { useSelf } from '../../api/users/get-self';
+import { useUserDetail } from '../../api/users/get-user';
+import { useUpdateSelf } from '../../api/users/update-self';
+import { useUpdateUser } from '../../api/users/update-user';
+import { renderQuota } from '../../lib/format';
 import { isAdmin, useUser } from '../../lib/session';
 import { getStoredUser, setStoredUser } from '../../lib/storage';
 import { toast } from '../../lib/toast';
@@ -22,35 +27,36 @@ export default function UserEditPage() {
   const me = useUser();
   const editingOther = Boolean(id) && isAdmin(me) && Number(id) !== me?.id;
   const [form] = Form.useForm<EditForm>();
-  const [user, setUser] = useState<UserDto | undefined>();
+  const quota = Form.useWatch('quota', form);
+  const other = useUserDetail(id ? Number(id) : undefined);
+  const own = useSelf(!id);
+  const user: UserDto | undefined = id ? other.data : own.data;
+  const loadedGroups = useGroups(editingOther).data;
   const [groups, setGroups] = useState<string[]>([]);
-  const [saving, setSaving] = useState(false);
+  const updateUser = useUpdateUser();
+  const updateSelf = useUpdateSelf();
 
   useEffect(() => {
-    const url = id ? `/api/user/${id}` : '/api/user/self';
-    api<UserDto>(url)
-      .then((res) => {
-        if (!res.success || !res.data) return;
-        setUser(res.data);
-        // The password is never prefilled (and not touched here, so typing before the load finishes is kept).
-        form.setFieldsValue({ username: res.data.username, display_name: res.data.display_name, group: res.data.group, quota: res.data.quota });
-      })
-      .catch(() => undefined);
-    if (editingOther) {
-      api<string[]>('/api/group/')
-        .then((res) => res.success && setGroups(res.data ?? []))
-        .catch(() => undefined);
-    }
-  }, [id, editingOther, form]);
+    if (loadedGroups) setGroups((g) => [...new Set([...loadedGroups, ...g])]);
+  }, [loadedGroups]);
+  useEffect(() => {
+    // The password is never prefilled (and not touched here, so typing before the load finishes is kept).
+    if (user) form.setFieldsValue({ username: user.username, display_name: user.display_name, group: user.group, quota: user.quota });
+  }, [user, form]);
 
   const submit = async (values: EditForm) => {
-    setSaving(true);
+    const body = { username: values.username, display_name: values.display_name ?? '', password: values.password ?? '' };
+    // The server's own schemas, with the same messages.
+    const parsed = id
+      ? updateUserSchema.safeParse({ ...body, id: Number(id), ...(editingOther ? { group: values.group, quota: values.quota } : {}) })
+      : updateSelfSchema.safeParse(body);
+    if (!parsed.success) {
+      toast.error(firstIssueMessage(parsed.error));
+      return;
+    }
     try {
-      const body: Record<string, unknown> = { username: values.username, display_name: values.display_name ?? '', password: values.password ?? '' };
-      const res = id
-        ? await api('/api/user/', { method: 'PUT', body: { ...body, id: Number(id), ...(editingOther ? { group: values.group, quota: Math.trunc(Number(values.quota)) } : {}) } })
-        : await api('/api/user/self', { method: 'PUT', body });
-      if (!res.success) return;
+      if (id) await updateUser.mutateAsync({ ...body, id: Number(id), ...(editingOther ? { group: values.group, quota: Math.trunc(Number(values.quota)) } : {}) });
+      else await updateSelf.mutateAsync(body);
       toast.success('用户信息更新成功！');
       if (!id) {
         const stored = getStoredUser();
@@ -59,8 +65,6 @@ export default function UserEditPage() {
       form.setFieldValue('password', '');
     } catch {
       /* shown by the request client */
-    } finally {
-      setSaving(false);
     }
   };
 
@@ -87,8 +91,9 @@ export default function UserEditPage() {
                 onSearch={(text) => text && !groups.includes(text) && setGroups((g) => [...g.filter((x) => x !== text), text])}
               />
             </Form.Item>
-            <Form.Item label="剩余额度" name="quota">
-              <InputNumber min={0} precision={0} style={{ width: '100%' }} placeholder="请输入新的剩余额度" />
+            {/* Raw quota units, with the amount they make beside the label (as in the token form). */}
+            <Form.Item label={`剩余额度${typeof quota === 'number' ? `（${renderQuota(quota)}）` : ''}`} name="quota">
+              <InputNumber aria-label="剩余额度" min={0} precision={0} style={{ width: '100%' }} placeholder="请输入新的剩余额度" />
             </Form.Item>
           </>
         )}
@@ -103,7 +108,7 @@ export default function UserEditPage() {
         </Form.Item>
         <Space>
           <Button onClick={() => navigate('/setting')}>取消</Button>
-          <Button type="primary" htmlType="submit" loading={saving}>
+          <Button type="primary" htmlType="submit" loading={updateUser.isPending || updateSelf.isPending}>
             提交
           </Button>
         </Space>

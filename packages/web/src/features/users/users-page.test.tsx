@@ -1,4 +1,5 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes, useParams } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mockApi, renderWith, users } from '../../test-support';
 import UsersPage from './users-page';
@@ -73,15 +74,40 @@ describe('管理用户', () => {
   });
 
   // covers S2-USERS-11, S2-USERS-12
-  it('a header click sorts locally without a request; a second click reverses', async () => {
+  it('a click anywhere on a header cell sorts locally without a request, with the sort indicator; a second click reverses', async () => {
     const calls = await renderPage();
     const before = calls.length;
     const ids = () => screen.getAllByRole('row').slice(1).map((r) => r.querySelector('td')?.textContent);
-    const header = () => screen.getAllByRole('button', { name: /^ID/ })[0];
-    fireEvent.click(header());
+    const header = (label: string) => screen.getAllByRole('columnheader').find((th) => th.textContent?.startsWith(label)) as HTMLElement;
+    const indicator = (label: string) => ({
+      sort: header(label).getAttribute('aria-sort'),
+      up: Boolean(header(label).querySelector('.ant-table-column-sorter-up.active')),
+      down: Boolean(header(label).querySelector('.ant-table-column-sorter-down.active')),
+    });
+    fireEvent.click(header('ID'));
     expect(ids()).toEqual(['1', '2', '3']);
-    fireEvent.click(header());
+    expect(indicator('ID')).toEqual({ sort: 'ascending', up: true, down: false });
+    fireEvent.click(header('ID'));
     expect(ids()).toEqual(['3', '2', '1']);
+    expect(indicator('ID')).toEqual({ sort: 'descending', up: false, down: true });
+    // A third click goes back to ascending (no unsorted state in between).
+    fireEvent.click(header('ID'));
+    expect(ids()).toEqual(['1', '2', '3']);
+    // Every sortable header: username, group, statistics (remaining quota), role, status.
+    fireEvent.click(header('统计信息'));
+    expect(ids()).toEqual(['1', '2', '3']);
+    fireEvent.click(header('统计信息'));
+    expect(ids()).toEqual(['3', '2', '1']);
+    fireEvent.click(header('用户角色'));
+    expect(ids()).toEqual(['3', '2', '1']);
+    fireEvent.click(header('用户名'));
+    expect(ids()).toEqual(['3', '2', '1']);
+    fireEvent.click(header('用户名'));
+    expect(ids()).toEqual(['1', '2', '3']);
+    fireEvent.click(header('分组'));
+    expect(ids()).toEqual(['3', '1', '2']);
+    fireEvent.click(header('状态'));
+    expect(ids()[2]).toBe('2');
     expect(calls.length).toBe(before);
   });
 
@@ -101,5 +127,60 @@ describe('管理用户', () => {
     await renderPage();
     expect(screen.getByRole('button', { name: '添加新的用户' }).closest('a')?.getAttribute('href')).toBe('/user/add');
     expect(screen.getByText('默认排序')).toBeTruthy();
+  });
+
+  // covers S2-USERS-14, S2-USERS-15, S2-USERS-20
+  it('the username popup shows the display name (else the username) and the e-mail (else 无邮箱); statistics have hover labels', async () => {
+    await renderPage();
+    const popupWith = (text: string) =>
+      waitFor(() => {
+        const found = [...document.querySelectorAll('.ant-popover-content')].find((p) => p.textContent?.includes(text));
+        expect(found).toBeTruthy();
+        return found as HTMLElement;
+      });
+    fireEvent.mouseEnter(screen.getByText('boss'));
+    expect((await popupWith('Big Boss')).textContent).toBe('Big Bossboss@example.com');
+    fireEvent.mouseEnter(screen.getByText('averyveryver...'));
+    expect((await popupWith('averyveryverylongname')).textContent).toBe('averyveryverylongname无邮箱');
+    fireEvent.mouseEnter(within(rowOf('averyveryver...')).getByText('7'));
+    expect(await screen.findByText('请求次数')).toBeTruthy();
+  });
+
+  // covers S2-USERS-25
+  it('edit leads to /user/edit/{id}', async () => {
+    mockApi({ 'GET /api/user/': () => ({ success: true, message: '', data: rows }) });
+    function Probe() {
+      return <p>editing user {useParams().id}</p>;
+    }
+    renderWith(
+      <Routes>
+        <Route path="/user" element={<UsersPage />} />
+        <Route path="/user/edit/:id" element={<Probe />} />
+      </Routes>,
+      { user: users.root, path: '/user' },
+    );
+    fireEvent.click(within((await screen.findByText('boss')).closest('tr') as HTMLElement).getByRole('button', { name: '编辑' }));
+    expect(await screen.findByText('editing user 2')).toBeTruthy();
+  });
+
+  // covers S2-USERS-27, S2-USERS-28, S2-USERS-02
+  it('the sort dropdown offers default, remaining quota, used quota and request count and reloads page 0 in that order; the list pages', async () => {
+    const calls = await renderPage();
+    expect(screen.getByPlaceholderText('搜索用户的 ID，用户名，显示名称，以及邮箱地址 ...')).toBeTruthy();
+    expect(screen.getByRole('list').querySelector('.ant-pagination-item-1')).toBeTruthy();
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: '排序方式' }));
+    await waitFor(() => expect(document.querySelectorAll('.ant-select-item-option').length).toBe(4));
+    expect([...document.querySelectorAll('.ant-select-item-option')].map((o) => o.textContent)).toEqual(['默认排序', '按剩余额度排序', '按已用额度排序', '按请求次数排序']);
+    fireEvent.click(document.querySelector('.ant-select-item-option[title="按请求次数排序"]') as HTMLElement);
+    await waitFor(() => expect(calls.at(-1)?.url).toBe('/api/user/?p=0&order=request_count'));
+  });
+
+  // covers S3-ENTITY-07, S3-ENTITY-10, S3-ENTITY-01, S3-ENTITY-02, S3-ENTITY-03
+  it('an unknown role shows 未知身份 and an unknown status 未知状态', async () => {
+    mockApi({ 'GET /api/user/': () => ({ success: true, message: '', data: [{ ...rows[0], id: 9, username: 'odd', role: 5, status: 7 }] }) });
+    renderWith(<UsersPage />, { user: users.root, path: '/user' });
+    const row = (await screen.findByText('odd')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('未知身份')).toBeTruthy();
+    expect(within(row).getByText('未知状态')).toBeTruthy();
   });
 });

@@ -1,15 +1,13 @@
-import { Role, UserStatus, roleLabel, type UserDto } from '@model-relay/contract';
-import { Button, Card, Input, Popconfirm, Popover, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
-import { useCallback, useState } from 'react';
+import { Role, UserStatus, roleLabel, type ManageAction } from '@model-relay/contract';
+import { Button, Popconfirm, Popover, Select, Space, Tag, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useHeaderSort } from '../../components/use-header-sort';
-import { usePagedList } from '../../components/use-paged-list';
-import { api } from '../../lib/api';
+import { useUserList, type UserRow } from '../../api/users/get-users';
+import { useManageUser } from '../../api/users/manage-user';
+import type { ListColumn } from '../../components/list-table/columns';
+import { ListTable } from '../../components/list-table/list-table';
 import { renderQuota, truncateName } from '../../lib/format';
 import { toast } from '../../lib/toast';
-
-type Row = UserDto & { deleted?: boolean };
 
 const ORDERS = [
   { value: '', label: '默认排序' },
@@ -28,27 +26,25 @@ function statusTag(status: number) {
 export default function UsersPage() {
   const navigate = useNavigate();
   const [order, setOrder] = useState('');
-  const [keyword, setKeyword] = useState('');
-  const listUrl = useCallback((p: number) => `/api/user/?p=${p}&order=${order}`, [order]);
-  const searchUrl = useCallback((k: string) => `/api/user/search?keyword=${encodeURIComponent(k)}`, []);
-  const list = usePagedList<Row>(listUrl, searchUrl);
+  const list = useUserList(order);
+  const manageUser = useManageUser();
 
-  const manage = async (user: Row, action: 'promote' | 'demote' | 'delete' | 'disable' | 'enable') => {
-    const res = await api<{ role: number; status: number }>('/api/user/manage', { method: 'POST', body: { username: user.username, action } });
-    if (!res.success) return;
-    toast.success('操作成功完成！');
-    list.setRows((rows) =>
-      rows.map((row) => (row.id !== user.id ? row : action === 'delete' ? { ...row, deleted: true } : { ...row, role: res.data!.role, status: res.data!.status })),
-    );
+  const manage = async (user: UserRow, action: ManageAction) => {
+    try {
+      await manageUser.mutateAsync({ username: user.username, action });
+      toast.success('操作成功完成！');
+    } catch {
+      /* shown by the request client */
+    }
   };
 
-  const { rows, title: sortable } = useHeaderSort<Row>(list.rows);
-
-  const columns: ColumnsType<Row> = [
-    { ...sortable('ID', 'id'), dataIndex: 'id', width: 70 },
+  const columns: ListColumn<UserRow>[] = [
+    { key: 'id', title: 'ID', dataIndex: 'id', width: 70, sort: 'id' },
     {
-      ...sortable('用户名', 'username'),
+      key: 'username',
+      title: '用户名',
       dataIndex: 'username',
+      sort: 'username',
       render: (_, user) => (
         <Popover content={<div>{user.display_name || user.username}<br />{user.email || '无邮箱'}</div>}>
           <span>{truncateName(user.username)}</span>
@@ -56,13 +52,16 @@ export default function UsersPage() {
       ),
     },
     {
-      ...sortable('分组', 'group'),
+      key: 'group',
+      title: '分组',
       dataIndex: 'group',
+      sort: 'group',
       render: (group: string) => (group ? group.split(',').map((g) => <Tag key={g}>{g}</Tag>) : <Tag>default</Tag>),
     },
     {
-      ...sortable('统计信息', 'quota'),
       key: 'stats',
+      title: '统计信息',
+      sort: 'quota',
       render: (_, user) => (
         <Space size={4} wrap>
           <Tooltip title="剩余额度"><Tag color="green">{renderQuota(user.quota)}</Tag></Tooltip>
@@ -71,11 +70,11 @@ export default function UsersPage() {
         </Space>
       ),
     },
-    { ...sortable('用户角色', 'role'), dataIndex: 'role', render: (role: number) => roleLabel(role) },
-    { ...sortable('状态', 'status'), dataIndex: 'status', render: (status: number, user) => (user.deleted ? <Tag>已删除</Tag> : statusTag(status)) },
+    { key: 'role', title: '用户角色', dataIndex: 'role', sort: 'role', render: (role: number) => roleLabel(role) },
+    { key: 'status', title: '状态', dataIndex: 'status', sort: 'status', render: (status: number, user) => (user.deleted ? <Tag>已删除</Tag> : statusTag(status)) },
     {
-      title: '操作',
       key: 'actions',
+      title: '操作',
       render: (_, user) => {
         const locked = user.role >= Role.Root || Boolean(user.deleted);
         return (
@@ -98,29 +97,19 @@ export default function UsersPage() {
   ];
 
   return (
-    <Card className="page-card" title={<Typography.Title level={4} style={{ margin: 0 }}>管理用户</Typography.Title>}>
-      <Input.Search
-        placeholder="搜索用户的 ID，用户名，显示名称，以及邮箱地址 ..."
-        value={keyword}
-        onChange={(e) => setKeyword(e.target.value)}
-        onSearch={(value) => void list.search(value.trim())}
-        allowClear
-        style={{ marginBottom: 16 }}
-      />
-      <Table<Row>
-        rowKey="id"
-        columns={columns}
-        dataSource={rows}
-        loading={list.loading}
-        scroll={{ x: 900 }}
-        pagination={{ current: list.activePage, pageSize: 10, total: list.total, showSizeChanger: false, onChange: list.onPageChange }}
-        footer={() => (
-          <Space wrap>
-            <Link to="/user/add"><Button type="primary">添加新的用户</Button></Link>
-            <Select aria-label="排序方式" value={order} options={ORDERS} style={{ width: 160 }} onChange={(value) => setOrder(value)} />
-          </Space>
-        )}
-      />
-    </Card>
+    <ListTable<UserRow>
+      title={<Typography.Title level={4} style={{ margin: 0 }}>管理用户</Typography.Title>}
+      list={list}
+      columns={columns}
+      search={{ placeholder: '搜索用户的 ID，用户名，显示名称，以及邮箱地址 ...' }}
+      scrollX={900}
+      empty={{ description: '还没有用户', action: { label: '添加第一个用户', onClick: () => navigate('/user/add') } }}
+      footer={
+        <Space wrap>
+          <Link to="/user/add"><Button type="primary">添加新的用户</Button></Link>
+          <Select aria-label="排序方式" value={order} options={ORDERS} style={{ width: 160 }} onChange={(value) => setOrder(value)} />
+        </Space>
+      }
+    />
   );
 }

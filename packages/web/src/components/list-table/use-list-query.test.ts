@@ -1,8 +1,9 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { PAGE_SIZE } from '@model-relay/contract';
 import { describe, expect, it } from 'vitest';
-import { usePagedList } from './use-paged-list';
-import { mockApi } from '../test-support';
+import { apiData } from '../../lib/api';
+import { mockApi, queryWrapper } from '../../test-support';
+import { useListQuery, type ListSource } from './use-list-query';
 
 
 interface Row {
@@ -22,15 +23,17 @@ function serverWith(count: number) {
 }
 
 const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
-// Stable across renders, as the screens pass them (useCallback).
-const listUrl = (p: number) => `/api/token/?p=${p}`;
-const searchUrl = (keyword: string) => `/api/token/search?keyword=${keyword}`;
+const source: ListSource<Row> = {
+  key: ['rows', 'list'],
+  fetchPage: (p) => apiData<Row[]>(`/api/token/?p=${p}`),
+  search: { key: (keyword) => ['rows', 'search', keyword], fetch: (keyword) => apiData<Row[]>(`/api/token/search?keyword=${keyword}`) },
+};
 
 function mount() {
-  return renderHook(() => usePagedList<Row>(listUrl, searchUrl));
+  return renderHook(() => useListQuery<Row>(source), { wrapper: queryWrapper() });
 }
 
-describe('usePagedList: the list paging of spec section 4', () => {
+describe('useListQuery: the list paging of spec section 4', () => {
   // covers S4-STATES-33
   it('loads page 0 on mount and a reload of page 0 replaces the list instead of appending', async () => {
     const calls = serverWith(25);

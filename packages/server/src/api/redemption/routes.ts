@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { callerOf, requireAdmin, requireUser } from '../../auth/authenticate.js';
+import type { AppContext } from '../../context.js';
+import { fail, UserFacingError } from '../../lib/errors.js';
+import { pageOf } from '../../lib/validate.js';
+
+/** Window of the redemption limit, in seconds. */
+const REDEEM_WINDOW_SECONDS = 60;
+
+/**
+ * /api/redemption (admin) and redeeming a code, POST /api/user/topup (any user). The top-up route lives with
+ * the codes it spends: it is the only way a code turns into quota.
+ */
+export function redemptionRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const redemptions = ctx.services.redemptions;
+  const admin = { preHandler: requireAdmin(ctx) };
+  const idParam = (params: unknown) => {
+    const id = Number((params as { id: string }).id);
+    if (!Number.isInteger(id) || id <= 0) fail('无效的兑换码 ID');
+    return id;
+  };
+
+  app.get('/api/redemption/', admin, async (request) => ({ success: true, message: '', data: await redemptions.list(pageOf(request.query)) }));
+  app.get('/api/redemption/search', admin, async (request) => ({
+    success: true,
+    message: '',
+    data: await redemptions.search(String((request.query as { keyword?: unknown }).keyword ?? '')),
+  }));
+  app.get('/api/redemption/:id', admin, async (request) => ({ success: true, message: '', data: await redemptions.get(idParam(request.params)) }));
+  app.post('/api/redemption/', admin, async (request) => ({ success: true, message: '', data: await redemptions.create(callerOf(request), request.body) }));
+  app.put('/api/redemption/', admin, async (request) => {
+    const statusOnly = Boolean((request.query as { status_only?: unknown }).status_only);
+    const data = statusOnly ? await redemptions.setStatus(request.body) : await redemptions.update(request.body);
+    return { success: true, message: '', data };
+  });
+  const remove = async (request: { params: unknown }) => {
+    await redemptions.delete(idParam(request.params));
+    return { success: true, message: '' };
+  };
+  app.delete('/api/redemption/:id', admin, remove);
+  app.delete('/api/redemption/:id/', admin, remove);
+
+  // Guessing codes is limited per user and per IP (Redis-backed with several instances, so the limit is the
+  // cluster's, not each instance's). Every attempt counts, before the code is looked at.
+  const limit = ctx.config.REDEEM_RATE_LIMIT;
+  app.post('/api/user/topup', { preHandler: requireUser(ctx) }, async (request) => {
+    const caller = callerOf(request);
+    const allowed =
+      (await ctx.rateLimiter.hit(`redeem:user:${caller.id}`, limit, REDEEM_WINDOW_SECONDS)) &&
+      (await ctx.rateLimiter.hit(`redeem:ip:${request.ip}`, limit * 3, REDEEM_WINDOW_SECONDS));
+    if (!allowed) throw new UserFacingError('兑换过于频繁，请稍后再试', 429);
+    return { success: true, message: '', data: await redemptions.redeem(caller, request.body) };
+  });
+}

@@ -1,0 +1,20 @@
+import type { TokenDto } from '@model-relay/contract';
+import { useListQuery } from '../../components/list-table/use-list-query';
+import { apiData } from '../../lib/api';
+import { searchTokens, searchTokensKey } from './search-tokens';
+
+/** Every query of /api/token sits under this key, so a mutation invalidates all of them at once. */
+export const tokensKey = ['tokens'] as const;
+export const tokenListKey = (order: string) => [...tokensKey, 'list', { order }] as const;
+
+/** GET /api/token/?p&order: one page of the caller's keys (keys masked). */
+export const getTokens = (page: number, order: string) => apiData<TokenDto[]>(`/api/token/?p=${page}&order=${order}`);
+
+/** The caller's keys as a paged list with search by name. */
+export function useTokenList(order: string) {
+  return useListQuery<TokenDto>({
+    key: tokenListKey(order),
+    fetchPage: (page) => getTokens(page, order),
+    search: { key: searchTokensKey, fetch: searchTokens },
+  });
+}

@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiData } from '../../lib/api';
+import { invalidateList } from '../list-cache';
+import { usersKey } from './get-users';
+
+export interface UserChanges {
+  id: number;
+  username: string;
+  display_name: string;
+  password: string;
+  group?: string;
+  quota?: number;
+}
+
+/** PUT /api/user/ (admin): id plus the fields to change; quota as an integer. */
+export const updateUser = (changes: UserChanges) => apiData<unknown>('/api/user/', { method: 'PUT', body: changes });
+
+export function useUpdateUser() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: updateUser, onSuccess: () => invalidateList(client, usersKey) });
+}

@@ -1,0 +1,14 @@
+import { QueryClient } from '@tanstack/react-query';
+
+/**
+ * The console's react-query client. No automatic retries: the request client already shows every failure as a
+ * toast, and a retry would show it again. No refetch on window focus: lists page on request only (spec section 4).
+ */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { retry: false, refetchOnWindowFocus: false },
+      mutations: { retry: false },
+    },
+  });
+}
