@@ -17,4 +17,25 @@ export interface LogDto {
   /** milliseconds */
   elapsed_time: number;
   is_stream: boolean;
+  /** milliseconds from the request to the answer's first byte (0 when unknown) */
+  first_byte_ms: number;
+  /** the channel's name when the request ran */
+  channel_name: string;
+  /** the client's dialect: openai-chat, openai-responses, anthropic, gemini, or an OpenAI endpoint */
+  dialect: string;
+  cached_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+  /** why a failed request (type 5) failed */
+  error: string;
+  /** the channels a relay request tried, in order, and why each one was left */
+  attempts: LogAttempt[];
+}
+
+export interface LogAttempt {
+  channel_id: number;
+  channel_name: string;
+  /** HTTP status the channel answered (0 when it could not be reached) */
+  status: number;
+  reason: string;
 }

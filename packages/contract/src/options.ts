@@ -40,6 +40,7 @@ export const TEXT_OPTION_KEYS = [
   'EmailDomainWhitelist',
   'TopUpLink',
   'ChatLink',
+  'GroupLimits',
 ] as const;
 
 /** Options holding secrets: never returned by GET /api/option/, saved only when non-empty. */
@@ -144,4 +145,34 @@ export interface StatusObject {
   turnstile_script_url: string;
   /** The code host's "latest release" endpoint read by the update check; empty when the check is off. */
   releases_url: string;
+}
+
+/** The limits a user of a group gets when their own are 0 (GroupLimits option: {"<group>": GroupLimit}). */
+export interface GroupLimit {
+  /** requests per minute */
+  rpm?: number;
+  /** tokens per minute */
+  tpm?: number;
+  /** quota per calendar day */
+  daily?: number;
+  /** quota per calendar month */
+  monthly?: number;
+}
+
+/** The GroupLimits option's value, or undefined when it is not a JSON object of non-negative integer limits. */
+export function parseGroupLimits(text: string): Record<string, GroupLimit> | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text || '{}');
+  } catch {
+    return undefined;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  for (const limit of Object.values(parsed)) {
+    if (!limit || typeof limit !== 'object' || Array.isArray(limit)) return undefined;
+    for (const [key, value] of Object.entries(limit)) {
+      if (!['rpm', 'tpm', 'daily', 'monthly'].includes(key) || !Number.isSafeInteger(value) || (value as number) < 0) return undefined;
+    }
+  }
+  return parsed as Record<string, GroupLimit>;
 }

@@ -15,7 +15,7 @@ export const ChannelStatus = { Enabled: 1, ManuallyDisabled: 2, AutoDisabled: 3 
 export const RedemptionStatus = { Unused: 1, Disabled: 2, Used: 3 } as const;
 
 /** Log types (spec section 4). 0 means "all" in filters. */
-export const LogType = { All: 0, TopUp: 1, Consume: 2, Manage: 3, System: 4, Test: 5 } as const;
+export const LogType = { All: 0, TopUp: 1, Consume: 2, Manage: 3, System: 4, Error: 5 } as const;
 
 export const isAdminRole = (role: number | undefined | null): boolean => (role ?? 0) >= Role.Admin;
 export const isRootRole = (role: number | undefined | null): boolean => (role ?? 0) >= Role.Root;

@@ -51,6 +51,8 @@ const envSchema = z.object({
   TURNSTILE_SCRIPT_URL: httpUrl.default('https://challenges.cloudflare.com/turnstile/v0/api.js'),
   /** The "latest release" endpoint the console's update check reads; empty turns the check off. */
   RELEASES_URL: z.union([httpUrl, z.literal('')]).default('https://api.github.com/repos/model-relay/model-relay/releases/latest'),
+  /** Bearer token a Prometheus scraper sends to GET /metrics; empty turns /metrics off. */
+  METRICS_TOKEN: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

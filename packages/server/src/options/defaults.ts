@@ -163,6 +163,8 @@ export const DEFAULT_OPTIONS: Record<OptionKey, string> = {
   EmailDomainWhitelist: 'gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com',
   TopUpLink: '',
   ChatLink: '',
+  // Per-group default limits for users whose own are 0, e.g. {"default": {"rpm": 60, "daily": 500000}}.
+  GroupLimits: '{}',
   QuotaPerUnit: '500000',
   ChannelDisableThreshold: '5',
   QuotaForNewUser: '0',

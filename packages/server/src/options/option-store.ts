@@ -7,6 +7,7 @@ import {
   THEMES,
   isBooleanOptionKey,
   isSecretOptionKey,
+  parseGroupLimits,
   type OptionKey,
   type RatioOptionKey,
 } from '@model-relay/contract';
@@ -100,6 +101,8 @@ export class OptionStore {
       if (!parseRatioMap(value)) fail(`${RATIO_OPTION_LABELS[key as keyof typeof RATIO_OPTION_LABELS]}不是合法的 JSON 字符串`);
     } else if (key === 'Theme' && !(THEMES as readonly string[]).includes(value)) {
       fail(`主题只能是 ${THEMES.join(' / ')}`);
+    } else if (key === 'GroupLimits') {
+      if (!parseGroupLimits(value)) fail('分组限额不是合法的 JSON：每个分组的 rpm、tpm、daily、monthly 必须是非负整数');
     } else if (key === 'ServerAddress') {
       value = value.trim().replace(/\/$/, '');
     }

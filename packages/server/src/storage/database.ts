@@ -7,6 +7,7 @@ import pg from 'pg';
 import { initialMigration } from './migrations/001-initial.js';
 import { channelTestErrorMigration } from './migrations/002-channel-test-error.js';
 import { clusterMigration } from './migrations/005-cluster.js';
+import { usageMigration } from './migrations/006-usage.js';
 import type { Database } from './schema.js';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
@@ -117,6 +118,7 @@ async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<void> {
     '001-initial': initialMigration(dialect),
     '002-channel-test-error': channelTestErrorMigration(),
     '005-cluster': clusterMigration,
+    '006-usage': usageMigration(dialect),
   };
   // Migrations are numbered by the change that needed them, and changes land in any order.
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });

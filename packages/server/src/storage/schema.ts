@@ -23,6 +23,11 @@ export interface UsersTable {
   aff_code: string;
   inviter_id: number;
   created_at: number;
+  /** Requests per minute, tokens per minute, quota per calendar day and month (server time); 0 = no limit. */
+  rpm_limit: Generated<number>;
+  tpm_limit: Generated<number>;
+  daily_quota_limit: Generated<number>;
+  monthly_quota_limit: Generated<number>;
 }
 
 export interface TokensTable {
@@ -40,6 +45,11 @@ export interface TokensTable {
   request_count: number;
   models: string;
   subnet: string;
+  /** Requests per minute, tokens per minute, quota per calendar day and month (server time); 0 = no limit. */
+  rpm_limit: Generated<number>;
+  tpm_limit: Generated<number>;
+  daily_quota_limit: Generated<number>;
+  monthly_quota_limit: Generated<number>;
 }
 
 export interface ChannelsTable {
@@ -107,6 +117,38 @@ export interface LogsTable {
   request_id: Generated<string>;
   elapsed_time: Generated<number>;
   is_stream: Generated<number>;
+  /** Milliseconds from the request to the first byte of the answer (streams). */
+  first_byte_ms: Generated<number>;
+  /** The channel's name when the request ran (it may be renamed or deleted later). */
+  channel_name: Generated<string>;
+  /** The client's dialect: openai-chat, openai-responses, anthropic, gemini, or the OpenAI endpoint. */
+  dialect: Generated<string>;
+  cached_tokens: Generated<number>;
+  cache_write_tokens: Generated<number>;
+  reasoning_tokens: Generated<number>;
+  /** A failed request's reason (log type 5). */
+  error: string | null;
+  /** JSON list of the channels tried, each with why it was left: [{channel_id, channel_name, status, reason}]. */
+  attempts: string | null;
+}
+
+/** Hourly sums of settled requests per user x key x model x channel (and instance), for charts and totals. */
+export interface UsageRollupsTable {
+  /** Unix seconds at the start of the hour. */
+  hour: number;
+  user_id: number;
+  token_id: number;
+  model: string;
+  channel_id: number;
+  instance_id: string;
+  requests: number;
+  failures: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  reasoning_tokens: number;
+  quota: number;
+  latency_ms: number;
 }
 
 export interface OptionsTable {
@@ -156,6 +198,7 @@ export interface Database {
   options: OptionsTable;
   quota_reservations: QuotaReservationsTable;
   cluster_leases: ClusterLeasesTable;
+  usage_rollups: UsageRollupsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,4 +1,4 @@
-import type { LogDto } from '@model-relay/contract';
+import type { LogAttempt, LogDto } from '@model-relay/contract';
 import type { LogFilter, LogsRepository } from '../../storage/repositories/logs.js';
 import type { LogRow } from '../../storage/schema.js';
 import type { Caller } from '../user/user-service.js';
@@ -21,7 +21,25 @@ function toLogDto(row: LogRow): LogDto {
     request_id: row.request_id,
     elapsed_time: Number(row.elapsed_time),
     is_stream: Boolean(row.is_stream),
+    first_byte_ms: Number(row.first_byte_ms ?? 0),
+    channel_name: row.channel_name ?? '',
+    dialect: row.dialect ?? '',
+    cached_tokens: Number(row.cached_tokens ?? 0),
+    cache_write_tokens: Number(row.cache_write_tokens ?? 0),
+    reasoning_tokens: Number(row.reasoning_tokens ?? 0),
+    error: row.error ?? '',
+    attempts: attemptsOf(row.attempts),
   };
+}
+
+function attemptsOf(text: string | null): LogAttempt[] {
+  if (!text) return [];
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? (parsed as LogAttempt[]) : [];
+  } catch {
+    return [];
+  }
 }
 
 const num = (value: unknown): number | undefined => {
