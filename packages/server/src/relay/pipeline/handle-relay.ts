@@ -1,4 +1,4 @@
-import { ChannelStatus, parseJsonObject } from '@model-relay/contract';
+import { ChannelStatus, parseJsonObject, type LogAttempt } from '@model-relay/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenCounter } from '../../billing/count-tokens.js';
 import { InsufficientQuotaError, type QuotaLedger, type Reservation } from '../../billing/ledger.js';
@@ -113,12 +113,21 @@ async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyReques
 
   let outcome: DeliveryOutcome | undefined;
   let channel: ChannelRow | undefined;
+  let error: unknown;
+  const attempts: LogAttempt[] = [];
   try {
-    ({ outcome, channel } = await attempt(deps, call, auth, plan, outputCapFor(plan, reservation.amount, call.facts.choices), request, reply));
+    ({ outcome, channel } = await attempt(deps, call, auth, plan, outputCapFor(plan, reservation.amount, call.facts.choices), request, reply, attempts));
+  } catch (thrown) {
+    error = thrown;
+    throw thrown;
   } finally {
-    await settle(deps, request, { reservation, prices, facts: call.facts, outcome, channel, user, token, requestId: request.id, started });
+    const failure = outcome ? undefined : error instanceof RelayError ? { message: error.message, status: error.status } : { message: '网关内部错误', status: 500 };
+    await settle(deps, request, { reservation, prices, facts: call.facts, outcome, channel, user, token, requestId: request.id, started, dialect: dialectLabel(call), attempts, failure });
   }
 }
+
+/** The client dialect as logged: the conversation dialect, or the OpenAI endpoint for OpenAI's other APIs. */
+const dialectLabel = (call: IncomingCall) => (call.endpoint === 'chat' ? call.dialect.name : `openai-${call.endpoint}`);
 
 /** Channels in turn until one answers (RetryTimes more after the first failure, never the same one twice). */
 async function attempt(
@@ -129,6 +138,8 @@ async function attempt(
   cap: number | undefined,
   request: FastifyRequest,
   reply: FastifyReply,
+  /** Filled with every channel that was tried and left, and why. */
+  attempts: LogAttempt[],
 ): Promise<{ outcome: DeliveryOutcome; channel: ChannelRow }> {
   const model = call.facts.model;
   const tried = new Set<number>();
@@ -151,7 +162,7 @@ async function attempt(
     tried.add(channel.id);
     const provider = adapterFor(channel.type);
     if (!provider || !(call.endpoint === 'chat' || provider.supports(call.endpoint))) {
-      lastFailure = retryable(new RelayError(501, provider ? `渠道类型 ${channel.type} 不支持此接口` : `渠道类型 ${channel.type} 暂不支持转发`, 'upstream_error'));
+      lastFailure = left(attempts, channel, 0, retryable(new RelayError(501, provider ? `渠道类型 ${channel.type} 不支持此接口` : `渠道类型 ${channel.type} 暂不支持转发`, 'upstream_error')));
       continue;
     }
     const target = targetOf(channel);
@@ -161,7 +172,7 @@ async function attempt(
         target.credentials = await deps.credentials.resolve(provider.credentials, target);
       } catch (error) {
         request.log.warn({ channel: channel.id, err: error }, 'channel credentials unavailable');
-        lastFailure = retryable(new RelayError(502, '渠道凭证无效或无法获取访问令牌', 'upstream_error', 'upstream_error'));
+        lastFailure = left(attempts, channel, 0, retryable(new RelayError(502, '渠道凭证无效或无法获取访问令牌', 'upstream_error', 'upstream_error')));
         continue;
       }
     }
@@ -171,7 +182,7 @@ async function attempt(
     const same = call.endpoint !== 'chat' || spoken.includes(call.dialect.name);
     const upstreamDialect = call.endpoint !== 'chat' ? call.dialect : dialectOf(same ? call.dialect.name : spoken[0]);
     if (!upstreamDialect) {
-      lastFailure = retryable(new RelayError(501, `渠道类型 ${channel.type} 暂不支持此协议的转换`, 'upstream_error'));
+      lastFailure = left(attempts, channel, 0, retryable(new RelayError(501, `渠道类型 ${channel.type} 暂不支持此协议的转换`, 'upstream_error')));
       continue;
     }
     let body: Record<string, unknown> | Buffer;
@@ -213,12 +224,12 @@ async function attempt(
           return { outcome: { kind: 'aborted', text: '' }, channel };
         }
         request.log.warn({ channel: channel.id, err: error }, 'upstream unreachable');
-        lastFailure = retryable(new RelayError(504, isTimeout(error) ? '上游服务响应超时' : '上游服务连接失败', 'upstream_error', 'upstream_error'));
+        lastFailure = left(attempts, channel, 0, retryable(new RelayError(504, isTimeout(error) ? '上游服务响应超时' : '上游服务连接失败', 'upstream_error', 'upstream_error')));
         continue;
       }
       if (response.status >= 400) {
         const text = await response.body.text().catch(() => '');
-        lastFailure = await failure(deps, provider, channel, response.status, text, request);
+        lastFailure = left(attempts, channel, response.status, await failure(deps, provider, channel, response.status, text, request));
         if (!lastFailure.retry) break;
         continue;
       }
@@ -226,7 +237,7 @@ async function attempt(
       const onProgress = (deliveredChars: number) => deps.ledger.progress({ requestId: request.id, channelId, deliveredChars });
       const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, provider, translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress }, reply, abort);
       if (outcome.kind !== 'failure') return { outcome, channel };
-      lastFailure = await failure(deps, provider, channel, outcome.status, outcome.body, request);
+      lastFailure = left(attempts, channel, outcome.status, await failure(deps, provider, channel, outcome.status, outcome.body, request));
     } finally {
       reply.raw.off('close', onClose);
     }
@@ -239,6 +250,12 @@ const generates = (call: IncomingCall) => call.endpoint === 'chat' || call.endpo
 const isTimeout = (error: unknown) => /timeout/i.test(String((error as { code?: string }).code ?? (error as Error).name ?? ''));
 
 type Failure = RelayError & { retry: boolean };
+
+/** Records why a channel was left (status 0: it was never reached) and hands the failure on. */
+function left(attempts: LogAttempt[], channel: ChannelRow, status: number, failure: Failure): Failure {
+  attempts.push({ channel_id: channel.id, channel_name: channel.name, status, reason: failure.message.slice(0, 300) });
+  return failure;
+}
 const retryable = (error: RelayError): Failure => Object.assign(error, { retry: true });
 const isUpload = (body: IncomingCall['body']): body is { raw: Buffer; contentType: string } => Buffer.isBuffer((body as { raw?: unknown }).raw);
 
