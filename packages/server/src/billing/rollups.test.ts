@@ -84,10 +84,10 @@ describe.each(testDatabases())('usage rollups on $name', (database) => {
       .execute();
     const normalise = (rows: Array<Record<string, unknown>>) =>
       rows
-        .map((r) => ({ key: `${r.user_id}/${r.token_id}/${r.model_name ?? r.model}/${r.channel_id}`, ...Object.fromEntries(['requests', 'failures', 'prompt', 'completion', 'cached', 'reasoning', 'quota', 'latency'].map((k) => [k, Number(r[k])])) }))
+        .map((r) => ({ key: `${r.user_id}/${r.token_id}/${r.model_name ?? r.model}/${r.channel_id}`, ...(Object.fromEntries(['requests', 'failures', 'prompt', 'completion', 'cached', 'reasoning', 'quota', 'latency'].map((k) => [k, Number(r[k])])) as Record<string, number>) }))
         .sort((a, b) => a.key.localeCompare(b.key));
     expect(normalise(fromRollups)).toEqual(normalise(fromLogs));
-    expect(normalise(fromRollups).reduce((n, r) => n + (r.requests as number) + (r.failures as number), 0)).toBe(600);
+    expect(normalise(fromRollups).reduce((n, r) => n + r.requests + r.failures, 0)).toBe(600);
     // every instance writes its own rows: two instances, no row shared
     const instances = await storage.db.selectFrom('usage_rollups').select('instance_id').distinct().execute();
     expect(instances.map((r) => r.instance_id).sort()).toEqual(['inst-a', 'inst-b']);
