@@ -82,9 +82,9 @@ describe.each(testDatabases())('usage rollups on $name', (database) => {
       ])
       .groupBy(['user_id', 'token_id', 'model', 'channel_id'])
       .execute();
-    const normalise = (rows: Array<Record<string, unknown>>) =>
+    const normalise = (rows: Array<Record<string, unknown>>): Array<Record<string, number> & { key: string }> =>
       rows
-        .map((r) => ({ key: `${r.user_id}/${r.token_id}/${r.model_name ?? r.model}/${r.channel_id}`, ...(Object.fromEntries(['requests', 'failures', 'prompt', 'completion', 'cached', 'reasoning', 'quota', 'latency'].map((k) => [k, Number(r[k])])) as Record<string, number>) }))
+        .map((r) => ({ ...(Object.fromEntries(['requests', 'failures', 'prompt', 'completion', 'cached', 'reasoning', 'quota', 'latency'].map((k) => [k, Number(r[k])])) as Record<string, number>), key: `${r.user_id}/${r.token_id}/${r.model_name ?? r.model}/${r.channel_id}` }))
         .sort((a, b) => a.key.localeCompare(b.key));
     expect(normalise(fromRollups)).toEqual(normalise(fromLogs));
     expect(normalise(fromRollups).reduce((n, r) => n + r.requests + r.failures, 0)).toBe(600);
