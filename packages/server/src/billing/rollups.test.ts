@@ -82,9 +82,19 @@ describe.each(testDatabases())('usage rollups on $name', (database) => {
       ])
       .groupBy(['user_id', 'token_id', 'model', 'channel_id'])
       .execute();
-    const normalise = (rows: Array<Record<string, unknown>>): Array<Record<string, number> & { key: string }> =>
+    const normalise = (rows: Array<Record<string, unknown>>) =>
       rows
-        .map((r) => ({ ...(Object.fromEntries(['requests', 'failures', 'prompt', 'completion', 'cached', 'reasoning', 'quota', 'latency'].map((k) => [k, Number(r[k])])) as Record<string, number>), key: `${r.user_id}/${r.token_id}/${r.model_name ?? r.model}/${r.channel_id}` }))
+        .map((r) => ({
+          key: `${r.user_id}/${r.token_id}/${r.model_name ?? r.model}/${r.channel_id}`,
+          requests: Number(r.requests),
+          failures: Number(r.failures),
+          prompt: Number(r.prompt),
+          completion: Number(r.completion),
+          cached: Number(r.cached),
+          reasoning: Number(r.reasoning),
+          quota: Number(r.quota),
+          latency: Number(r.latency),
+        }))
         .sort((a, b) => a.key.localeCompare(b.key));
     expect(normalise(fromRollups)).toEqual(normalise(fromLogs));
     expect(normalise(fromRollups).reduce((n, r) => n + r.requests + r.failures, 0)).toBe(600);
