@@ -8,6 +8,7 @@ import { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import { ChannelsRepository } from './storage/repositories/channels.js';
 import { UserService } from './api/user/user-service.js';
 import { TokenCounter } from './billing/count-tokens.js';
+import { UsageLimits } from './billing/usage-limits.js';
 import { InFlightRequests } from './relay/pipeline/in-flight.js';
 import { CredentialResolver } from './relay/credentials/credential-resolver.js';
 import { CREDENTIAL_SOURCES } from './relay/credentials/sources.js';
@@ -104,7 +105,7 @@ export async function createContext(config: Config): Promise<AppContext> {
   await takeover.run();
   node.every('takeover', TAKEOVER_INTERVAL_MS, () => takeover.run());
 
-  const relay = { store: new RelayStore(storage.db, cache), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000), counter: new TokenCounter(), credentials: new CredentialResolver(CREDENTIAL_SOURCES), inFlight: new InFlightRequests() };
+  const relay = { store: new RelayStore(storage.db, cache), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000), counter: new TokenCounter(), credentials: new CredentialResolver(CREDENTIAL_SOURCES), inFlight: new InFlightRequests(), limits: new UsageLimits(redis, (error) => reportError(error, 'usage limits')) };
 
   const channelTests = new ChannelTestRunner({ store: relay.store, options, pools: relay.pools, notifier, credentials: relay.credentials }, shared, config.RELAY_TIMEOUT_SECONDS + 60);
   if (config.CHANNEL_TEST_FREQUENCY_MINUTES > 0) node.every('channel-tests', config.CHANNEL_TEST_FREQUENCY_MINUTES * 60_000, async () => (await channelTests.start('all')) && channelTests.idle());

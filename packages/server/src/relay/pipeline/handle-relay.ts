@@ -1,9 +1,10 @@
-import { ChannelStatus, parseJsonObject, type LogAttempt } from '@model-relay/contract';
+import { ChannelStatus, parseGroupLimits, parseJsonObject, type LogAttempt } from '@model-relay/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenCounter } from '../../billing/count-tokens.js';
 import { InsufficientQuotaError, type QuotaLedger, type Reservation } from '../../billing/ledger.js';
 import { outputCapFor, planReservation, type ReservationPlan } from '../../billing/plan-reservation.js';
 import { pricesFor } from '../../billing/pricing.js';
+import { LimitExceeded, type Admission, type LimitSubject, type UsageLimits } from '../../billing/usage-limits.js';
 import type { Notifier } from '../../notify/notifier.js';
 import type { OptionStore } from '../../options/option-store.js';
 import type { RelayStore } from '../../storage/repositories/relay-store.js';
@@ -37,6 +38,8 @@ export interface RelayDeps {
   credentials: CredentialResolver;
   /** Requests running on this instance (a shutdown waits for them). */
   inFlight: InFlightRequests;
+  /** Per-key and per-user requests/tokens per minute and quota per day/month. */
+  limits: UsageLimits;
 }
 
 /** What an adapter is told about a channel. */
@@ -86,6 +89,10 @@ async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyReques
     if (allowed.length > 0 && !allowed.includes(model)) throw new RelayError(403, `该令牌无权使用模型：${model}`, 'invalid_request_error', 'model_not_allowed');
   }
 
+  // Requests and tokens per minute, before anything is reserved.
+  const subjects = limitSubjects(auth, deps.options);
+  const admission = await admit(deps.limits, subjects, Math.ceil(call.facts.promptBound * 0.3));
+
   const prices = pricesFor(deps.options, model, user.group);
   const generates = call.endpoint === 'chat' || call.endpoint === 'completions';
   const plan = planReservation(
@@ -107,8 +114,17 @@ async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyReques
       stream: call.facts.stream,
     });
   } catch (error) {
+    await deps.limits.settle(admission, { tokens: 0, charged: 0 });
     if (error instanceof InsufficientQuotaError) throw new RelayError(429, error.message, 'insufficient_quota', 'insufficient_quota');
     throw error;
+  }
+  // Quota per day and month, once it is known what this request holds.
+  try {
+    await deps.limits.hold(admission, reservation.amount);
+  } catch (error) {
+    await deps.ledger.settle(reservation, { cost: 0, channelId: 0 });
+    await deps.limits.settle(admission, { tokens: 0, charged: 0 });
+    throw error instanceof LimitExceeded ? limitError(error) : error;
   }
 
   let outcome: DeliveryOutcome | undefined;
@@ -122,9 +138,32 @@ async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyReques
     throw thrown;
   } finally {
     const failure = outcome ? undefined : error instanceof RelayError ? { message: error.message, status: error.status } : { message: '网关内部错误', status: 500 };
-    await settle(deps, request, { reservation, prices, facts: call.facts, outcome, channel, user, token, requestId: request.id, started, dialect: dialectLabel(call), attempts, failure });
+    const used = await settle(deps, request, { reservation, prices, facts: call.facts, outcome, channel, user, token, requestId: request.id, started, dialect: dialectLabel(call), attempts, failure });
+    await deps.limits.settle(admission, used);
   }
 }
+
+/** The key's own limits and its owner's (a user without their own takes their group's defaults, GroupLimits). */
+function limitSubjects(auth: KeyAuth, options: OptionStore): LimitSubject[] {
+  const { token, user } = auth;
+  const group = parseGroupLimits(options.get('GroupLimits'))?.[user.group] ?? {};
+  const own = (value: number, fallback = 0) => Number(value) > 0 ? Number(value) : fallback;
+  return [
+    { id: `key:${token.id}`, label: '令牌', rpm: own(token.rpm_limit), tpm: own(token.tpm_limit), daily: own(token.daily_quota_limit), monthly: own(token.monthly_quota_limit) },
+    { id: `user:${user.id}`, label: '用户', rpm: own(user.rpm_limit, group.rpm), tpm: own(user.tpm_limit, group.tpm), daily: own(user.daily_quota_limit, group.daily), monthly: own(user.monthly_quota_limit, group.monthly) },
+  ].filter((s) => s.rpm > 0 || s.tpm > 0 || s.daily > 0 || s.monthly > 0);
+}
+
+async function admit(limits: UsageLimits, subjects: LimitSubject[], tokens: number): Promise<Admission> {
+  try {
+    return await limits.admit(subjects, tokens);
+  } catch (error) {
+    throw error instanceof LimitExceeded ? limitError(error) : error;
+  }
+}
+
+/** OpenAI's shape for a rate limit: 429, type `requests` / code `rate_limit_exceeded`, with Retry-After. */
+const limitError = (error: LimitExceeded) => new RelayError(429, error.message, 'requests', 'rate_limit_exceeded', { 'retry-after': String(error.retryAfter) });
 
 /** The client dialect as logged: the conversation dialect, or the OpenAI endpoint for OpenAI's other APIs. */
 const dialectLabel = (call: IncomingCall) => (call.endpoint === 'chat' ? call.dialect.name : `openai-${call.endpoint}`);

@@ -39,7 +39,8 @@ export interface Finished {
  * and falls back to an approximate count, and whatever else throws still ends in a settlement (charging what
  * is known), so no exception can leave quota held or a request unbilled.
  */
-export async function settle(deps: SettleDeps, request: FastifyRequest, done: Finished): Promise<void> {
+/** Settles and answers what was charged and the tokens used (for the usage limits). */
+export async function settle(deps: SettleDeps, request: FastifyRequest, done: Finished): Promise<{ charged: number; tokens: number }> {
   const { reservation, prices, outcome, channel, facts, user, token } = done;
   let usage: Usage = EMPTY_USAGE;
   if (outcome) {
@@ -56,7 +57,7 @@ export async function settle(deps: SettleDeps, request: FastifyRequest, done: Fi
   const failed = !outcome && (done.attempts.length > 0 || (done.failure?.status ?? 0) >= 500);
   const lastTried = done.attempts.at(-1);
   const log = (outcome || failed) && deps.options.bool('LogConsumeEnabled') ? logRow() : undefined;
-  await deps.ledger
+  const charged = await deps.ledger
     .settle(reservation, {
       cost,
       channelId: outcome && channel ? channel.id : 0,
@@ -67,6 +68,7 @@ export async function settle(deps: SettleDeps, request: FastifyRequest, done: Fi
       log,
     })
     .catch((error: unknown) => request.log.error({ err: error, reservation: reservation.requestId }, 'settlement failed; crash recovery will refund it'));
+  return { charged: charged ?? 0, tokens: usage.prompt_tokens + usage.completion_tokens };
 
   function logRow(): Settlement['log'] {
     const suffix = outcome?.kind === 'aborted' ? '（客户端中途断开）' : outcome?.kind === 'broken' ? '（上游流式响应中断）' : '';
