@@ -135,6 +135,17 @@ describe.skipIf(!redisUrl || !serverBuilt() || servers.length === 0).each(server
     expect(mock.requests.filter((r) => r.key === 'fail-500').length).toBeGreaterThanOrEqual(counts[200]);
   }, 180_000);
 
+  it('a key with 10 requests per minute: a burst of 30 over the three instances lets exactly 10 through', async () => {
+    const limited = await seedToken(storage, users[0].id, { remain_quota: 1_000_000 });
+    await storage.db.updateTable('tokens').set({ rpm_limit: 10 }).where('id', '=', limited.id).execute();
+    const statuses = await Promise.all(Array.from({ length: 30 }, (_, i) => chat(instances[i % 3], limited.key, 'gpt-4o-mini', false)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+    // the eleventh request is refused on every instance
+    for (const instance of instances) expect(await chat(instance, limited.key, 'gpt-4o-mini', false)).toBe(429);
+    expect(await settledWithin(5_000)).toBe(true);
+  }, 60_000);
+
   it('a price changed through one instance is what the others charge within a second', async () => {
     await setOption(instances[0], 'ModelRatio', JSON.stringify({ 'gpt-4o-mini': 1.5, 'endless-model': 1 }));
     await new Promise((r) => setTimeout(r, 1_000));
