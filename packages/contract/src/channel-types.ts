@@ -60,3 +60,8 @@ const byValue = new Map(CHANNEL_TYPES.map((t) => [t.value, t]));
 export function channelTypeInfo(value: number): ChannelTypeInfo {
   return byValue.get(value) ?? { value, text: '未知类型', color: 'default', category: 'main' };
 }
+
+/** True for a type number of the catalogue. */
+export function isKnownChannelType(value: number): boolean {
+  return byValue.has(value);
+}

@@ -6,3 +6,5 @@ export * from './tokens.js';
 export * from './channels.js';
 export * from './channel-models.js';
 export * from './logs.js';
+export * from './input.js';
+export * from './username.js';

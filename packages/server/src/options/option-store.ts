@@ -6,6 +6,7 @@ import {
   RATIO_OPTION_LABELS,
   isBooleanOptionKey,
   isSecretOptionKey,
+  optionValueProblem,
   type OptionKey,
 } from '@model-relay/contract';
 import { fail } from '../lib/errors.js';
@@ -68,11 +69,13 @@ export class OptionStore {
 
   /** Validates then persists one option; throws a user-facing Chinese error when the value is unacceptable. */
   async set(key: string, rawValue: unknown): Promise<void> {
-    if (!knownKeys.has(key)) fail(`未知的配置项：${key}`);
+    if (!knownKeys.has(key)) fail(key.length <= 64 ? `未知的配置项：${key}` : '未知的配置项');
     if (typeof rawValue !== 'string' && typeof rawValue !== 'number' && typeof rawValue !== 'boolean') {
       fail('配置值必须是字符串');
     }
     let value = String(rawValue);
+    const problem = optionValueProblem(key, value);
+    if (problem) fail(problem);
     if (isBooleanOptionKey(key)) {
       if (value !== 'true' && value !== 'false') fail(`${key} 只能是 "true" 或 "false"`);
       this.checkSwitchPrerequisites(key, value);

@@ -51,3 +51,35 @@ async function openServerDatabase(kind: 'postgres' | 'mysql', adminDsn: string) 
     },
   };
 }
+
+/**
+ * The same three databases as a DSN for a whole app (createTestApp({ SQL_DSN })): SQLite in memory always,
+ * PostgreSQL and MariaDB when the test command provides them, each a fresh database dropped by `drop()`.
+ */
+export interface TestDsn {
+  name: 'sqlite' | 'postgres' | 'mysql';
+  create(): Promise<{ env: Record<string, string>; drop(): Promise<void> }>;
+}
+
+export function testDsns(): TestDsn[] {
+  const list: TestDsn[] = [{ name: 'sqlite', create: async () => ({ env: { SQLITE_PATH: ':memory:' }, drop: async () => undefined }) }];
+  if (testEnv.TEST_PG_DSN) list.push({ name: 'postgres', create: () => createServerDsn('postgres', testEnv.TEST_PG_DSN!) });
+  if (testEnv.TEST_MYSQL_DSN) list.push({ name: 'mysql', create: () => createServerDsn('mysql', testEnv.TEST_MYSQL_DSN!) });
+  return list;
+}
+
+async function createServerDsn(kind: 'postgres' | 'mysql', adminDsn: string) {
+  const name = `mr_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin =
+    kind === 'postgres'
+      ? new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: adminDsn, max: 1 }) }) })
+      : new Kysely<unknown>({ dialect: new MysqlDialect({ pool: createPool({ uri: adminDsn, connectionLimit: 1 }) }) });
+  await sql`create database ${sql.id(name)}`.execute(admin);
+  return {
+    env: { SQL_DSN: withDatabase(adminDsn, name) },
+    async drop() {
+      await sql`drop database ${sql.id(name)}`.execute(admin);
+      await admin.destroy();
+    },
+  };
+}
