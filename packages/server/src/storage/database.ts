@@ -5,6 +5,7 @@ import { Kysely, Migrator, MysqlDialect, PostgresDialect, SqliteDialect, type Mi
 import { createPool as createMysqlPool } from 'mysql2';
 import pg from 'pg';
 import { initialMigration } from './migrations/001-initial.js';
+import { sessionVersionMigration } from './migrations/004-session-version.js';
 import type { Database } from './schema.js';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
@@ -111,7 +112,10 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
 }
 
 async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<void> {
-  const migrations: Record<string, Migration> = { '001-initial': initialMigration(dialect) };
+  const migrations: Record<string, Migration> = {
+    '001-initial': initialMigration(dialect),
+    '004-session-version': sessionVersionMigration,
+  };
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

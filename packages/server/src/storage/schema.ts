@@ -23,6 +23,8 @@ export interface UsersTable {
   aff_code: string;
   inviter_id: number;
   created_at: number;
+  /** Carried by every session cookie; incremented to end all of the user's sessions (password change, ban, role change). */
+  session_version: Generated<number>;
 }
 
 export interface TokensTable {
