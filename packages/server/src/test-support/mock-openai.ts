@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
  * audio speech / transcription / translation and moderations. Behaviour is steered per request by the key
  * (`Authorization: Bearer <mode>`), so several channels can point at one mock and act differently:
  *   ok | fail-500 | fail-429 | fail-401 | slow (never answers) | break (stream dies mid-way) | no-usage | total-only | slow-stream
+ *   | drip:<ms> (streams one word every <ms>)
  */
 export interface MockUpstream {
   url: string;
@@ -60,6 +61,7 @@ export async function startMockUpstream(): Promise<MockUpstream> {
           const choice = chat ? { index: 0, delta: i ? { content: text } : { role: 'assistant', content: text }, finish_reason: null } : { index: 0, text, finish_reason: null };
           res.write(`data: ${JSON.stringify({ id: 'chatcmpl-mock', object: chat ? 'chat.completion.chunk' : 'text_completion', created: 1, model, choices: [choice] })}\n\n`);
           if (mode === 'slow-stream') await new Promise((r) => setTimeout(r, 50));
+          if (mode === 'drip') await new Promise((r) => setTimeout(r, Number(key.split(':')[1]) || 100));
         }
         if (mode === 'break') {
           await new Promise((r) => setTimeout(r, 30));
