@@ -82,6 +82,7 @@ export const loginSchema = z.object({
   username: z
     .string({ error: '请输入用户名' })
     .max(LOGIN_FIELD_MAX, '用户名或密码错误')
+    .refine((value) => textProblem(value, 'username', { max: LOGIN_FIELD_MAX }) === undefined, '用户名或密码错误')
     .transform(normaliseUsername)
     .pipe(z.string().min(1, '请输入用户名')),
   password: z.string({ error: '请输入密码' }).min(1, '请输入密码').max(LOGIN_FIELD_MAX, '用户名或密码错误'),
@@ -116,7 +117,7 @@ export const MANAGE_ACTIONS = ['promote', 'demote', 'delete', 'disable', 'enable
 export type ManageAction = (typeof MANAGE_ACTIONS)[number];
 /** POST /api/user/manage. */
 export const manageUserSchema = z.object({
-  username: z.string({ error: '用户名不能为空' }).min(1, '用户名不能为空').max(LOGIN_FIELD_MAX, '用户不存在'),
+  username: textInput('username', { max: LOGIN_FIELD_MAX, tooLong: '用户不存在' }).pipe(z.string().min(1, '用户名不能为空')),
   action: z.enum(MANAGE_ACTIONS, { error: '不支持的操作' }),
 });
 

@@ -13,7 +13,7 @@ import { userRoutes } from './api/user/routes.js';
 import type { AppContext } from './context.js';
 import { relayRoutes } from './relay/routes.js';
 import { UserFacingError } from './lib/errors.js';
-import { toApiFailure } from './http/api-errors.js';
+import { answerFrameworkError, toApiFailure } from './http/api-errors.js';
 import { MAX_JSON_DEPTH, jsonNestedDeeperThan, limitApiBodies } from './http/body-limits.js';
 import { isCrossSiteRequest, isGuardedApiRequest } from './http/cross-site-guard.js';
 import { applySecurityHeaders } from './http/security-headers.js';
@@ -42,6 +42,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     // The relay's limit (base64 images); every /api route gets a small one of its own (http/body-limits.ts).
     bodyLimit: 32 * 1024 * 1024,
     ...serverTimeouts(ctx.config),
+    frameworkErrors: (error, request, reply) => answerFrameworkError(error, request, reply, () => applySecurityHeaders(request, reply, ctx.options)),
     genReqId: () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`,
   });
   app.decorateRequest('caller', null);

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { UserFacingError } from '../lib/errors.js';
 import { isUniqueViolation } from '../storage/unique-violation.js';
 
@@ -27,6 +27,8 @@ function clientErrorMessage(error: FastifyError, request: FastifyRequest): strin
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_BAD_URL_ENCODING':
       return '请求地址不合法';
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return '请求地址中的参数过长';
     case 'FST_ERR_CTP_INVALID_TYPE':
     case 'FST_ERR_CTP_EMPTY_TYPE':
       return '请求头 Content-Type 不合法';
@@ -46,4 +48,19 @@ export function toApiFailure(error: FastifyError, request: FastifyRequest): ApiF
     return { status: error.statusCode, message: clientErrorMessage(error, request) };
   }
   return { status: 500, message: '服务器内部错误，请联系管理员', internal: true };
+}
+
+/**
+ * Errors fastify raises before any route or hook runs (a URL that does not decode, a path parameter past
+ * maxParamLength): answered like every other refusal, in the shape of the path's API, with the security headers.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, headers: () => void): void {
+  headers();
+  const message = clientErrorMessage(error, request);
+  const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+  if (request.url.startsWith('/v1/')) {
+    void reply.status(status).send({ error: { message, type: 'invalid_request_error', param: '', code: '' } });
+    return;
+  }
+  void reply.status(status).send({ success: false, message });
 }

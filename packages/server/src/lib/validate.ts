@@ -1,4 +1,4 @@
-import { INTEGER_TEXT, InputMessages, firstIssueMessage, idInput } from '@model-relay/contract';
+import { INTEGER_TEXT, InputMessages, firstIssueMessage, idInput, textProblem } from '@model-relay/contract';
 import type { z } from 'zod';
 import { fail } from './errors.js';
 
@@ -50,10 +50,11 @@ export function queryInteger(query: unknown, name: string, options: { min?: numb
   return value;
 }
 
-/** A text query parameter (keyword, order, model...), bounded in size; absent is ''. */
+/** A text query parameter (keyword, order, model...), bounded in size, no control characters; absent is ''. */
 export function queryString(query: unknown, name: string, max = 256): string {
   const text = queryText(query, name) ?? '';
-  if (text.length > max) return fail(InputMessages.tooLong(name, max));
+  const problem = textProblem(text, name, { max });
+  if (problem) return fail(problem);
   return text;
 }
 

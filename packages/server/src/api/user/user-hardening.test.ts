@@ -40,6 +40,16 @@ for (const database of testDsns()) {
       expect(creates.filter((a) => a.body.success)).toHaveLength(1);
     });
 
+    // PostgreSQL refuses NUL in any text it is sent: such input must be refused before it reaches SQL.
+    it('control characters in login, manage and search are refused before SQL, not answered 500', async () => {
+      const login = await t.call({ method: 'POST', url: '/api/user/login', payload: { username: 'ro\u0000ot', password: 'x' } });
+      expect(login).toEqual({ status: 200, body: { success: false, message: '无效的参数' } });
+      const manage = await t.call({ method: 'POST', url: '/api/user/manage', cookie: root, payload: { username: 'a\u0000', action: 'disable' } });
+      expect(manage.body).toEqual({ success: false, message: '参数 username 含有不允许的控制字符' });
+      const search = await t.call({ method: 'GET', url: '/api/user/search?keyword=a%00', cookie: root });
+      expect(search.body).toEqual({ success: false, message: '参数 keyword 含有不允许的控制字符' });
+    });
+
     // covers issue 10 defect 10: look-alike and zero-width usernames
     it('registration, admin create and rename normalise names and refuse look-alikes', async () => {
       const register = (username: string) => t.call({ method: 'POST', url: '/api/user/register', payload: { username, password: 'password123' } });
