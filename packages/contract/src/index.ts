@@ -1,3 +1,5 @@
+// First, before any schema is built (see the module).
+import './browser-config.js';
 export * from './roles.js';
 export * from './channel-types.js';
 export * from './options.js';
