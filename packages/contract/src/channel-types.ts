@@ -17,3 +17,8 @@ export function channelTypeInfo(value: number): ChannelTypeInfo {
   const { text, color, category } = providerInfo(value);
   return { value, text, color, category };
 }
+
+/** True for a type number of the catalogue. */
+export function isKnownChannelType(value: number): boolean {
+  return PROVIDER_CATALOGUE.some((p) => p.value === value);
+}

@@ -1,5 +1,7 @@
 import { PROVIDER_CATALOGUE } from './providers.js';
 import { z } from 'zod';
+import { isKnownChannelType } from './channel-types.js';
+import { TEXT_COLUMN_MAX_BYTES, idInput, integerInput, textInput, utf8Length } from './input.js';
 
 export const ChannelMessages = {
   nameAndKeyRequired: '请填写渠道名称和渠道密钥！',
@@ -56,24 +58,67 @@ export function keyFromConfig(type: number, config: Record<string, unknown>): st
   return parts.every(Boolean) ? parts.join('|') : undefined;
 }
 
-const integer = z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().int().optional());
+/** Size limits of a channel's fields: their columns (varchar(128) name, varchar(512) base_url and other, varchar(255) group, TEXT elsewhere). */
+export const ChannelLimits = {
+  name: 128,
+  /** All keys of a batch together; each key (one line) must fit a TEXT column. */
+  keyTotal: 512 * 1024,
+  baseUrl: 512,
+  other: 512,
+  group: 255,
+  /** Entries of the models and group lists, keys of one batch, and rows of the channel index one create may add. */
+  models: 2000,
+  groups: 32,
+  /** One model name and one group name: the columns of the channel index (varchar(255), varchar(64)). */
+  modelName: 255,
+  groupName: 64,
+  batchKeys: 500,
+  abilityRows: 50_000,
+} as const;
+
+/** Priority and weight: empty input is ignored (spec section 5); weight is a 32-bit column. */
+const priority = z.preprocess((v) => (v === '' || v === null ? undefined : v), integerInput('priority', { message: '优先级必须是整数' }).optional());
+const weight = z.preprocess((v) => (v === '' || v === null ? undefined : v), integerInput('weight', { max: 2147483647, message: '权重必须是不超过 2147483647 的整数' }).optional());
+const longText = (field: string) => textInput(field, { max: TEXT_COLUMN_MAX_BYTES, maxBytes: TEXT_COLUMN_MAX_BYTES, multiline: true, trim: false });
 
 /** Fields of POST /api/channel/ and the full-update form of PUT /api/channel/. */
 export const channelInputSchema = z.object({
-  name: z.string().trim().default(''),
-  type: z.coerce.number().int().min(1).default(1),
-  key: z.string().default(''),
-  base_url: z.string().trim().default(''),
-  other: z.string().trim().default(''),
-  model_mapping: z.string().default('').refine((v) => isJsonObjectText(v, 'string'), ChannelMessages.mappingInvalid),
-  models: z.string().default(''),
-  group: z.string().default('default'),
-  config: z.string().default('').refine((v) => isJsonObjectText(v), ChannelMessages.configInvalid),
-  system_prompt: z.string().default(''),
-  priority: integer,
-  weight: integer,
+  name: textInput('name', { max: ChannelLimits.name }).default(''),
+  type: integerInput('type', { min: 1, message: '未知的渠道类型' })
+    .refine((type) => isKnownChannelType(type), '未知的渠道类型')
+    .default(1),
+  key: textInput('key', { max: ChannelLimits.keyTotal, multiline: true, trim: false })
+    .refine((key) => key.split('\n').every((line) => utf8Length(line) <= TEXT_COLUMN_MAX_BYTES), `参数 key 中每个密钥最多 ${TEXT_COLUMN_MAX_BYTES} 字节`)
+    .default(''),
+  base_url: textInput('base_url', { max: ChannelLimits.baseUrl }).default(''),
+  other: textInput('other', { max: ChannelLimits.other }).default(''),
+  model_mapping: longText('model_mapping').default('').refine((v) => isJsonObjectText(v, 'string'), ChannelMessages.mappingInvalid),
+  models: longText('models')
+    .default('')
+    .refine((v) => splitList(v).length <= ChannelLimits.models, `一个渠道最多 ${ChannelLimits.models} 个模型`)
+    .refine((v) => splitList(v).every((m) => m.length <= ChannelLimits.modelName), `模型名称最多 ${ChannelLimits.modelName} 个字符`),
+  group: textInput('group', { max: ChannelLimits.group })
+    .default('default')
+    .refine((v) => splitList(v).length <= ChannelLimits.groups, `一个渠道最多 ${ChannelLimits.groups} 个分组`)
+    .refine((v) => splitList(v).every((g) => g.length <= ChannelLimits.groupName), `分组名称最多 ${ChannelLimits.groupName} 个字符`),
+  config: longText('config').default('').refine((v) => isJsonObjectText(v), ChannelMessages.configInvalid),
+  system_prompt: longText('system_prompt').default(''),
+  priority,
+  weight,
 });
 export type ChannelInput = z.infer<typeof channelInputSchema>;
+
+/** Statuses an admin may set (spec section 4): 1 enabled, 2 manually disabled, 3 automatically disabled. */
+const channelStatus = integerInput('status', { message: '无效的渠道状态' }).refine((s) => s === 1 || s === 2 || s === 3, '无效的渠道状态');
+
+/** PUT /api/channel/ with only id plus status, priority and/or weight (the list's inline edits). */
+export const channelPatchSchema = z.object({
+  id: idInput('渠道'),
+  status: channelStatus.optional(),
+  priority,
+  weight,
+});
+export const channelIdSchema = z.object({ id: idInput('渠道') });
 
 /** Comma list -> trimmed, de-duplicated entries. */
 export function splitList(text: string): string[] {

@@ -1,3 +1,5 @@
+// First, before any schema is built (see the module).
+import './browser-config.js';
 export * from './roles.js';
 export * from './providers.js';
 export * from './channel-types.js';
@@ -9,3 +11,5 @@ export * from './channel-models.js';
 export * from './logs.js';
 export * from './money.js';
 export * from './redemptions.js';
+export * from './input.js';
+export * from './username.js';

@@ -1,3 +1,5 @@
+import { TEXT_COLUMN_MAX_BYTES, textProblem } from './input.js';
+
 /**
  * Every option key of spec section 3, with how the console edits it.
  * Values travel as strings (`{key, value}`); boolean options are the strings "true" / "false".
@@ -175,4 +177,15 @@ export function parseGroupLimits(text: string): Record<string, GroupLimit> | und
     }
   }
   return parsed as Record<string, GroupLimit>;
+}
+
+/** Options that hold long texts, pictures as data URLs or JSON maps: up to what a TEXT column holds on MySQL. */
+const LONG_OPTION_KEYS = new Set<string>(['Notice', 'Footer', 'About', 'HomePageContent', 'Logo', 'WeChatAccountQRCodeImageURL', 'EmailDomainWhitelist', ...RATIO_OPTION_KEYS]);
+/** Every other option (addresses, ids, secrets, numbers) is one short line. */
+export const OPTION_VALUE_MAX = 2048;
+
+/** Why `value` cannot be stored under `key` (size, control characters), in Chinese; undefined when it can. */
+export function optionValueProblem(key: string, value: string): string | undefined {
+  if (LONG_OPTION_KEYS.has(key)) return textProblem(value, key, { max: TEXT_COLUMN_MAX_BYTES, maxBytes: TEXT_COLUMN_MAX_BYTES, multiline: true });
+  return textProblem(value, key, { max: OPTION_VALUE_MAX });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idInput, integerInput, textInput } from './input.js';
 
 /** Chinese messages of the redemption form, the top-up screen and their APIs (spec sections 5 and 8). */
 export const RedemptionMessages = {
@@ -22,27 +23,20 @@ export const REDEMPTION_COUNT_MAX = 100;
 export const DEFAULT_REDEMPTION_QUOTA = 100000;
 export const DEFAULT_REDEMPTION_COUNT = 1;
 
-const name = z.string().trim().min(1, RedemptionMessages.nameRequired).max(REDEMPTION_NAME_MAX, RedemptionMessages.nameTooLong);
-const quota = z.coerce
-  .number(RedemptionMessages.quotaInvalid)
-  .int(RedemptionMessages.quotaInvalid)
-  .min(1, RedemptionMessages.quotaInvalid)
-  .max(Number.MAX_SAFE_INTEGER, RedemptionMessages.quotaInvalid);
+/** A missing field reads as empty, so it gets the "please fill in" message rather than a type error. */
+const orEmpty = (value: unknown) => value ?? '';
+const name = z.preprocess(orEmpty, textInput('name', { max: REDEMPTION_NAME_MAX, tooLong: RedemptionMessages.nameTooLong }).refine((value) => value.length > 0, RedemptionMessages.nameRequired));
+const quota = integerInput('quota', { min: 1, message: RedemptionMessages.quotaInvalid });
 
 /** POST /api/redemption/: `count` codes of `quota` each, all named `name`. */
 export const redemptionCreateSchema = z.object({
   name,
   quota: quota.default(DEFAULT_REDEMPTION_QUOTA),
-  count: z.coerce
-    .number(RedemptionMessages.countInvalid)
-    .int(RedemptionMessages.countInvalid)
-    .min(1, RedemptionMessages.countInvalid)
-    .max(REDEMPTION_COUNT_MAX, RedemptionMessages.countInvalid)
-    .default(DEFAULT_REDEMPTION_COUNT),
+  count: integerInput('count', { min: 1, max: REDEMPTION_COUNT_MAX, message: RedemptionMessages.countInvalid }).default(DEFAULT_REDEMPTION_COUNT),
 });
 export type RedemptionCreateInput = z.infer<typeof redemptionCreateSchema>;
 
-const id = z.coerce.number('无效的兑换码 ID').int('无效的兑换码 ID').positive('无效的兑换码 ID');
+const id = idInput('兑换码');
 
 /** PUT /api/redemption/: name and quota of one code. */
 export const redemptionUpdateSchema = z.object({ id, name, quota });
@@ -50,11 +44,13 @@ export const redemptionUpdateSchema = z.object({ id, name, quota });
 /** PUT /api/redemption/?status_only=true: the toggle between 1 (unused) and 2 (disabled), spec section 4. */
 export const redemptionStatusSchema = z.object({
   id,
-  status: z.coerce.number().refine((s) => s === 1 || s === 2, RedemptionMessages.statusInvalid),
+  status: integerInput('status', { message: RedemptionMessages.statusInvalid }).refine((s) => s === 1 || s === 2, RedemptionMessages.statusInvalid),
 });
 
 /** POST /api/user/topup: redeem one code. */
-export const redeemSchema = z.object({ key: z.string(RedemptionMessages.keyRequired).trim().min(1, RedemptionMessages.keyRequired).max(64, RedemptionMessages.keyInvalid) });
+export const redeemSchema = z.object({
+  key: z.preprocess(orEmpty, textInput('key', { max: 64, tooLong: RedemptionMessages.keyInvalid }).refine((value) => value.length > 0, RedemptionMessages.keyRequired)),
+});
 
 /** A redemption code as the admin API returns it (spec section 3, "Redemption"). */
 export interface RedemptionDto {

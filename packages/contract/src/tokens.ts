@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { booleanInput, idInput, integerInput, textInput } from './input.js';
 
 /** Chinese messages of the token form and API (spec section 5). */
 export const TokenMessages = {
@@ -49,16 +50,20 @@ export function isValidSubnetList(text: string): boolean {
   });
 }
 
+/** Size limits of a key's fields (subnet is a varchar(1024); models is free text, bounded so nobody stores megabytes). */
+export const TOKEN_MODELS_MAX = 8192;
+export const TOKEN_SUBNET_MAX = 1024;
+/** Latest expiry the form can show: 9999-12-31 23:59:59 UTC. */
+export const TOKEN_EXPIRY_MAX = 253402300799;
+
 /** POST /api/token/ and PUT /api/token/ (full update) body. */
 export const tokenInputSchema = z.object({
-  name: z.string().trim().min(1, TokenMessages.nameRequired).max(TOKEN_NAME_MAX, TokenMessages.nameTooLong),
-  expired_time: z.coerce.number().int(TokenMessages.expiryInvalid).default(-1),
-  remain_quota: z.coerce.number().int(TokenMessages.quotaInvalid).min(0, TokenMessages.quotaInvalid).default(DEFAULT_TOKEN_QUOTA),
-  unlimited_quota: z.coerce.boolean().default(false),
-  models: z.string().trim().default(''),
-  subnet: z
-    .string()
-    .trim()
+  name: textInput('name', { max: TOKEN_NAME_MAX, tooLong: TokenMessages.nameTooLong }).pipe(z.string().min(1, TokenMessages.nameRequired)),
+  expired_time: integerInput('expired_time', { min: -1, max: TOKEN_EXPIRY_MAX, message: TokenMessages.expiryInvalid }).default(-1),
+  remain_quota: integerInput('remain_quota', { min: 0, message: TokenMessages.quotaInvalid }).default(DEFAULT_TOKEN_QUOTA),
+  unlimited_quota: booleanInput('unlimited_quota').default(false),
+  models: textInput('models', { max: TOKEN_MODELS_MAX }).default(''),
+  subnet: textInput('subnet', { max: TOKEN_SUBNET_MAX })
     .default('')
     .refine((value) => value === '' || isValidSubnetList(value), TokenMessages.subnetInvalid),
 });
@@ -72,6 +77,13 @@ export function maskTokenKey(key: string): string {
   if (key.length <= 8) return '*'.repeat(key.length);
   return `${key.slice(0, 4)}****${key.slice(-4)}`;
 }
+
+/** PUT /api/token/ needs the id; PUT /api/token/?status_only=true only id and status 1 or 2 (spec section 4). */
+export const tokenIdSchema = z.object({ id: idInput('令牌') });
+export const tokenStatusSchema = z.object({
+  id: idInput('令牌'),
+  status: integerInput('status', { message: '令牌状态只能在启用与禁用之间切换' }).refine((status) => status === 1 || status === 2, '令牌状态只能在启用与禁用之间切换'),
+});
 
 /** The token as the API returns it; `key` is masked (maskTokenKey) except in the answer to its creation. */
 export interface TokenDto {

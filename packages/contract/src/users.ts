@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { idInput, integerInput, textInput, textProblem } from './input.js';
+import { normaliseUsername, usernameProblem } from './username.js';
 
 /** Limits of spec sections 5 and 9. */
 export const USERNAME_MAX = 12;
@@ -19,30 +21,71 @@ export const UserMessages = {
   emailInvalid: '邮箱地址格式不正确',
 } as const;
 
+/** Size limits of the other user fields (their columns: varchar(64) group, varchar(128) e-mail). */
+export const GROUP_MAX = 64;
+export const LOGIN_FIELD_MAX = 128;
+
+/** A new or changed username: NFKC-normalised, 1-12 characters, nothing invisible or confusable (username.ts). */
 const username = z
-  .string()
-  .trim()
-  .min(1, UserMessages.usernameRequired)
-  .max(USERNAME_MAX, UserMessages.usernameTooLong);
-const password = z.string().min(PASSWORD_MIN, UserMessages.passwordTooShort).max(PASSWORD_MAX, UserMessages.passwordTooLong);
-const displayName = z.string().trim().max(DISPLAY_NAME_MAX, UserMessages.displayNameTooLong);
-const email = z.string().trim().max(EMAIL_MAX).email(UserMessages.emailInvalid);
+  .string({ error: UserMessages.usernameRequired })
+  .max(USERNAME_MAX * 4 + 64, UserMessages.usernameTooLong)
+  .transform(normaliseUsername)
+  .pipe(
+    z
+      .string()
+      .min(1, UserMessages.usernameRequired)
+      .max(USERNAME_MAX, UserMessages.usernameTooLong)
+      .superRefine((name, ctx) => {
+        const problem = usernameProblem(name);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+  );
+const password = z
+  .string({ error: '密码必须是字符串' })
+  .min(PASSWORD_MIN, UserMessages.passwordTooShort)
+  .max(PASSWORD_MAX, UserMessages.passwordTooLong)
+  .refine((value) => textProblem(value, 'password', { max: PASSWORD_MAX }) === undefined, '密码不能包含控制字符');
+const displayName = textInput('display_name', { max: DISPLAY_NAME_MAX, tooLong: UserMessages.displayNameTooLong });
+/** An e-mail address or empty (no address). */
+const emailOrEmpty = textInput('email', { max: EMAIL_MAX }).refine((value) => value === '' || z.email().safeParse(value).success, UserMessages.emailInvalid);
+/** A new password, or empty for "unchanged". */
+const passwordOrEmpty = z
+  .string({ error: '密码必须是字符串' })
+  .max(PASSWORD_MAX * 4, UserMessages.passwordTooLong)
+  .superRefine((value, ctx) => {
+    if (value === '') return;
+    const result = password.safeParse(value);
+    if (!result.success) ctx.addIssue({ code: 'custom', message: result.error.issues[0].message });
+  });
+const shortCode = (field: string) => textInput(field, { max: 64 });
+/** A user group: one name (no commas: groups are comma lists elsewhere). */
+const group = textInput('group', { max: GROUP_MAX })
+  .pipe(z.string().min(1, '分组不能为空'))
+  .refine((value) => !value.includes(','), '分组名称不能包含逗号');
 
 /** POST /api/user/register body (spec section 3, "Registration payload"). */
 export const registerSchema = z.object({
   username,
   password,
-  password2: z.string().optional(),
-  email: z.union([email, z.literal('')]).optional(),
-  verification_code: z.string().trim().optional(),
-  aff_code: z.string().trim().optional(),
+  password2: z.string().max(PASSWORD_MAX * 4).optional(),
+  email: emailOrEmpty.optional(),
+  verification_code: shortCode('verification_code').optional(),
+  aff_code: shortCode('aff_code').optional(),
 });
 export type RegisterInput = z.infer<typeof registerSchema>;
 
-/** POST /api/user/login body: username may also be an e-mail address. */
+/**
+ * POST /api/user/login body: username may also be an e-mail address. Not checked against the username rules
+ * (older names must still log in), only normalised the same way and bounded in size.
+ */
 export const loginSchema = z.object({
-  username: z.string().trim().min(1, '请输入用户名'),
-  password: z.string().min(1, '请输入密码'),
+  username: z
+    .string({ error: '请输入用户名' })
+    .max(LOGIN_FIELD_MAX, '用户名或密码错误')
+    .refine((value) => textProblem(value, 'username', { max: LOGIN_FIELD_MAX }) === undefined, '用户名或密码错误')
+    .transform(normaliseUsername)
+    .pipe(z.string().min(1, '请输入用户名')),
+  password: z.string({ error: '请输入密码' }).min(1, '请输入密码').max(LOGIN_FIELD_MAX, '用户名或密码错误'),
 });
 
 /** POST /api/user/ (admin creates a user). */
@@ -56,26 +99,26 @@ export const createUserSchema = z.object({
 export const updateSelfSchema = z.object({
   username: username.optional(),
   display_name: displayName.optional(),
-  password: z.union([password, z.literal('')]).optional(),
+  password: passwordOrEmpty.optional(),
 });
 
 /** PUT /api/user/ (admin edits a user): id plus the fields to change. */
 export const updateUserSchema = z.object({
-  id: z.coerce.number().int().positive(),
+  id: idInput('用户'),
   username: username.optional(),
   display_name: displayName.optional(),
-  password: z.union([password, z.literal('')]).optional(),
-  email: z.union([email, z.literal('')]).optional(),
-  group: z.string().trim().min(1).max(64).optional(),
-  quota: z.coerce.number().int().min(0).optional(),
+  password: passwordOrEmpty.optional(),
+  email: emailOrEmpty.optional(),
+  group: group.optional(),
+  quota: integerInput('quota', { min: 0, message: '额度必须是非负整数' }).optional(),
 });
 
 export const MANAGE_ACTIONS = ['promote', 'demote', 'delete', 'disable', 'enable'] as const;
 export type ManageAction = (typeof MANAGE_ACTIONS)[number];
 /** POST /api/user/manage. */
 export const manageUserSchema = z.object({
-  username: z.string().min(1),
-  action: z.enum(MANAGE_ACTIONS),
+  username: textInput('username', { max: LOGIN_FIELD_MAX, tooLong: '用户不存在' }).pipe(z.string().min(1, '用户名不能为空')),
+  action: z.enum(MANAGE_ACTIONS, { error: '不支持的操作' }),
 });
 
 /** The user object the API returns (password and access token never included). */
@@ -102,14 +145,6 @@ export interface ApiEnvelope<T = unknown> {
   success: boolean;
   message: string;
   data?: T;
-}
-
-/** Returns the first zod issue's message, for one-line Chinese error toasts. */
-export function firstIssueMessage(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return '输入不合法';
-  const path = issue.path.join('.');
-  return issue.message && !issue.message.startsWith('Invalid') ? issue.message : `参数 ${path} 不合法`;
 }
 
 /** Messages of the e-mail code, password reset and account-binding flows (spec sections 5 and 8). */

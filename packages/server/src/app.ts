@@ -18,6 +18,20 @@ import { verificationRoutes } from './api/verification/routes.js';
 import type { AppContext } from './context.js';
 import { relayRoutes } from './relay/routes.js';
 import { UserFacingError } from './lib/errors.js';
+import { answerFrameworkError, toApiFailure } from './http/api-errors.js';
+import { MAX_JSON_DEPTH, jsonNestedDeeperThan, limitApiBodies } from './http/body-limits.js';
+import { isCrossSiteRequest, isGuardedApiRequest } from './http/cross-site-guard.js';
+import { applySecurityHeaders } from './http/security-headers.js';
+import { serverTimeouts } from './http/server-timeouts.js';
+
+/** A body that is not acceptable JSON: 400 on /api (user-facing) and on /v1 (statusCode, read by its handler). */
+class BadJsonError extends UserFacingError {
+  readonly statusCode = 400;
+  readonly code = 'FST_ERR_CTP_INVALID_JSON_BODY';
+  constructor(message: string) {
+    super(message, 400);
+  }
+}
 
 export interface BuildAppOptions {
   /** Folder with the built console (index.html + assets); omitted in API tests. */
@@ -39,21 +53,32 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     logController: new LogController({ disableRequestLogging: true }),
     // Forwarded headers are believed only from the configured proxies (none by default).
     trustProxy: ctx.config.TRUSTED_PROXIES ? ctx.config.TRUSTED_PROXIES.split(',') : false,
+    // The relay's limit (base64 images); every /api route gets a small one of its own (http/body-limits.ts).
     bodyLimit: 32 * 1024 * 1024,
+    ...serverTimeouts(ctx.config),
+    frameworkErrors: (error, request, reply) => answerFrameworkError(error, request, reply, () => applySecurityHeaders(request, reply, ctx.options)),
     genReqId: () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`,
   });
   app.decorateRequest('caller', null);
+  limitApiBodies(app);
   // An empty body sent with a JSON content type (common for DELETE/GET from browsers) means "no body".
+  // Malformed or absurdly nested JSON is a 400 with a Chinese message (never the parser's English).
   const parseJson = app.getDefaultJsonParser('error', 'ignore');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') return done(null, undefined);
-    return parseJson(request, String(body), done);
+    const text = String(body);
+    if (text === '') return done(null, undefined);
+    if (jsonNestedDeeperThan(text, MAX_JSON_DEPTH)) return done(new BadJsonError(`请求体嵌套层级过深（最多 ${MAX_JSON_DEPTH} 层）`));
+    return parseJson(request, text, (error, value) => (error ? done(new BadJsonError('请求体不是合法的 JSON')) : done(null, value)));
   });
   await app.register(fastifyCookie);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    applySecurityHeaders(request, reply, ctx.options);
+    if (isGuardedApiRequest(request) && isCrossSiteRequest(request, ctx.options)) {
+      throw new UserFacingError('已拒绝跨站请求：请在本站控制台中操作', 403);
+    }
     if (request.url.startsWith('/api/')) {
       if (!(await ctx.rateLimiter.hit(`api:${request.ip}`, ctx.config.GLOBAL_API_RATE_LIMIT, 180))) {
         throw new UserFacingError('请求次数过多，请稍后再试', 429);
@@ -66,17 +91,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof UserFacingError) {
-      return reply.status(error.httpStatus).send({ success: false, message: error.message });
-    }
-    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-      return reply.status(400).send({ success: false, message: '请求体不是合法的 JSON' });
-    }
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.status(error.statusCode).send({ success: false, message: `请求无效：${error.message}` });
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ success: false, message: '服务器内部错误，请联系管理员' });
+    const failure = toApiFailure(error, request);
+    if (failure.internal) request.log.error({ err: error }, 'unhandled error');
+    return reply.status(failure.status).send({ success: false, message: failure.message });
   });
 
   statusRoutes(app, ctx);

@@ -53,6 +53,20 @@ const envSchema = z.object({
   RELEASES_URL: z.union([httpUrl, z.literal('')]).default('https://api.github.com/repos/model-relay/model-relay/releases/latest'),
   /** Bearer token a Prometheus scraper sends to GET /metrics; empty turns /metrics off. */
   METRICS_TOKEN: z.string().default(''),
+  /**
+   * HTTP server timeouts, in seconds (issue 10: slow bodies never timed out). Headers must arrive within
+   * HTTP_HEADERS_TIMEOUT and the whole request (headers and body) within HTTP_REQUEST_TIMEOUT; neither covers
+   * the response, so long streams are not cut. A connection with no traffic either way for HTTP_IDLE_TIMEOUT is
+   * closed (default: the relay timeout plus 30 s, so a silent but alive upstream never trips it); an idle
+   * kept-alive connection waits HTTP_KEEP_ALIVE_TIMEOUT for its next request (raise it above the load
+   * balancer's idle timeout when one is in front).
+   */
+  HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
+  HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
+  HTTP_IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().optional(),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().default(5),
+  /** Secure flag of the session cookie: auto = when the request came over HTTPS (through a trusted proxy too). */
+  SESSION_COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -71,6 +85,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const invalid = proxies.filter((entry) => !isAddressOrCidr(entry));
   if (invalid.length > 0) throw new Error(`Invalid configuration:\nTRUSTED_PROXIES: not an address or CIDR: ${invalid.join(', ')}`);
   config.TRUSTED_PROXIES = proxies.join(',');
+  if (config.HTTP_HEADERS_TIMEOUT_SECONDS > config.HTTP_REQUEST_TIMEOUT_SECONDS) {
+    throw new Error('Invalid configuration:\nHTTP_HEADERS_TIMEOUT_SECONDS must not exceed HTTP_REQUEST_TIMEOUT_SECONDS');
+  }
   return config;
 }
 

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'f
 import type { Caller } from '../api/user/user-service.js';
 import type { AppContext } from '../context.js';
 import { UserFacingError } from '../lib/errors.js';
-import { SESSION_COOKIE } from './session.js';
+import { clearSessionCookie, isSessionCurrent, sessionOf } from './session-lifecycle.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,26 +13,29 @@ declare module 'fastify' {
 
 /**
  * Resolves the caller from the session cookie, or else from the system access token in `Authorization`
- * (raw or "Bearer ..."). The user row is read each time so bans and role changes apply at once.
+ * (raw or "Bearer ..."). The user row is read each time so bans and role changes apply at once, and a session
+ * that was logged out or outlived a password change, ban or role change is refused (session-lifecycle.ts).
  */
 export async function resolveCaller(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<Caller | null> {
-  const session = ctx.sessions.decode(request.cookies[SESSION_COOKIE]);
+  const session = sessionOf(ctx, request);
   let user;
   if (session) {
     user = await ctx.repositories.users.findById(session.uid);
-    if (!user) reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    // A banned user is told so (below) even though the ban also ended their sessions.
+    if (user && user.status === UserStatus.Enabled && !(await isSessionCurrent(ctx, session, user))) user = undefined;
+    if (!user) clearSessionCookie(ctx, request, reply);
   }
   if (!user) {
     const header = request.headers.authorization?.trim();
     if (header) {
       const token = header.replace(/^Bearer\s+/i, '');
-      user = await ctx.repositories.users.findByAccessToken(token);
+      user = token.length <= 128 ? await ctx.repositories.users.findByAccessToken(token) : undefined;
       if (!user) throw new UserFacingError('无权进行此操作，access token 无效');
     }
   }
   if (!user) return null;
   if (user.status !== UserStatus.Enabled) {
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    clearSessionCookie(ctx, request, reply);
     throw new UserFacingError('用户已被封禁');
   }
   return { id: user.id, role: user.role, username: user.username };

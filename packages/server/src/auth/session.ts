@@ -9,11 +9,18 @@ export interface SessionPayload {
   uid: number;
   /** issued at, unix seconds */
   iat: number;
+  /** session id: logging out revokes this one session on every instance (session-lifecycle.ts) */
+  sid: string;
+  /** the user's session_version at login: a password change, ban or role change increments it */
+  sv: number;
 }
 
+const SESSION_ID = /^[A-Za-z0-9]{16,64}$/;
+
 /**
- * Stateless signed session cookie: base64url(JSON) + "." + HMAC-SHA256. The user row is re-read on each
- * request, so a disabled or deleted user loses access at once even with a valid cookie.
+ * Signed session cookie: base64url(JSON) + "." + HMAC-SHA256. The signature proves who issued it; whether it
+ * is still valid is decided per request against the user row (session_version, status) and the shared
+ * revocation list (session-lifecycle.ts), so it can be ended before it expires.
  */
 export class SessionCodec {
   constructor(private readonly secret: string) {}
@@ -33,7 +40,9 @@ export class SessionCodec {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
     try {
       const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as SessionPayload;
-      if (typeof payload.uid !== 'number' || typeof payload.iat !== 'number') return undefined;
+      if (!Number.isSafeInteger(payload.uid) || !Number.isSafeInteger(payload.iat) || !Number.isSafeInteger(payload.sv)) return undefined;
+      // Cookies from before sessions could be revoked have no id: they are not honoured (log in again once).
+      if (typeof payload.sid !== 'string' || !SESSION_ID.test(payload.sid)) return undefined;
       if (payload.iat + SESSION_MAX_AGE_SECONDS < now) return undefined;
       return payload;
     } catch {

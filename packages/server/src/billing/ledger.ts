@@ -30,6 +30,8 @@ export interface Settlement {
    * with the logs); a relay request has one whether or not a log row is kept.
    */
   usage?: SettledUsage;
+  /** False when the request was never served (refused, failed): it is settled (refunded) but not counted as a request. */
+  served?: boolean;
   /** Log row to write in the same transaction (a consume log unless `type` says otherwise); its quota is what was charged. */
   log?: Omit<NewLog, 'quota' | 'type'> & { type?: number };
 }
@@ -169,7 +171,8 @@ export class QuotaLedger {
   }
 
   reserve(input: ReserveInput): Promise<Reservation> {
-    const amount = Math.max(0, Math.ceil(input.amount));
+    // Quota columns are 64-bit; anything beyond a safe integer (an absurd request) is held at the safe maximum.
+    const amount = Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.ceil(Number.isFinite(input.amount) ? input.amount : Number.MAX_SAFE_INTEGER)));
     const reservation: Claim = { ...input, amount, requested: amount, minimum: Math.min(amount, Math.max(0, Math.ceil(input.minimum ?? amount))) };
     return new Promise((resolve, reject) => this.enqueue({ kind: 'reserve', reservation, resolve, reject }));
   }
@@ -381,7 +384,7 @@ export class QuotaLedger {
       outcomes[i] = charged;
       // Only when a provider went past the output cap and the balances could not cover it: never silent.
       const shortfall = cost > charged ? `（额度不足：应扣 ${cost}，实扣 ${charged}）` : '';
-      const served = settlement.usage?.failed ? 0 : 1;
+      const served = settlement.served === false || settlement.usage?.failed ? 0 : 1;
       add(tokens, `${reservation.tokenId}:${reservation.unlimited ? 1 : 0}`, reservation.unlimited ? 0 : refund, charged, served);
       add(users, reservation.userId, refund, charged, served);
       if (settlement.channelId > 0) add(channels, settlement.channelId, 0, charged);
@@ -398,7 +401,9 @@ export class QuotaLedger {
     for (const [key, t] of byKey(tokens)) {
       const [id, unlimited] = key.split(':').map(Number);
       if (unlimited) {
-        await this.sql.run(trx, 'update tokens set used_quota = used_quota + ?, request_count = request_count + ?, accessed_time = ? where id = ?', [t.charged, t.count, accessed, id]);
+        if (t.count > 0 || t.charged > 0) {
+          await this.sql.run(trx, 'update tokens set used_quota = used_quota + ?, request_count = request_count + ?, accessed_time = ? where id = ?', [t.charged, t.count, accessed, id]);
+        }
       } else {
         // status first: MySQL evaluates SET left to right, so later expressions would see the new remain_quota.
         // A limited key that has nothing left becomes "exhausted" (status 4) in the same statement, but only when
@@ -406,8 +411,8 @@ export class QuotaLedger {
         // comes back when they settle, and must not lock the key for good.
         await this.sql.run(
           trx,
-          'update tokens set status = case when remain_quota + ? <= 0 and status = ? and not exists (select 1 from quota_reservations r where r.token_id = tokens.id and r.amount > 0) then ? else status end, remain_quota = remain_quota + ?, used_quota = used_quota + ?, request_count = request_count + ?, accessed_time = ? where id = ?',
-          [t.refund, TokenStatus.Enabled, TokenStatus.Exhausted, t.refund, t.charged, t.count, accessed, id],
+          'update tokens set status = case when remain_quota + ? <= 0 and status = ? and not exists (select 1 from quota_reservations r where r.token_id = tokens.id and r.amount > 0) then ? else status end, remain_quota = remain_quota + ?, used_quota = used_quota + ?, request_count = request_count + ?, accessed_time = case when ? > 0 then ? else accessed_time end where id = ?',
+          [t.refund, TokenStatus.Enabled, TokenStatus.Exhausted, t.refund, t.charged, t.count, t.count, accessed, id],
         );
       }
     }

@@ -3,6 +3,8 @@ import { costOf, rawCostOf, type Prices } from './pricing.js';
 
 /** Fewest output tokens worth sending a request for when the balance cannot cover the full allowance. */
 export const MIN_OUTPUT_TOKENS = 16;
+/** No model writes more than this in one answer: a client's larger max_tokens (1e308, 2^63) counts as this. */
+export const MAX_OUTPUT_TOKENS = 1_000_000;
 
 export interface ReservationRequest {
   model: string;
@@ -39,10 +41,10 @@ export interface ReservationPlan {
  */
 export function planReservation(request: ReservationRequest, prices: Prices): ReservationPlan {
   const limit = outputLimitOf(request.model);
-  const outputTokens = request.generates ? (request.maxTokens > 0 ? request.maxTokens : limit) : 0;
+  const outputTokens = request.generates ? (request.maxTokens > 0 ? Math.min(request.maxTokens, MAX_OUTPUT_TOKENS) : limit) : 0;
   const full = costOf({ prompt_tokens: request.promptBound, completion_tokens: outputTokens * request.choices }, prices);
   const floor = prices.modelRatio > 0 && prices.groupRatio > 0 ? request.floor : 0;
-  const amount = Math.max(full, floor);
+  const amount = Math.min(Math.max(full, floor), Number.MAX_SAFE_INTEGER);
   const fewest = request.generates ? Math.min(outputTokens, MIN_OUTPUT_TOKENS) : 0;
   const minimum = Math.min(amount, costOf({ prompt_tokens: request.promptBound, completion_tokens: fewest * request.choices }, prices));
   return {

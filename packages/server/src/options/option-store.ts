@@ -7,6 +7,7 @@ import {
   THEMES,
   isBooleanOptionKey,
   isSecretOptionKey,
+  optionValueProblem,
   parseGroupLimits,
   type OptionKey,
   type RatioOptionKey,
@@ -78,11 +79,13 @@ export class OptionStore {
 
   /** Validates then persists one option; throws a user-facing Chinese error when the value is unacceptable. */
   async set(key: string, rawValue: unknown): Promise<void> {
-    if (!knownKeys.has(key)) fail(`未知的配置项：${key}`);
+    if (!knownKeys.has(key)) fail(key.length <= 64 ? `未知的配置项：${key}` : '未知的配置项');
     if (typeof rawValue !== 'string' && typeof rawValue !== 'number' && typeof rawValue !== 'boolean') {
       fail('配置值必须是字符串');
     }
     let value = String(rawValue);
+    const problem = optionValueProblem(key, value);
+    if (problem) fail(problem);
     if (isBooleanOptionKey(key)) {
       if (value !== 'true' && value !== 'false') fail(`${key} 只能是 "true" 或 "false"`);
       this.checkSwitchPrerequisites(key, value);

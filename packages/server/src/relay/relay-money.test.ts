@@ -165,13 +165,22 @@ describe('a key at zero because its own requests are in flight is not exhausted'
 });
 
 describe('settlement cannot be skipped, counting cannot stall the gateway', () => {
-  it('messages nested 3,900 deep on a broken stream: charged, logged, nothing left open', async () => {
+  it('messages nested 3,900 deep are refused at the door; 120 deep on a broken stream: charged, logged, nothing left open', async () => {
     await seedChannel(t.ctx.storage, { key: 'break', baseUrl: mock.url, models: 'gpt-4o-mini' });
     const userId = await plainUser(100_000);
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 50_000 });
-    const deep = `${'['.repeat(3_900)}"deep"${']'.repeat(3_900)}`;
-    const body = `{"model":"gpt-4o-mini","stream":true,"messages":[{"role":"user","content":"hi","extra":${deep}}]}`;
-    const res = await fetch(`${gatewayUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' }, body });
+    const post = (depth: number) =>
+      fetch(`${gatewayUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' },
+        body: `{"model":"gpt-4o-mini","stream":true,"messages":[{"role":"user","content":"hi","extra":${'['.repeat(depth)}"deep"${']'.repeat(depth)}}]}`,
+      });
+    const refused = await post(3_900);
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error.message).toContain('嵌套层级过深');
+    expect((await state(userId, token.id)).token.remain_quota).toBe(50_000);
+
+    const res = await post(120);
     const text = await res.text();
     expect(text).toContain('stream_broken');
     const after = await settled(userId, token.id, 1);

@@ -10,6 +10,7 @@ import { openAiIngress } from './ingress/openai.js';
 import { openAiResponsesIngress } from './ingress/openai-responses.js';
 import { authenticateKey } from './pipeline/authenticate-key.js';
 import type { RelayDeps } from './pipeline/handle-relay.js';
+import { UserFacingError } from '../lib/errors.js';
 import { RelayError } from './relay-error.js';
 
 /** The relay: every client dialect's endpoints, each answering errors in its own dialect's shape. */
@@ -61,7 +62,9 @@ export function errorHandler(dialect: Dialect) {
     if (reply.sent || reply.raw.headersSent) return;
     if (error instanceof RelayError) return reply.status(error.status).headers(error.headers).send(dialect.errorBody(error.status, error.message, error.code, error.type));
     if (error.statusCode && error.statusCode < 500) {
-      const message = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? '请求体过大' : error.code?.startsWith('FST_ERR_CTP') || error instanceof SyntaxError ? '请求体不是合法的 JSON' : '请求无效';
+      // The app's own refusals (malformed or too deeply nested JSON) already say what is wrong, in Chinese.
+      const message =
+        error instanceof UserFacingError ? error.message : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? '请求体过大' : error.code?.startsWith('FST_ERR_CTP') || error instanceof SyntaxError ? '请求体不是合法的 JSON' : '请求无效';
       return reply.status(error.statusCode).send(dialect.errorBody(error.statusCode, message));
     }
     request.log.error({ err: error }, 'relay error');

@@ -6,6 +6,7 @@ import { createPool as createMysqlPool } from 'mysql2';
 import pg from 'pg';
 import { initialMigration } from './migrations/001-initial.js';
 import { channelTestErrorMigration } from './migrations/002-channel-test-error.js';
+import { sessionVersionMigration } from './migrations/004-session-version.js';
 import { clusterMigration } from './migrations/005-cluster.js';
 import { usageMigration } from './migrations/006-usage.js';
 import type { Database } from './schema.js';
@@ -117,6 +118,7 @@ async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<void> {
   const migrations: Record<string, Migration> = {
     '001-initial': initialMigration(dialect),
     '002-channel-test-error': channelTestErrorMigration(),
+    '004-session-version': sessionVersionMigration,
     '005-cluster': clusterMigration,
     '006-usage': usageMigration(dialect),
   };

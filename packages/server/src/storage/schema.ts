@@ -28,6 +28,8 @@ export interface UsersTable {
   tpm_limit: Generated<number>;
   daily_quota_limit: Generated<number>;
   monthly_quota_limit: Generated<number>;
+  /** Carried by every session cookie; incremented to end all of the user's sessions (password change, ban, role change). */
+  session_version: Generated<number>;
 }
 
 export interface TokensTable {

@@ -65,3 +65,24 @@ async function openServerDatabase(kind: 'postgres' | 'mysql', adminDsn: string) 
     },
   };
 }
+
+/**
+ * The same three databases as a DSN for a whole app (createTestApp({ SQL_DSN })): SQLite in memory always,
+ * PostgreSQL and MariaDB when the test command provides them, each a fresh database dropped by `drop()`.
+ */
+export interface TestDsn {
+  name: 'sqlite' | 'postgres' | 'mysql';
+  create(): Promise<{ env: Record<string, string>; drop(): Promise<void> }>;
+}
+
+export function testDsns(): TestDsn[] {
+  const list: TestDsn[] = [{ name: 'sqlite', create: async () => ({ env: { SQLITE_PATH: ':memory:' }, drop: async () => undefined }) }];
+  if (testEnv.TEST_PG_DSN) list.push({ name: 'postgres', create: () => createServerDsn('postgres', testEnv.TEST_PG_DSN!) });
+  if (testEnv.TEST_MYSQL_DSN) list.push({ name: 'mysql', create: () => createServerDsn('mysql', testEnv.TEST_MYSQL_DSN!) });
+  return list;
+}
+
+async function createServerDsn(kind: 'postgres' | 'mysql', adminDsn: string) {
+  const database = await createServerDatabase(kind, adminDsn);
+  return { env: { SQL_DSN: database.dsn }, drop: database.drop };
+}

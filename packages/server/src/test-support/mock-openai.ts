@@ -17,6 +17,7 @@ import { answerResponses, responsesMemory } from './mock-openai-responses.js';
  * Chat bodies are checked as OpenAI checks them: messages present, known roles, every tool message answering a
  * tool call of the assistant turn right before it, max_tokens refused by reasoning models.
  * POST /v1/responses speaks the Responses API (mock-openai-responses.ts), with the modes it documents.
+ *   | drip:<ms> (streams one word every <ms>)
  */
 export interface MockUpstream {
   url: string;
@@ -95,6 +96,7 @@ export async function startMockUpstream(): Promise<MockUpstream> {
           const choice = chat ? { index: 0, delta: i ? { content: text } : { role: 'assistant', content: text }, finish_reason: null } : { index: 0, text, finish_reason: null };
           res.write(`data: ${JSON.stringify({ id: 'chatcmpl-mock', object: chat ? 'chat.completion.chunk' : 'text_completion', created: 1, model, choices: [choice] })}\n\n`);
           if (mode === 'slow-stream') await new Promise((r) => setTimeout(r, 50));
+          if (mode === 'drip') await new Promise((r) => setTimeout(r, Number(key.split(':')[1]) || 100));
         }
         if (mode === 'break') {
           await new Promise((r) => setTimeout(r, 30));

@@ -1,10 +1,13 @@
 import {
   AZURE_CHANNEL_TYPE,
   AZURE_DEFAULT_API_VERSION,
+  ChannelLimits,
   ChannelMessages,
   ChannelStatus,
   PROXY_CHANNEL_TYPE,
+  channelIdSchema,
   channelInputSchema,
+  channelPatchSchema,
   keyFromConfig,
   parseJsonObject,
   splitList,
@@ -112,6 +115,11 @@ export class ChannelService {
     if (!input.name || keys.length === 0) fail(ChannelMessages.nameAndKeyRequired);
     const fields = normalise(input);
     if (input.type !== PROXY_CHANNEL_TYPE && !fields.models) fail(ChannelMessages.modelRequired);
+    // Every key is a channel and every channel one index row per (group, model): bound what one request writes.
+    const indexRows = keys.length * Math.max(1, splitList(fields.models).length) * splitList(fields.group).length;
+    if (keys.length > ChannelLimits.batchKeys || indexRows > ChannelLimits.abilityRows) {
+      fail(`一次最多添加 ${ChannelLimits.batchKeys} 个渠道，且密钥数 × 模型数 × 分组数不超过 ${ChannelLimits.abilityRows}`);
+    }
     const now = nowSeconds();
     const rows: NewChannel[] = keys.map((key) => ({
       ...fields,
@@ -137,30 +145,18 @@ export class ChannelService {
    */
   async update(body: unknown): Promise<ChannelDto> {
     const raw = (body ?? {}) as Record<string, unknown>;
-    const id = Number(raw.id);
-    if (!Number.isInteger(id) || id <= 0) fail('无效的渠道 ID');
+    const { id } = parseInput(channelIdSchema, raw);
+    const keys = typeof raw === 'object' && !Array.isArray(raw) ? Object.keys(raw).filter((k) => k !== 'id') : [];
+    const partial = keys.every((k) => k === 'status' || k === 'priority' || k === 'weight');
+    const patch = partial ? parseInput(channelPatchSchema, raw) : undefined;
+    const input = partial ? undefined : parseInput(channelInputSchema, raw);
     const stored = await this.mustFind(id);
     const changes: ChannelChanges = {};
-    const keys = Object.keys(raw).filter((k) => k !== 'id');
-    const partial = keys.every((k) => k === 'status' || k === 'priority' || k === 'weight');
-    if (partial) {
-      if ('status' in raw) {
-        const status = Number(raw.status);
-        if (![ChannelStatus.Enabled, ChannelStatus.ManuallyDisabled, ChannelStatus.AutoDisabled].includes(status as 1 | 2 | 3)) fail('无效的渠道状态');
-        changes.status = status;
-      }
-      if ('priority' in raw && raw.priority !== '' && raw.priority !== null) {
-        const priority = Number(raw.priority);
-        if (!Number.isInteger(priority)) fail('优先级必须是整数');
-        changes.priority = priority;
-      }
-      if ('weight' in raw && raw.weight !== '' && raw.weight !== null) {
-        const weight = Number(raw.weight);
-        if (!Number.isInteger(weight)) fail('权重必须是整数');
-        changes.weight = Math.max(0, weight);
-      }
-    } else {
-      const input = parseInput(channelInputSchema, raw);
+    if (patch) {
+      if (patch.status !== undefined) changes.status = patch.status;
+      if (patch.priority !== undefined) changes.priority = patch.priority;
+      if (patch.weight !== undefined) changes.weight = Math.max(0, patch.weight);
+    } else if (input) {
       const fields = normalise(input);
       if (!fields.name) fail(ChannelMessages.nameAndKeyRequired);
       if (input.type !== PROXY_CHANNEL_TYPE && !fields.models) fail(ChannelMessages.modelRequired);

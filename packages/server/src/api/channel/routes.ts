@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { requireAdmin, requireUser } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../lib/errors.js';
-import { nowSeconds, pageOf } from '../../lib/validate.js';
+import { idParam as idOf, nowSeconds, pageOf, queryString } from '../../lib/validate.js';
 import { queryBalance } from '../../relay/channel-health/query-balance.js';
 import { testChannel } from '../../relay/channel-health/test-channel.js';
 
@@ -12,11 +12,7 @@ export function channelRoutes(app: FastifyInstance, ctx: AppContext): void {
   const channels = ctx.services.channels;
   const admin = { preHandler: requireAdmin(ctx) };
   const health = { store: ctx.relay.store, options: ctx.options, pools: ctx.relay.pools, notifier: ctx.notifier, credentials: ctx.relay.credentials };
-  const idParam = (params: unknown) => {
-    const id = Number((params as { id: string }).id);
-    if (!Number.isInteger(id) || id <= 0) fail('无效的渠道 ID');
-    return id;
-  };
+  const idParam = (params: unknown) => idOf(params, '渠道');
 
   app.get('/api/models', { preHandler: requireUser(ctx) }, async () => ({ success: true, message: '', data: CHANNEL_MODELS }));
 
@@ -24,7 +20,7 @@ export function channelRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/channel/search', admin, async (request) => ({
     success: true,
     message: '',
-    data: await channels.search(String((request.query as { keyword?: unknown }).keyword ?? '')),
+    data: await channels.search(queryString(request.query, 'keyword')),
   }));
   app.get('/api/channel/models', admin, async () => ({
     success: true,
@@ -32,7 +28,7 @@ export function channelRoutes(app: FastifyInstance, ctx: AppContext): void {
     data: allBuiltInModels().map((id) => ({ id, object: 'model', owned_by: 'model-relay' })),
   }));
   app.get('/api/channel/test', admin, async (request) => {
-    const scope = (request.query as { scope?: unknown }).scope === 'disabled' ? 'disabled' : 'all';
+    const scope = queryString(request.query, 'scope') === 'disabled' ? 'disabled' : 'all';
     if (!(await ctx.channelTests.start(scope))) return { success: false, message: '测试已在运行中' };
     return { success: true, message: '' };
   });
@@ -40,7 +36,7 @@ export function channelRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/channel/test/status', admin, async () => ({ success: true, message: '', data: await ctx.channelTests.progress() }));
   app.get('/api/channel/test/:id', admin, async (request) => {
     const channel = await channels.row(idParam(request.params));
-    const model = String((request.query as { model?: unknown }).model ?? '').trim() || undefined;
+    const model = queryString(request.query, 'model').trim() || undefined;
     const result = await testChannel(health, channel, model);
     // The channel as the test left it (time, failure reason, an automatic status change) for the console's row.
     const after = await channels.get(channel.id);

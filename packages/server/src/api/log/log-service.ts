@@ -1,6 +1,7 @@
-import type { LogAttempt, LogDto } from '@model-relay/contract';
+import { ID_MAX, type LogAttempt, type LogDto } from '@model-relay/contract';
 import type { LogFilter, LogsRepository } from '../../storage/repositories/logs.js';
 import type { LogRow } from '../../storage/schema.js';
+import { queryInteger, queryString } from '../../lib/validate.js';
 import type { Caller } from '../user/user-service.js';
 
 
@@ -42,25 +43,23 @@ function attemptsOf(text: string | null): LogAttempt[] {
   }
 }
 
-const num = (value: unknown): number | undefined => {
-  const n = Number(value);
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : undefined;
-};
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+/** Filter values are bounded like their columns; a number that is not a canonical integer is refused, not guessed. */
+const positive = (query: Record<string, unknown>, name: string, max?: number): number | undefined => queryInteger(query, name, { min: 0, max }) || undefined;
+const text = (query: Record<string, unknown>, name: string): string | undefined => queryString(query, name, 255).trim() || undefined;
 
 /** The filters of GET /api/log/ (spec section 7); `self` drops username and channel and pins the caller. */
 export function filterOf(query: Record<string, unknown>, self?: Caller): LogFilter {
   const filter: LogFilter = {
-    type: num(query.type),
-    tokenName: text(query.token_name),
-    modelName: text(query.model_name),
-    startTimestamp: num(query.start_timestamp),
-    endTimestamp: num(query.end_timestamp),
+    type: positive(query, 'type', ID_MAX),
+    tokenName: text(query, 'token_name'),
+    modelName: text(query, 'model_name'),
+    startTimestamp: positive(query, 'start_timestamp'),
+    endTimestamp: positive(query, 'end_timestamp'),
   };
   if (self) filter.userId = self.id;
   else {
-    filter.username = text(query.username);
-    filter.channelId = num(query.channel);
+    filter.username = text(query, 'username');
+    filter.channelId = positive(query, 'channel', ID_MAX);
   }
   return filter;
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { callerOf, requireAdmin, requireUser } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../lib/errors.js';
-import { pageOf } from '../../lib/validate.js';
+import { pageOf, queryInteger } from '../../lib/validate.js';
 import { filterOf } from './log-service.js';
 
 /** /api/log: all logs and their sum for admins; one's own for users; deleting history (admin). */
@@ -23,8 +23,8 @@ export function logRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/log/self/', user, self);
   app.get('/api/log/self/stat', user, async (request) => ({ success: true, message: '', data: await logs.stat(filterOf(query(request.query), callerOf(request))) }));
   app.delete('/api/log/', admin, async (request) => {
-    const target = Number((request.query as { target_timestamp?: unknown }).target_timestamp);
-    if (!Number.isInteger(target) || target <= 0) fail('target_timestamp 参数不合法');
+    const target = queryInteger(request.query, 'target_timestamp', { min: 1 });
+    if (target === undefined) return fail('target_timestamp 参数不合法');
     return { success: true, message: '', data: await logs.deleteBefore(target) };
   });
 }

@@ -4,7 +4,7 @@ import type { SharedStore } from '../../cluster/shared-store.js';
 import type { Integrations } from '../../integrations/create-integrations.js';
 import { fail } from '../../lib/errors.js';
 import { randomAlphanumeric } from '../../lib/random.js';
-import { parseInput } from '../../lib/validate.js';
+import { parseValue } from '../../lib/validate.js';
 import type { OptionStore } from '../../options/option-store.js';
 import type { BindingColumn, UserBindingsRepository } from '../../storage/repositories/user-bindings.js';
 import type { UsersRepository } from '../../storage/repositories/users.js';
@@ -102,7 +102,7 @@ export class OAuthService {
   /** GET /api/oauth/email/bind: the mailed code proves the address, which then becomes the caller's. */
   async bindEmail(rawEmail: unknown, code: unknown, caller: Caller): Promise<void> {
     const { options, users, codes } = this.deps;
-    const email = parseInput(emailSchema, typeof rawEmail === 'string' ? rawEmail : '');
+    const email = parseValue(emailSchema, typeof rawEmail === 'string' ? rawEmail : '');
     const given = typeof code === 'string' ? code.trim().toUpperCase() : '';
     if (!given) fail(AccountMessages.codeInvalid);
     if (!emailDomainAllowed(options, email)) fail(AccountMessages.emailDomainRefused);

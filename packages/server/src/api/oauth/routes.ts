@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf, criticalRateLimit, requireUser, resolveCaller } from '../../auth/authenticate.js';
 import type { Caller } from '../user/user-service.js';
-import { startSession } from '../../auth/start-session.js';
+import { startSession } from '../../auth/session-lifecycle.js';
 import type { AppContext } from '../../context.js';
 import { toUserDto } from '../user/user-dto.js';
 import { OAUTH_STATE_TTL_SECONDS, type SignInResult } from './oauth-service.js';
@@ -34,7 +34,7 @@ export function oauthRoutes(app: FastifyInstance, ctx: AppContext): void {
       const caller = await resolveCaller(ctx, request, reply);
       const result = await handle(request, query(request, 'code'), caller);
       if (result.kind === 'bind') return { success: true, message: 'bind', data: toUserDto(result.user) };
-      startSession(ctx, reply, result.user.id);
+      startSession(ctx, request, reply, result.user);
       return { success: true, message: '', data: toUserDto(result.user) };
     };
 
@@ -43,7 +43,7 @@ export function oauthRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.get('/api/oauth/wechat', { preHandler: critical }, async (request, reply) => {
     const user = await oauth.wechat(query(request, 'code'));
-    startSession(ctx, reply, user.id);
+    startSession(ctx, request, reply, user);
     return { success: true, message: '', data: toUserDto(user) };
   });
   app.get('/api/oauth/wechat/bind', { preHandler: [critical, requireUser(ctx)] }, async (request) => {

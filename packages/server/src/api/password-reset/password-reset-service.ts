@@ -4,7 +4,7 @@ import { hashPassword } from '../../auth/password.js';
 import { fail } from '../../lib/errors.js';
 import { escapeHtml } from '../../lib/escape-html.js';
 import { randomAlphanumeric, randomHex } from '../../lib/random.js';
-import { parseInput } from '../../lib/validate.js';
+import { parseInput, parseValue } from '../../lib/validate.js';
 import type { Notifier } from '../../notify/notifier.js';
 import type { OptionStore } from '../../options/option-store.js';
 import type { UsersRepository } from '../../storage/repositories/users.js';
@@ -24,7 +24,7 @@ export class PasswordResetService {
   ) {}
 
   async sendLink(rawEmail: unknown): Promise<void> {
-    const email = parseInput(emailSchema, typeof rawEmail === 'string' ? rawEmail : '');
+    const email = parseValue(emailSchema, typeof rawEmail === 'string' ? rawEmail : '');
     const user = await this.users.findByEmail(email);
     if (!user) fail(AccountMessages.emailNotRegistered);
     // The link must point at the address the admin configured: a link built from the request's Host header

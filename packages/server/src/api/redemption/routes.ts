@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf, requireAdmin, requireUser } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
-import { fail, UserFacingError } from '../../lib/errors.js';
-import { pageOf } from '../../lib/validate.js';
+import { UserFacingError } from '../../lib/errors.js';
+import { idParam, pageOf, queryString } from '../../lib/validate.js';
 
 /** Window of the redemption limit, in seconds. */
 const REDEEM_WINDOW_SECONDS = 60;
@@ -14,27 +14,23 @@ const REDEEM_WINDOW_SECONDS = 60;
 export function redemptionRoutes(app: FastifyInstance, ctx: AppContext): void {
   const redemptions = ctx.services.redemptions;
   const admin = { preHandler: requireAdmin(ctx) };
-  const idParam = (params: unknown) => {
-    const id = Number((params as { id: string }).id);
-    if (!Number.isInteger(id) || id <= 0) fail('无效的兑换码 ID');
-    return id;
-  };
+  const id = (params: unknown) => idParam(params, '兑换码');
 
   app.get('/api/redemption/', admin, async (request) => ({ success: true, message: '', data: await redemptions.list(pageOf(request.query)) }));
   app.get('/api/redemption/search', admin, async (request) => ({
     success: true,
     message: '',
-    data: await redemptions.search(String((request.query as { keyword?: unknown }).keyword ?? '')),
+    data: await redemptions.search(queryString(request.query, 'keyword', 64)),
   }));
-  app.get('/api/redemption/:id', admin, async (request) => ({ success: true, message: '', data: await redemptions.get(idParam(request.params)) }));
+  app.get('/api/redemption/:id', admin, async (request) => ({ success: true, message: '', data: await redemptions.get(id(request.params)) }));
   app.post('/api/redemption/', admin, async (request) => ({ success: true, message: '', data: await redemptions.create(callerOf(request), request.body) }));
   app.put('/api/redemption/', admin, async (request) => {
-    const statusOnly = Boolean((request.query as { status_only?: unknown }).status_only);
+    const statusOnly = queryString(request.query, 'status_only') === 'true';
     const data = statusOnly ? await redemptions.setStatus(request.body) : await redemptions.update(request.body);
     return { success: true, message: '', data };
   });
   const remove = async (request: { params: unknown }) => {
-    await redemptions.delete(idParam(request.params));
+    await redemptions.delete(id(request.params));
     return { success: true, message: '' };
   };
   app.delete('/api/redemption/:id', admin, remove);

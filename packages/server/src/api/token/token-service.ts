@@ -1,4 +1,4 @@
-import { TokenMessages, TokenStatus, maskTokenKey, tokenInputSchema, type TokenDto } from '@model-relay/contract';
+import { TokenMessages, TokenStatus, maskTokenKey, tokenIdSchema, tokenInputSchema, tokenStatusSchema, type TokenDto } from '@model-relay/contract';
 import { fail } from '../../lib/errors.js';
 import { randomAlphanumeric } from '../../lib/random.js';
 import { nowSeconds, parseInput } from '../../lib/validate.js';
@@ -81,9 +81,9 @@ export class TokenService {
 
   /** Full update of name, expiry, quota, models and IP list. */
   async update(caller: Caller, body: unknown): Promise<TokenDto> {
-    const id = idOf(body);
-    const token = await this.mustFind(caller, id);
+    const { id } = parseInput(tokenIdSchema, body);
     const input = parseInput(tokenInputSchema, body);
+    const token = await this.mustFind(caller, id);
     const now = nowSeconds();
     const changes: Partial<TokenRow> = {
       name: input.name,
@@ -102,9 +102,7 @@ export class TokenService {
 
   /** Status-only update: the toggle moves between 1 (enabled) and 2 (disabled) only (spec section 4). */
   async setStatus(caller: Caller, body: unknown): Promise<TokenDto> {
-    const id = idOf(body);
-    const status = Number((body as { status?: unknown }).status);
-    if (status !== TokenStatus.Enabled && status !== TokenStatus.Disabled) fail('令牌状态只能在启用与禁用之间切换');
+    const { id, status } = parseInput(tokenStatusSchema, body);
     const token = await this.mustFind(caller, id);
     if (status === TokenStatus.Enabled) {
       const now = nowSeconds();
@@ -124,10 +122,4 @@ export class TokenService {
     if (!token) return fail('令牌不存在');
     return token;
   }
-}
-
-function idOf(body: unknown): number {
-  const id = Number((body as { id?: unknown } | undefined)?.id);
-  if (!Number.isInteger(id) || id <= 0) fail('无效的令牌 ID');
-  return id;
 }

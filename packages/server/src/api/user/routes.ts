@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf, criticalRateLimit, requireAdmin, requireUser } from '../../auth/authenticate.js';
-import { SESSION_COOKIE } from '../../auth/session.js';
-import { startSession } from '../../auth/start-session.js';
+import { clearSessionCookie, endSession, sessionOf, startSession } from '../../auth/session-lifecycle.js';
 import { turnstileCheck } from '../../integrations/turnstile/turnstile-check.js';
 import type { AppContext } from '../../context.js';
-import { fail } from '../../lib/errors.js';
-import { pageOf } from '../../lib/validate.js';
+import { idParam, pageOf, queryString } from '../../lib/validate.js';
 import { toUserDto } from './user-dto.js';
 
 /** /api/user: accounts (spec section 7, "Users and login"). */
@@ -21,24 +19,30 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
 
   app.post('/api/user/login', critical, async (request, reply) => {
-    const row = await users.login(request.body as { username?: unknown; password?: unknown });
-    startSession(ctx, reply, row.id);
+    const row = await users.login(request.body);
+    startSession(ctx, request, reply, row);
     return { success: true, message: '', data: toUserDto(row) };
   });
 
-  app.get('/api/user/logout', async (_request, reply) => {
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  app.get('/api/user/logout', async (request, reply) => {
+    await endSession(ctx, request, reply);
     return { success: true, message: '' };
   });
 
   app.get('/api/user/self', user, async (request) => ({ success: true, message: '', data: await users.getSelf(callerOf(request)) }));
-  app.put('/api/user/self', user, async (request) => {
-    await users.updateSelf(callerOf(request), request.body);
+  app.put('/api/user/self', user, async (request, reply) => {
+    const caller = callerOf(request);
+    const passwordChanged = await users.updateSelf(caller, request.body);
+    // The change ended every session of the caller's, this one included: this client gets a fresh one.
+    if (passwordChanged && sessionOf(ctx, request)) {
+      const row = await users.findActiveById(caller.id);
+      if (row) startSession(ctx, request, reply, row);
+    }
     return { success: true, message: '' };
   });
   app.delete('/api/user/self', user, async (request, reply) => {
     await users.deleteSelf(callerOf(request));
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    clearSessionCookie(ctx, request, reply);
     return { success: true, message: '' };
   });
   app.get('/api/user/token', user, async (request) => ({
@@ -54,18 +58,12 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
   }));
 
   app.get('/api/user/', admin, async (request) => {
-    const order = String((request.query as { order?: unknown }).order ?? '');
-    return { success: true, message: '', data: await users.list(pageOf(request.query), order) };
+    return { success: true, message: '', data: await users.list(pageOf(request.query), queryString(request.query, 'order')) };
   });
   app.get('/api/user/search', admin, async (request) => {
-    const keyword = String((request.query as { keyword?: unknown }).keyword ?? '');
-    return { success: true, message: '', data: await users.search(keyword) };
+    return { success: true, message: '', data: await users.search(queryString(request.query, 'keyword')) };
   });
-  app.get('/api/user/:id', admin, async (request) => {
-    const id = Number((request.params as { id: string }).id);
-    if (!Number.isInteger(id) || id <= 0) fail('无效的用户 ID');
-    return { success: true, message: '', data: await users.get(callerOf(request), id) };
-  });
+  app.get('/api/user/:id', admin, async (request) => ({ success: true, message: '', data: await users.get(callerOf(request), idParam(request.params, '用户')) }));
   app.post('/api/user/', admin, async (request) => {
     await users.create(callerOf(request), request.body);
     return { success: true, message: '' };
@@ -80,8 +78,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     data: await users.manage(callerOf(request), request.body),
   }));
   app.delete('/api/user/:id', admin, async (request) => {
-    const id = Number((request.params as { id: string }).id);
-    const target = await users.get(callerOf(request), id);
+    const target = await users.get(callerOf(request), idParam(request.params, '用户'));
     await users.manage(callerOf(request), { username: target.username, action: 'delete' });
     return { success: true, message: '' };
   });

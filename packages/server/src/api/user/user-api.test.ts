@@ -143,14 +143,17 @@ describe('self service', () => {
   it('reads, updates and deletes the own account', async () => {
     await register('erin');
     const erin = await t.login('erin', 'password123');
-    const update = await t.call({ method: 'PUT', url: '/api/user/self', cookie: erin, payload: { username: 'erin', display_name: 'Erin E', password: 'newpassword1' } });
-    expect(update.body.success).toBe(true);
-    expect((await t.call({ method: 'GET', url: '/api/user/self', cookie: erin })).body.data.display_name).toBe('Erin E');
-    expect((await t.call({ method: 'POST', url: '/api/user/login', payload: { username: 'erin', password: 'newpassword1' } })).body.success).toBe(true);
-    expect((await t.call({ method: 'GET', url: '/api/user/available_models', cookie: erin })).body.data).toEqual([]);
-    const del = await t.call({ method: 'DELETE', url: '/api/user/self', cookie: erin });
-    expect(del.body.success).toBe(true);
+    const update = await t.app.inject({ method: 'PUT', url: '/api/user/self', headers: { cookie: erin }, payload: { username: 'erin', display_name: 'Erin E', password: 'newpassword1' } });
+    expect(update.json().success).toBe(true);
+    // The password change ended the old session; this client got a new one (covers issue 10, defect 7).
     expect((await t.call({ method: 'GET', url: '/api/user/self', cookie: erin })).status).toBe(401);
+    const renewed = String(update.headers['set-cookie']).split(';')[0];
+    expect((await t.call({ method: 'GET', url: '/api/user/self', cookie: renewed })).body.data.display_name).toBe('Erin E');
+    expect((await t.call({ method: 'POST', url: '/api/user/login', payload: { username: 'erin', password: 'newpassword1' } })).body.success).toBe(true);
+    expect((await t.call({ method: 'GET', url: '/api/user/available_models', cookie: renewed })).body.data).toEqual([]);
+    const del = await t.call({ method: 'DELETE', url: '/api/user/self', cookie: renewed });
+    expect(del.body.success).toBe(true);
+    expect((await t.call({ method: 'GET', url: '/api/user/self', cookie: renewed })).status).toBe(401);
   });
 
   it('the super admin cannot delete itself', async () => {

@@ -5,6 +5,7 @@ import {
   Role,
   UserStatus,
   createUserSchema,
+  loginSchema,
   manageUserSchema,
   registerSchema,
   updateSelfSchema,
@@ -21,6 +22,7 @@ import type { OptionStore } from '../../options/option-store.js';
 import type { LogsRepository } from '../../storage/repositories/logs.js';
 import type { UserOrder, UsersRepository } from '../../storage/repositories/users.js';
 import type { Database, UserRow } from '../../storage/schema.js';
+import { isUniqueViolation } from '../../storage/unique-violation.js';
 import { toUserDto } from './user-dto.js';
 
 /** The caller of an /api route, as the auth layer resolved it. */
@@ -52,12 +54,29 @@ function newUserRow(fields: Pick<UserRow, 'username' | 'password' | 'display_nam
     group: DEFAULT_GROUP,
     inviter_id: 0,
     created_at: nowSeconds(),
+    session_version: 0,
     ...fields,
   };
 }
 
+/** Two requests passed the "name free?" check at once: the unique constraint decided, answer as the check would. */
+async function uniqueName<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) return fail('用户名已存在');
+    throw error;
+  }
+}
+
 /** Accounts: registration, login, self service and the admin user API of spec section 7. */
 export class UserService {
+  /**
+   * Login with an unknown name verifies against this hash, so it takes as long as a wrong password and the
+   * answer time does not tell which usernames exist (issue 10). Made once per process, with hashPassword's cost.
+   */
+  private readonly dummyHash: Promise<string> = hashPassword(randomHex(16));
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly users: UsersRepository,
@@ -103,7 +122,7 @@ export class UserService {
     const affCode = await this.newAffCode();
     const now = nowSeconds();
 
-    await this.db.transaction().execute(async (trx) => {
+    await uniqueName(() => this.db.transaction().execute(async (trx) => {
       const id = await this.users.insert(
         newUserRow({
           username: input.username,
@@ -125,7 +144,7 @@ export class UserService {
         await this.users.addQuota(inviter.id, quotaForInviter, trx);
         await grant(inviter.id, inviter.username, quotaForInviter, `邀请用户 ${input.username} 赠送 ${quotaForInviter} 额度`);
       }
-    });
+    }));
   }
 
   /**
@@ -157,23 +176,24 @@ export class UserService {
   }
 
   /** Username or e-mail plus password. Returns the user for the session. */
-  async login(body: { username?: unknown; password?: unknown } | undefined): Promise<UserRow> {
+  async login(body: unknown): Promise<UserRow> {
     if (!this.options.bool('PasswordLoginEnabled')) fail('管理员关闭了密码登录');
-    const username = typeof body?.username === 'string' ? body.username.trim() : '';
-    const password = typeof body?.password === 'string' ? body.password : '';
-    if (!username || !password) fail('无效的参数');
+    const parsed = loginSchema.safeParse(body ?? {});
+    if (!parsed.success) return fail('无效的参数');
+    const { username, password } = parsed.data;
     const user = (await this.users.findByUsername(username)) ?? (username.includes('@') ? await this.users.findByEmail(username) : undefined);
-    // Same message for unknown user and wrong password: never reveal which usernames exist.
-    if (!user || !(await verifyPassword(password, user.password))) fail('用户名或密码错误，或用户已被封禁');
-    if (user!.status !== UserStatus.Enabled) fail('用户名或密码错误，或用户已被封禁');
-    return user!;
+    // Same message and the same work for an unknown user and a wrong password: never reveal which names exist.
+    const verified = await verifyPassword(password, user ? user.password : await this.dummyHash);
+    if (!user || !verified || user.status !== UserStatus.Enabled) return fail('用户名或密码错误，或用户已被封禁');
+    return user;
   }
 
   async getSelf(caller: Caller): Promise<UserDto> {
     return toUserDto(await this.mustFind(caller.id));
   }
 
-  async updateSelf(caller: Caller, body: unknown): Promise<void> {
+  /** Saves the caller's own profile. Answers true when the password changed: every session of theirs ended. */
+  async updateSelf(caller: Caller, body: unknown): Promise<boolean> {
     const input = parseInput(updateSelfSchema, body);
     const changes: Partial<UserRow> = {};
     if (input.username && input.username !== caller.username) {
@@ -182,7 +202,13 @@ export class UserService {
     }
     if (input.display_name !== undefined && input.display_name !== '') changes.display_name = input.display_name;
     if (input.password) changes.password = await hashPassword(input.password);
-    await this.users.update(caller.id, changes);
+    await uniqueName(() =>
+      this.db.transaction().execute(async (trx) => {
+        await this.users.update(caller.id, changes, trx);
+        if (changes.password) await this.users.endSessions(caller.id, trx);
+      }),
+    );
+    return changes.password !== undefined;
   }
 
   async deleteSelf(caller: Caller): Promise<void> {
@@ -243,15 +269,14 @@ export class UserService {
   async create(_caller: Caller, body: unknown): Promise<void> {
     const input = parseInput(createUserSchema, body);
     if (await this.users.findByUsername(input.username)) fail('用户名已存在');
-    await this.users.insert(
-      newUserRow({
-        username: input.username,
-        password: await hashPassword(input.password),
-        display_name: input.display_name || input.username,
-        quota: this.options.number('QuotaForNewUser'),
-        aff_code: await this.newAffCode(),
-      }),
-    );
+    const row = newUserRow({
+      username: input.username,
+      password: await hashPassword(input.password),
+      display_name: input.display_name || input.username,
+      quota: this.options.number('QuotaForNewUser'),
+      aff_code: await this.newAffCode(),
+    });
+    await uniqueName(() => this.users.insert(row));
   }
 
   async update(caller: Caller, body: unknown): Promise<void> {
@@ -269,8 +294,10 @@ export class UserService {
     if (input.group !== undefined) changes.group = input.group;
     const quotaChanged = input.quota !== undefined && input.quota !== Number(user.quota);
     if (quotaChanged) changes.quota = input.quota;
-    await this.db.transaction().execute(async (trx) => {
+    await uniqueName(() => this.db.transaction().execute(async (trx) => {
       await this.users.update(user.id, changes, trx);
+      // A password set by an admin ends the user's sessions, as their own change would.
+      if (changes.password) await this.users.endSessions(user.id, trx);
       if (quotaChanged) {
         await this.logs.insert(
           {
@@ -284,7 +311,7 @@ export class UserService {
           trx,
         );
       }
-    });
+    }));
   }
 
   /** POST /api/user/manage: promote, demote, delete, disable, enable. Returns the row's new role and status. */
@@ -296,7 +323,7 @@ export class UserService {
     if (user.role >= Role.Root && input.action !== 'enable') fail('无法对超级管理员用户执行此操作');
     switch (input.action) {
       case 'disable':
-        await this.users.update(user.id, { status: UserStatus.Disabled });
+        await this.changeAndEndSessions(user.id, { status: UserStatus.Disabled });
         return { role: user.role, status: UserStatus.Disabled };
       case 'enable':
         await this.users.update(user.id, { status: UserStatus.Enabled });
@@ -307,17 +334,25 @@ export class UserService {
       case 'promote':
         if (caller.role < Role.Root) fail('普通管理员用户无法提升其他用户为管理员');
         if (user.role >= Role.Admin) fail('该用户已经是管理员');
-        await this.users.update(user.id, { role: Role.Admin });
+        await this.changeAndEndSessions(user.id, { role: Role.Admin });
         return { role: Role.Admin, status: user.status };
       case 'demote':
         if (user.role === Role.Common) fail('该用户已经是普通用户');
-        await this.users.update(user.id, { role: Role.Common });
+        await this.changeAndEndSessions(user.id, { role: Role.Common });
         return { role: Role.Common, status: user.status };
     }
   }
 
   async findActiveById(id: number): Promise<UserRow | undefined> {
     return this.users.findById(id);
+  }
+
+  /** A ban or a role change: the user's existing sessions end with it (they log in again under the new rules). */
+  private async changeAndEndSessions(id: number, changes: Partial<UserRow>): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await this.users.update(id, changes, trx);
+      await this.users.endSessions(id, trx);
+    });
   }
 
   /** An admin acts only on users of a lower role; the super admin on anyone. */

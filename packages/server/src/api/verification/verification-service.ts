@@ -2,7 +2,7 @@ import { AccountMessages, emailSchema } from '@model-relay/contract';
 import { emailDomainAllowed, newVerificationCode, type EmailCodes, EMAIL_CODE_TTL_SECONDS } from '../../auth/email-codes.js';
 import { fail } from '../../lib/errors.js';
 import { escapeHtml } from '../../lib/escape-html.js';
-import { parseInput } from '../../lib/validate.js';
+import { parseValue } from '../../lib/validate.js';
 import type { Notifier } from '../../notify/notifier.js';
 import type { OptionStore } from '../../options/option-store.js';
 import type { UsersRepository } from '../../storage/repositories/users.js';
@@ -18,7 +18,7 @@ export class VerificationService {
   ) {}
 
   async sendCode(rawEmail: unknown): Promise<void> {
-    const email = parseInput(emailSchema, typeof rawEmail === 'string' ? rawEmail : '');
+    const email = parseValue(emailSchema, typeof rawEmail === 'string' ? rawEmail : '');
     if (!emailDomainAllowed(this.options, email)) fail(AccountMessages.emailDomainRefused);
     if (await this.users.findByEmail(email)) fail(AccountMessages.emailTaken);
     if (!this.options.get('SMTPServer')) fail('管理员未配置 SMTP 服务器，无法发送邮件');

@@ -89,6 +89,11 @@ export interface Dialect {
   createStreamWriter(context: WriteContext, continuing?: StreamReader): StreamWriter;
   /** The dialect's error body for a failure answered before any byte of the answer was sent (`type`: OpenAI's error type). */
   errorBody(status: number, message: string, code?: string | null, type?: string): unknown;
+  /**
+   * What makes a client body unusable whatever the channel (no messages at all), found before anything is
+   * counted or reserved; undefined when it may be sent. The upstream (or the translation) checks the rest.
+   */
+  validate?(body: Record<string, unknown> | { raw: Buffer }): string | undefined;
   /** Cheap facts about a client body (no translation). `imageBound` is the model's per-image token bound. */
   inspect(body: Record<string, unknown>, imageBound: (model: string) => number): RequestFacts;
 

@@ -89,6 +89,15 @@ async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyReques
     if (allowed.length > 0 && !allowed.includes(model)) throw new RelayError(403, `该令牌无权使用模型：${model}`, 'invalid_request_error', 'model_not_allowed');
   }
 
+  const problem = call.endpoint === 'chat' ? call.dialect.validate?.(call.body) : undefined;
+  if (problem) throw new RelayError(400, problem);
+
+  // A model no channel of the caller's group serves is the client's mistake (OpenAI: 404 model_not_found), known
+  // before anything is counted or reserved.
+  if (!auth.pinnedChannelId && (await deps.store.candidates(user.group, model)).length === 0) {
+    throw new RelayError(404, `当前分组 ${user.group} 下没有可用于模型 ${model} 的渠道`, 'invalid_request_error', 'model_not_found');
+  }
+
   // Requests and tokens per minute, before anything is reserved.
   const subjects = limitSubjects(auth, deps.options);
   const admission = await admit(deps.limits, subjects, Math.ceil(call.facts.promptBound * 0.3));
@@ -122,7 +131,7 @@ async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyReques
   try {
     await deps.limits.hold(admission, reservation.amount);
   } catch (error) {
-    await deps.ledger.settle(reservation, { cost: 0, channelId: 0 });
+    await deps.ledger.settle(reservation, { cost: 0, channelId: 0, served: false });
     await deps.limits.settle(admission, { tokens: 0, charged: 0 });
     throw error instanceof LimitExceeded ? limitError(error) : error;
   }

@@ -60,6 +60,7 @@ export async function settle(deps: SettleDeps, request: FastifyRequest, done: Fi
   const charged = await deps.ledger
     .settle(reservation, {
       cost,
+      served: Boolean(outcome),
       channelId: outcome && channel ? channel.id : 0,
       usage:
         outcome || failed

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
-import { ChannelStatus, PAGE_SIZE, splitList } from '@model-relay/contract';
+import { ChannelStatus, PAGE_SIZE, idFromKeyword, splitList } from '@model-relay/contract';
 import type { Dialect } from '../database.js';
 import type { RelayCache } from '../relay-cache.js';
 import type { ChannelRow, ChannelsTable, Database } from '../schema.js';
@@ -25,7 +25,7 @@ export class ChannelsRepository {
 
   /** Exact id, name prefix, or exact key (an admin pasting a key finds its channel; the key is never returned). */
   search(keyword: string): Promise<ChannelRow[]> {
-    const id = /^\d+$/.test(keyword) ? Number(keyword) : -1;
+    const id = idFromKeyword(keyword) ?? -1;
     return this.db
       .selectFrom('channels')
       .selectAll()

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { LogType, PAGE_SIZE, RedemptionStatus } from '@model-relay/contract';
+import { LogType, PAGE_SIZE, RedemptionStatus, idFromKeyword } from '@model-relay/contract';
 import type { RelayCache } from '../relay-cache.js';
 import type { Database, RedemptionRow } from '../schema.js';
 import { escapeLike } from './users.js';
@@ -35,7 +35,7 @@ export class RedemptionsRepository {
 
   /** Exact id, or name prefix (spec section 2: search by ID and name). */
   search(keyword: string): Promise<RedemptionRow[]> {
-    const id = /^\d+$/.test(keyword) ? Number(keyword) : -1;
+    const id = idFromKeyword(keyword) ?? -1;
     return this.db
       .selectFrom('redemptions')
       .selectAll()

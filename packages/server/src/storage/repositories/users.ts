@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { PAGE_SIZE } from '@model-relay/contract';
+import { PAGE_SIZE, idFromKeyword } from '@model-relay/contract';
 import type { RelayCache } from '../relay-cache.js';
 import type { Database, NewUser, UserRow, UserUpdate } from '../schema.js';
 
@@ -53,6 +53,16 @@ export class UsersRepository {
     this.cache?.invalidateUser(id);
   }
 
+  /** Ends every session of the user: their cookies carry the old session_version (one atomic increment). */
+  async endSessions(id: number, db: Kysely<Database> = this.db): Promise<void> {
+    await db
+      .updateTable('users')
+      .set({ session_version: sql<number>`session_version + 1` })
+      .where('id', '=', id)
+      .execute();
+    this.cache?.invalidateUser(id);
+  }
+
   /** Adds (or with a negative delta removes) quota in one atomic statement. */
   async addQuota(id: number, delta: number, db: Kysely<Database> = this.db): Promise<void> {
     await db
@@ -81,7 +91,7 @@ export class UsersRepository {
   search(keyword: string): Promise<UserRow[]> {
     const prefix = `${escapeLike(keyword)}%`;
     const like = (column: 'username' | 'email' | 'display_name') => sql<boolean>`${sql.ref(column)} like ${prefix} escape '!'`;
-    const id = /^\d+$/.test(keyword) ? Number(keyword) : -1;
+    const id = idFromKeyword(keyword) ?? -1;
     return this.db
       .selectFrom('users')
       .selectAll()

@@ -13,6 +13,7 @@ export const anthropicDialect: Dialect = {
   name: 'anthropic',
   streamContentType: 'text/event-stream',
   parseRequest: parseMessagesRequest,
+  validate: (body) => (Array.isArray((body as { messages?: unknown }).messages) ? undefined : 'messages 必须是数组'),
   writeResponse: writeMessagesResponse,
   createStreamWriter: createMessagesStreamWriter,
   errorBody: anthropicErrorBody,

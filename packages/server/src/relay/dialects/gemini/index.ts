@@ -21,6 +21,7 @@ export const geminiDialect: Dialect = {
   name: 'gemini',
   streamContentType: 'text/event-stream',
   parseRequest: parseGenerateContentRequest,
+  validate: (body) => (Array.isArray((body as { contents?: unknown }).contents) ? undefined : 'contents 必须是数组'),
   writeResponse: writeGenerateContentResponse,
   createStreamWriter: createGenerateContentStreamWriter,
   errorBody: geminiErrorBody,

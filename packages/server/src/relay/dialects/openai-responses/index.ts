@@ -21,6 +21,10 @@ export const openAiResponsesDialect: Dialect = {
   name: 'openai-responses',
   streamContentType: 'text/event-stream',
   parseRequest: parseResponsesRequest,
+  validate: (body) => {
+    const input = (body as { input?: unknown }).input;
+    return typeof input === 'string' || Array.isArray(input) ? undefined : 'input 必须是字符串或数组';
+  },
   writeResponse: writeResponsesResponse,
   createStreamWriter: createResponsesStreamWriter,
   errorBody: openAiErrorBody,

@@ -1,0 +1,62 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OptionStore } from '../options/option-store.js';
+
+/**
+ * Security headers on every response (issue 10: the console could be framed, no CSP, no nosniff).
+ *
+ * The console's policy allows exactly what the built console uses: its own scripts and the Turnstile script
+ * (challenges.cloudflare.com, which also renders an iframe); inline styles (antd injects its CSS-in-JS as
+ * <style> elements and style attributes); images from anywhere (the configured logo, QR code and pictures
+ * in notices); the update check against api.github.com; and as frames the configured chat link (/chat),
+ * and the home page and about page when they are set to a URL. Nothing may frame the console.
+ * JSON answers (/api, /v1) get a policy that allows nothing at all.
+ */
+const TURNSTILE = 'https://challenges.cloudflare.com';
+const RELEASES = 'https://api.github.com';
+const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
+const API_PREFIXES = ['/api/', '/v1/', '/v1beta/', '/dashboard/'];
+
+/** Origins the console shows in an iframe, from the options that hold a URL. */
+function frameOrigins(options: OptionStore): string[] {
+  const origins = new Set<string>();
+  for (const key of ['ChatLink', 'HomePageContent', 'About'] as const) {
+    const value = options.get(key).trim();
+    if (!/^https?:\/\//i.test(value)) continue;
+    try {
+      origins.add(new URL(value).origin);
+    } catch {
+      /* not a URL: rendered as text, not framed */
+    }
+  }
+  return [...origins];
+}
+
+export function consolePolicy(options: OptionStore): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${TURNSTILE}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https: http:",
+    "font-src 'self' data:",
+    `connect-src 'self' ${RELEASES}`,
+    `frame-src ${[...frameOrigins(options), TURNSTILE].join(' ')}`,
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+/**
+ * Sets the headers on the raw response, so they also reach answers written around fastify (relay streams
+ * write their head themselves) and files sent by the static plugin.
+ */
+export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply, options: OptionStore): void {
+  const raw = reply.raw;
+  const path = request.url.split('?')[0];
+  raw.setHeader('X-Content-Type-Options', 'nosniff');
+  raw.setHeader('X-Frame-Options', 'DENY');
+  raw.setHeader('Referrer-Policy', 'same-origin');
+  raw.setHeader('Content-Security-Policy', API_PREFIXES.some((prefix) => path.startsWith(prefix)) ? API_POLICY : consolePolicy(options));
+  if (request.protocol === 'https') raw.setHeader('Strict-Transport-Security', 'max-age=15552000');
+}
