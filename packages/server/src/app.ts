@@ -16,6 +16,7 @@ import { oauthRoutes } from './api/oauth/routes.js';
 import { passwordResetRoutes } from './api/password-reset/routes.js';
 import { verificationRoutes } from './api/verification/routes.js';
 import type { AppContext } from './context.js';
+import { metricsRoutes } from './metrics/routes.js';
 import { relayRoutes } from './relay/routes.js';
 import { UserFacingError } from './lib/errors.js';
 import { answerFrameworkError, toApiFailure } from './http/api-errors.js';
@@ -107,6 +108,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   channelRoutes(app, ctx);
   logRoutes(app, ctx);
   redemptionRoutes(app, ctx);
+  metricsRoutes(app, ctx);
   await relayRoutes(app, { ...ctx.relay, options: ctx.options, notifier: ctx.notifier });
 
   const webDist = options.webDist;

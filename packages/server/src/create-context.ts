@@ -8,6 +8,7 @@ import { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import { ChannelsRepository } from './storage/repositories/channels.js';
 import { UserService } from './api/user/user-service.js';
 import { TokenCounter } from './billing/count-tokens.js';
+import { GatewayMetrics, type ChannelHealthSource } from './metrics/gateway-metrics.js';
 import { UsageLimits } from './billing/usage-limits.js';
 import { InFlightRequests } from './relay/pipeline/in-flight.js';
 import { CredentialResolver } from './relay/credentials/credential-resolver.js';
@@ -34,7 +35,7 @@ import type { AppContext } from './context.js';
 import { randomHex } from './lib/random.js';
 import { Notifier } from './notify/notifier.js';
 import { OptionStore } from './options/option-store.js';
-import { openStorage } from './storage/database.js';
+import { openStorage, type Storage } from './storage/database.js';
 import { RelayCache } from './storage/relay-cache.js';
 import { LogsRepository } from './storage/repositories/logs.js';
 import { OptionsRepository } from './storage/repositories/options.js';
@@ -55,6 +56,20 @@ function readVersion(): string {
   } catch {
     return '0.0.0';
   }
+}
+
+/** Channel health for the metrics, read from the database at most every five seconds. */
+function channelHealthFrom(db: Storage['db']): ChannelHealthSource {
+  let cached: { at: number; rows: Awaited<ReturnType<ChannelHealthSource['channels']>> } | undefined;
+  return {
+    async channels() {
+      if (!cached || Date.now() - cached.at > 5_000) {
+        const rows = await db.selectFrom('channels').select(['id', 'name', 'type', 'status', 'response_time']).execute();
+        cached = { at: Date.now(), rows: rows.map((r) => ({ ...r, response_time: Number(r.response_time) })) };
+      }
+      return cached.rows;
+    },
+  };
 }
 
 /** Opens storage, loads options, creates the root user on first start and wires the services together. */
@@ -104,7 +119,19 @@ export async function createContext(config: Config): Promise<AppContext> {
   await takeover.run();
   node.every('takeover', TAKEOVER_INTERVAL_MS, () => takeover.run());
 
-  const relay = { store: new RelayStore(storage.db, cache), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000), counter: new TokenCounter(), credentials: new CredentialResolver(CREDENTIAL_SOURCES), inFlight: new InFlightRequests(), limits: new UsageLimits(redis, (error) => reportError(error, 'usage limits')) };
+  const inFlight = new InFlightRequests();
+  const metrics = new GatewayMetrics({ inFlight: () => inFlight.size, channels: channelHealthFrom(storage.db) });
+  ledger.observeCommits((jobs, seconds) => metrics.observeCommit(jobs, seconds));
+  const relay = {
+    store: new RelayStore(storage.db, cache),
+    ledger,
+    pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000),
+    counter: new TokenCounter(),
+    credentials: new CredentialResolver(CREDENTIAL_SOURCES),
+    inFlight,
+    limits: new UsageLimits(redis, (error) => reportError(error, 'usage limits')),
+    metrics,
+  };
 
   const channelTests = new ChannelTestRunner({ store: relay.store, options, pools: relay.pools, notifier, credentials: relay.credentials }, shared, config.RELAY_TIMEOUT_SECONDS + 60);
   if (config.CHANNEL_TEST_FREQUENCY_MINUTES > 0) node.every('channel-tests', config.CHANNEL_TEST_FREQUENCY_MINUTES * 60_000, async () => (await channelTests.start('all')) && channelTests.idle());

@@ -159,6 +159,7 @@ export class QuotaLedger {
   private queue: Job[] = [];
   private flushing = false;
   private retrying = 0;
+  private onCommit?: (jobs: number, seconds: number) => void;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -186,6 +187,11 @@ export class QuotaLedger {
     return new Promise((resolve, reject) => this.enqueue({ kind: 'settle', reservation, settlement, attempts: 0, resolve, reject }));
   }
 
+  /** Told the size and duration of every committed batch (the metrics' ledger_batch_jobs, ledger_commit_seconds). */
+  observeCommits(observer: (jobs: number, seconds: number) => void): void {
+    this.onCommit = observer;
+  }
+
   /** Records how far an in-flight request got (best effort: a lost update only makes a takeover charge less). */
   progress(progress: Progress): void {
     this.enqueue({ kind: 'progress', progress });
@@ -209,8 +215,10 @@ export class QuotaLedger {
       const batch = this.queue.splice(0, MAX_BATCH);
       let outcomes: Outcome[] | undefined;
       let crossings: Crossings = [];
+      const started = performance.now();
       try {
         outcomes = await this.transaction((trx) => this.apply(trx, batch, (crossings = [])));
+        this.onCommit?.(batch.length, (performance.now() - started) / 1000);
       } catch {
         // Retry one by one below, so a single failing job cannot fail the rest of the batch.
       }

@@ -5,6 +5,7 @@ import { InsufficientQuotaError, type QuotaLedger, type Reservation } from '../.
 import { outputCapFor, planReservation, type ReservationPlan } from '../../billing/plan-reservation.js';
 import { pricesFor } from '../../billing/pricing.js';
 import { LimitExceeded, type Admission, type LimitSubject, type UsageLimits } from '../../billing/usage-limits.js';
+import type { GatewayMetrics } from '../../metrics/gateway-metrics.js';
 import type { Notifier } from '../../notify/notifier.js';
 import type { OptionStore } from '../../options/option-store.js';
 import type { RelayStore } from '../../storage/repositories/relay-store.js';
@@ -40,6 +41,7 @@ export interface RelayDeps {
   inFlight: InFlightRequests;
   /** Per-key and per-user requests/tokens per minute and quota per day/month. */
   limits: UsageLimits;
+  metrics?: GatewayMetrics;
 }
 
 /** What an adapter is told about a channel. */

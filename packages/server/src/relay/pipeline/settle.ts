@@ -4,6 +4,7 @@ import { approximateTokens, type TokenCounter } from '../../billing/count-tokens
 import type { QuotaLedger, Reservation, Settlement } from '../../billing/ledger.js';
 import { costOf, describePrice, type Prices } from '../../billing/pricing.js';
 import { EMPTY_USAGE, type Usage } from '../../billing/usage.js';
+import type { GatewayMetrics } from '../../metrics/gateway-metrics.js';
 import type { OptionStore } from '../../options/option-store.js';
 import type { ChannelRow, TokenRow, UserRow } from '../../storage/schema.js';
 import type { RequestFacts } from '../dialects/types.js';
@@ -13,6 +14,7 @@ export interface SettleDeps {
   ledger: QuotaLedger;
   options: OptionStore;
   counter: TokenCounter;
+  metrics?: GatewayMetrics;
 }
 
 export interface Finished {
@@ -69,6 +71,22 @@ export async function settle(deps: SettleDeps, request: FastifyRequest, done: Fi
       log,
     })
     .catch((error: unknown) => request.log.error({ err: error, reservation: reservation.requestId }, 'settlement failed; crash recovery will refund it'));
+  if (outcome || failed) {
+    deps.metrics?.observeRequest({
+      dialect: done.dialect,
+      model: facts.model,
+      channelId: channel?.id ?? lastTried?.channel_id ?? 0,
+      channelName: channel?.name ?? lastTried?.channel_name ?? '',
+      outcome: outcome?.kind ?? 'failed',
+      seconds: elapsed / 1000,
+      firstByteSeconds: outcome?.firstByteAt ? Math.max(0, outcome.firstByteAt - done.started) / 1000 : undefined,
+      promptTokens: usage.prompt_tokens,
+      completionTokens: usage.completion_tokens,
+      cachedTokens: usage.cached_tokens ?? 0,
+      reasoningTokens: usage.reasoning_tokens ?? 0,
+      quota: charged ?? 0,
+    });
+  }
   return { charged: charged ?? 0, tokens: usage.prompt_tokens + usage.completion_tokens };
 
   function logRow(): Settlement['log'] {
