@@ -54,8 +54,28 @@ export const CHANNEL_KEY_PARTS: Partial<Record<number, readonly string[]>> = {
 export function keyFromConfig(type: number, config: Record<string, unknown>): string | undefined {
   const fields = CHANNEL_KEY_PARTS[type];
   if (!fields) return undefined;
-  const parts = fields.map((field) => (typeof config[field] === 'string' ? (config[field] as string).trim() : ''));
+  const parts = fields.map((field) => (typeof config[field] === 'string' ? oneLine((config[field] as string).trim()) : ''));
   return parts.every(Boolean) ? parts.join('|') : undefined;
+}
+
+/** Vertex AI (42): one key is region|project|credentials JSON, and a downloaded service-account JSON spans many lines. */
+const SINGLE_KEY_TYPES = new Set([42]);
+
+/**
+ * The keys of a channel's key text: one per non-empty line (batch create), except for types whose one key may
+ * span lines (a Vertex AI credentials JSON), which give one key with the JSON on a single line.
+ */
+export function channelKeys(type: number, text: string): string[] {
+  if (SINGLE_KEY_TYPES.has(type)) {
+    const key = oneLine(text.trim());
+    return key ? [key] : [];
+  }
+  return text.split('\n').map((k) => k.trim()).filter(Boolean);
+}
+
+/** A JSON text (or a key ending in one) on one line: JSON strings cannot hold raw newlines, so they go. */
+function oneLine(text: string): string {
+  return text.includes('\n') ? text.replace(/\s*\r?\n\s*/g, ' ') : text;
 }
 
 /** Size limits of a channel's fields: their columns (varchar(128) name, varchar(512) base_url and other, varchar(255) group, TEXT elsewhere). */

@@ -88,6 +88,22 @@ describe('/api/channel', () => {
     expect(row.key).toBe('AKIA1|very-secret|eu-west-1');
   });
 
+  it('a Vertex AI key with a pretty-printed service-account JSON is one channel, its JSON on one line', async () => {
+    const account = { type: 'service_account', client_email: 'sa@p.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n' };
+    const key = `us-east5|proj-1|${JSON.stringify(account, null, 2)}\n`;
+    const created = await call('POST', '/api/channel/', { name: 'vertex', type: 42, key, models: 'gemini-2.5-pro', group: 'default', config: '' });
+    expect(created.body).toMatchObject({ success: true, data: 1 });
+    const rows = await t.ctx.storage.db.selectFrom('channels').select(['id', 'key']).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.key).not.toContain('\n');
+    expect(JSON.parse(rows[0]!.key.split('|')[2]!)).toEqual(account);
+    // An edit pasting the JSON again keeps it one line too.
+    await call('PUT', '/api/channel/', { id: rows[0]!.id, name: 'vertex', type: 42, key: key.replace('proj-1', 'proj-2'), models: 'gemini-2.5-pro', group: 'default', base_url: '', model_mapping: '', config: '' });
+    const after = await t.ctx.storage.db.selectFrom('channels').select('key').executeTakeFirstOrThrow();
+    expect(after.key.startsWith('us-east5|proj-2|{')).toBe(true);
+    expect(JSON.parse(after.key.split('|')[2]!)).toEqual(account);
+  });
+
   // covers S7-API-48, S7-API-49
   it('deletes one channel, and all disabled ones with their abilities', async () => {
     await call('POST', '/api/channel/', { name: 'a', type: 1, key: 'k1\nk2\nk3', models: 'm' });

@@ -8,6 +8,7 @@ import {
   channelIdSchema,
   channelInputSchema,
   channelPatchSchema,
+  channelKeys,
   keyFromConfig,
   parseJsonObject,
   splitList,
@@ -111,7 +112,7 @@ export class ChannelService {
   /** Creates one channel per non-empty key line (batch create), all or none. Returns how many. */
   async create(body: unknown): Promise<number> {
     const input = parseInput(channelInputSchema, body);
-    const keys = input.key.split('\n').map((k) => k.trim()).filter(Boolean);
+    const keys = channelKeys(input.type, input.key);
     if (!input.name || keys.length === 0) fail(ChannelMessages.nameAndKeyRequired);
     const fields = normalise(input);
     if (input.type !== PROXY_CHANNEL_TYPE && !fields.models) fail(ChannelMessages.modelRequired);
@@ -164,7 +165,7 @@ export class ChannelService {
       changes.config = mergeConfig(stored.config, fields.config);
       // An empty key keeps the stored one; for AWS and Vertex AI it is made again from the (merged) config,
       // so changing the region alone takes effect.
-      const key = input.key.trim() || keyFromConfig(fields.type, parseJsonObject(changes.config) ?? {});
+      const key = channelKeys(fields.type, input.key)[0] ?? keyFromConfig(fields.type, parseJsonObject(changes.config) ?? {});
       if (key) changes.key = key;
       if (input.priority !== undefined) changes.priority = input.priority;
       if (input.weight !== undefined) changes.weight = Math.max(0, input.weight);

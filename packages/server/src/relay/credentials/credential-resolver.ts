@@ -35,7 +35,7 @@ export class CredentialResolver {
   async resolve(kind: CredentialKind, channel: ChannelTarget): Promise<ResolvedCredentials> {
     const source = this.sources[kind];
     if (!source) throw new CredentialError(`不支持的凭证类型：${kind}`);
-    const id = `${kind}:${createHash('sha256').update(channel.key).update('\0').update(JSON.stringify(channel.config)).update('\0').update(channel.baseUrl).digest('base64url')}`;
+    const id = cacheId(kind, channel);
     const cached = this.cache.get(id);
     if (cached && cached.expiresAt - REFRESH_MARGIN_MS > this.now()) return cached.credentials;
     let pending = this.pending.get(id);
@@ -56,6 +56,14 @@ export class CredentialResolver {
     return pending;
   }
 
+  /**
+   * Drops what is cached for a channel: its upstream refused the credentials (401), e.g. a token revoked before
+   * it expired, so the next request resolves them again instead of failing until the expiry.
+   */
+  forget(kind: CredentialKind, channel: ChannelTarget): void {
+    this.cache.delete(cacheId(kind, channel));
+  }
+
   /** Signs the request when its scheme asks for it; otherwise returns it unchanged. */
   async sign(kind: CredentialKind, request: UpstreamRequest, credentials: ResolvedCredentials): Promise<UpstreamRequest> {
     const source = this.sources[kind];
@@ -63,3 +71,6 @@ export class CredentialResolver {
     return source.sign(request, credentials);
   }
 }
+
+const cacheId = (kind: CredentialKind, channel: ChannelTarget) =>
+  `${kind}:${createHash('sha256').update(channel.key).update('\0').update(JSON.stringify(channel.config)).update('\0').update(channel.baseUrl).digest('base64url')}`;

@@ -198,10 +198,15 @@ async function attempt(
   const context: WriteContext = { id: `${ID_PREFIX[call.dialect.name] ?? ''}${request.id}`, model, created: nowSeconds(), includeUsage: call.facts.includeUsage, jsonArray: call.jsonArrayStream };
   let canonical: ChatRequest | undefined;
   let lastFailure: Failure | undefined;
+  /** A channel whose cached credentials (a Vertex access token) were refused once: tried again with fresh ones. */
+  let refreshed: ChannelRow | undefined;
+  let again: ChannelRow | undefined;
 
   for (let attempt = 0; attempt <= retryTimes; attempt++) {
     let channel: ChannelRow | undefined;
-    if (auth.pinnedChannelId) {
+    if (again) {
+      [channel, again] = [again, undefined];
+    } else if (auth.pinnedChannelId) {
       if (attempt > 0) break;
       channel = await deps.store.findChannel(auth.pinnedChannelId);
       if (!channel) throw new RelayError(404, `渠道 #${auth.pinnedChannelId} 不存在`);
@@ -279,6 +284,15 @@ async function attempt(
       }
       if (response.status >= 400) {
         const text = await response.body.text().catch(() => '');
+        if (response.status === 401 && provider.credentials) {
+          // A token revoked or rotated before its expiry: resolve it again and retry this channel once, uncounted.
+          deps.credentials.forget(provider.credentials, target);
+          if (refreshed !== channel) {
+            refreshed = again = channel;
+            attempt--;
+            continue;
+          }
+        }
         lastFailure = left(attempts, channel, response.status, await failure(deps, provider, channel, response.status, text, request));
         if (!lastFailure.retry) break;
         continue;

@@ -25,6 +25,8 @@ export interface MockVertex extends MockHandle {
   serviceAccount(opts?: { mode?: MockMode; project?: string; revoked?: boolean }): ServiceAccountKey;
   /** Successful token exchanges, oldest first. */
   tokenExchanges: MockTokenIssuer['exchanges'];
+  /** Revokes every token issued so far (as rotating a service-account key does): they are refused with 401. */
+  revokeTokens(): void;
 }
 export interface MockVertexOptions {
   /** expires_in of issued tokens (default 3599); a token past it is refused with 401. */
@@ -140,5 +142,6 @@ export async function startMockVertex(options: MockVertexOptions = {}): Promise<
     tokenUri: `${handle.url}/token`,
     serviceAccount: (opts) => tokens.serviceAccount(opts),
     tokenExchanges: tokens.exchanges,
+    revokeTokens: () => tokens.tokens.clear(),
   };
 }

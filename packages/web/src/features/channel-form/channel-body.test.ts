@@ -34,6 +34,11 @@ describe('channel submit rules (spec section 5)', () => {
     expect(body({ type: 33, key: '' }, { ...EMPTY_CONFIG, ak: 'AK', sk: 'SK', region: 'us-west-2' })).toMatchObject({ key: 'AK|SK|us-west-2', config: JSON.stringify({ region: 'us-west-2', ak: 'AK', sk: 'SK' }) });
     expect(body({ type: 33, key: '' }, { ...EMPTY_CONFIG, ak: 'AK' })).toBe('请填写渠道名称和渠道密钥！');
     expect(body({ type: 42, key: '' }, { ...EMPTY_CONFIG, region: 'us-east5', vertex_ai_project_id: 'proj', vertex_ai_adc: '{"type":"service_account"}' })).toMatchObject({ key: 'us-east5|proj|{"type":"service_account"}' });
+    // A downloaded service-account JSON spans lines: it stays one key, on one line, still valid JSON.
+    const pretty = '{\n  "type": "service_account",\n  "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIE\\n-----END PRIVATE KEY-----\\n"\n}\n';
+    const vertex = body({ type: 42, key: '' }, { ...EMPTY_CONFIG, region: 'us-east5', vertex_ai_project_id: 'proj', vertex_ai_adc: pretty }) as { key: string };
+    expect(vertex.key.split('|')).toHaveLength(3);
+    expect(JSON.parse(vertex.key.split('|')[2]!)).toEqual(JSON.parse(pretty));
     expect(body({ type: 34 }, { ...EMPTY_CONFIG, user_id: 'u-1' })).toMatchObject({ key: 'sk-1', config: '{"user_id":"u-1"}' });
     expect(body({ type: 1 }, { ...EMPTY_CONFIG, region: 'left-over' })).toMatchObject({ config: '' });
   });

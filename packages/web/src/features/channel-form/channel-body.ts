@@ -1,4 +1,4 @@
-import { AZURE_CHANNEL_TYPE, AZURE_DEFAULT_API_VERSION, ChannelMessages, PROXY_CHANNEL_TYPE, isJsonObjectText } from '@model-relay/contract';
+import { AZURE_CHANNEL_TYPE, AZURE_DEFAULT_API_VERSION, ChannelMessages, PROXY_CHANNEL_TYPE, channelKeys, isJsonObjectText } from '@model-relay/contract';
 import { composeKey, configText, type ChannelConfig } from './channel-key';
 
 export interface ChannelFormState {
@@ -27,7 +27,7 @@ export function buildChannelBody(state: ChannelFormState, config: ChannelConfig,
   const body: Record<string, unknown> = {
     type: state.type,
     name: state.name.trim(),
-    key: state.batch ? key : (key.split('\n')[0] ?? ''),
+    key: state.batch ? key : (channelKeys(state.type, key)[0] ?? ''),
     base_url: state.base_url.trim().replace(/\/$/, ''),
     other: state.type === AZURE_CHANNEL_TYPE && !state.other.trim() ? AZURE_DEFAULT_API_VERSION : state.other.trim(),
     model_mapping: state.model_mapping,
