@@ -2,70 +2,14 @@ import { LogType, TokenStatus } from '@model-relay/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../storage/database.js';
 import { chunks, placeholders, RawSql, valuesList } from '../storage/raw-sql.js';
-import type { Database, NewLog } from '../storage/schema.js';
+import type { Database } from '../storage/schema.js';
+import { InsufficientQuotaError, type Progress, type Reservation, type ReserveInput, type Settlement } from './ledger-types.js';
 import type { LowQuotaWatch } from './quota-reminder.js';
+import { addRollup, hourOf, writeRollups, type Rollup } from './usage-rollups.js';
 
-export class InsufficientQuotaError extends Error {
-  constructor(readonly who: 'token' | 'user') {
-    super(who === 'token' ? '令牌额度不足' : '用户额度不足');
-  }
-}
+export { InsufficientQuotaError, type Progress, type Reservation, type ReserveInput, type SettledUsage, type Settlement } from './ledger-types.js';
 
-export interface Reservation {
-  /** The relay request's id; unique in quota_reservations, and the handle settle claims the row by. */
-  requestId: string;
-  userId: number;
-  tokenId: number;
-  unlimited: boolean;
-  /** What was taken: the whole amount asked for, or (with `minimum`) as much of it as the balances held. */
-  amount: number;
-}
-
-export interface Settlement {
-  /** What the request really cost (before clamping to what is left). */
-  cost: number;
-  channelId: number;
-  /**
-   * What the request used, for the hourly usage rollups (written in the same transaction, so they always agree
-   * with the logs); a relay request has one whether or not a log row is kept.
-   */
-  usage?: SettledUsage;
-  /** False when the request was never served (refused, failed): it is settled (refunded) but not counted as a request. */
-  served?: boolean;
-  /** Log row to write in the same transaction (a consume log unless `type` says otherwise); its quota is what was charged. */
-  log?: Omit<NewLog, 'quota' | 'type'> & { type?: number };
-}
-
-export interface SettledUsage {
-  model: string;
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number;
-  reasoningTokens: number;
-  latencyMs: number;
-  /** The request failed (no answer reached the client): counted as a failure, not a request. */
-  failed: boolean;
-}
-
-type ReserveInput = Reservation & {
-  /**
-   * Take less than `amount` when the balances cannot cover it, but at least this much (default: all of it).
-   * The relay asks the upstream for fewer tokens when it got less, so the request still cannot cost more
-   * than it holds.
-   */
-  minimum?: number;
-  /** What a surviving instance needs to charge a takeover fairly if this one dies mid-request. */
-  model?: string;
-  promptEstimate?: number;
-  stream?: boolean;
-};
 type Claim = ReserveInput & { minimum: number; requested: number };
-/** How far an in-flight request got: recorded every few seconds so a takeover can charge what was delivered. */
-export interface Progress {
-  requestId: string;
-  channelId: number;
-  deliveredChars: number;
-}
 type Job =
   | { kind: 'reserve'; reservation: Claim; resolve: (value: Reservation) => void; reject: (error: unknown) => void }
   | { kind: 'settle'; reservation: Reservation; settlement: Settlement; attempts: number; resolve: (value: number | undefined) => void; reject: (error: unknown) => void }
@@ -80,51 +24,11 @@ const ROWS_PER_STATEMENT = 64;
 const LOG_COLUMNS = ['user_id', 'created_at', 'type', 'content', 'username', 'token_name', 'token_id', 'model_name', 'quota',
   'prompt_tokens', 'completion_tokens', 'channel_id', 'request_id', 'elapsed_time', 'is_stream',
   'first_byte_ms', 'channel_name', 'dialect', 'cached_tokens', 'cache_write_tokens', 'reasoning_tokens', 'error', 'attempts'] as const;
-const ROLLUP_COLUMNS = ['hour', 'user_id', 'token_id', 'model', 'channel_id', 'instance_id', 'requests', 'failures', 'prompt_tokens', 'completion_tokens',
-  'cached_tokens', 'reasoning_tokens', 'quota', 'latency_ms'] as const;
-/** The rollup columns a conflicting insert adds to. */
-const ROLLUP_SUMS = ROLLUP_COLUMNS.slice(6);
 const RESERVATION_COLUMNS = ['request_id', 'user_id', 'token_id', 'amount', 'charged', 'status', 'created_at', 'settled_at', 'instance_id', 'model', 'prompt_estimate', 'is_stream'] as const;
 /** A settlement that cannot be committed (database unreachable) is retried, waiting up to this long between tries. */
 const MAX_RETRY_DELAY_MS = 30_000;
 
 const now = () => Math.floor(Date.now() / 1000);
-const hourOf = (seconds: number) => seconds - (seconds % 3600);
-
-interface Rollup {
-  hour: number;
-  userId: number;
-  tokenId: number;
-  model: string;
-  channelId: number;
-  requests: number;
-  failures: number;
-  prompt: number;
-  completion: number;
-  cached: number;
-  reasoning: number;
-  quota: number;
-  latency: number;
-}
-
-function addRollup(rollups: Map<string, Rollup>, hour: number, r: Reservation, s: Settlement, charged: number): void {
-  const u = s.usage!;
-  const model = u.model.slice(0, 255);
-  const key = `${hour}\u0000${r.userId}\u0000${r.tokenId}\u0000${model}\u0000${s.channelId}`;
-  let rollup = rollups.get(key);
-  if (!rollup) {
-    rollup = { hour, userId: r.userId, tokenId: r.tokenId, model, channelId: s.channelId, requests: 0, failures: 0, prompt: 0, completion: 0, cached: 0, reasoning: 0, quota: 0, latency: 0 };
-    rollups.set(key, rollup);
-  }
-  if (u.failed) rollup.failures++;
-  else rollup.requests++;
-  rollup.prompt += u.promptTokens;
-  rollup.completion += u.completionTokens;
-  rollup.cached += u.cachedTokens;
-  rollup.reasoning += u.reasoningTokens;
-  rollup.quota += charged;
-  rollup.latency += Math.max(0, Math.round(u.latencyMs));
-}
 
 interface Totals {
   refund: number;
@@ -434,7 +338,7 @@ export class QuotaLedger {
     for (const part of chunks(logs, ROWS_PER_STATEMENT)) {
       await this.sql.run(trx, `insert into logs (${LOG_COLUMNS.join(', ')}) values ${valuesList(part.length, LOG_COLUMNS.length)}`, part.flat());
     }
-    await this.writeRollups(trx, rollups);
+    await writeRollups(this.sql, trx, this.dialect, this.instanceId, rollups);
   }
 
   /**
@@ -453,22 +357,6 @@ export class QuotaLedger {
         const cost = users.get(Number(row.id))?.charged ?? 0;
         if (quota < threshold && quota + cost >= threshold) crossings.push({ userId: Number(row.id), quota });
       }
-    }
-  }
-
-  /**
-   * Adds the batch's sums to the hourly rollups: one upsert per row, in key order. Rows carry this instance's
-   * id, so instances never write the same row and cannot wait on each other for it.
-   */
-  private async writeRollups(trx: Transaction<Database>, rollups: Map<string, Rollup>): Promise<void> {
-    if (rollups.size === 0) return;
-    const rows = [...rollups.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([, r]) => [r.hour, r.userId, r.tokenId, r.model, r.channelId, this.instanceId, r.requests, r.failures, r.prompt, r.completion, r.cached, r.reasoning, r.quota, r.latency]);
-    const upsert =
-      this.dialect === 'mysql'
-        ? `on duplicate key update ${ROLLUP_SUMS.map((c) => `${c} = ${c} + values(${c})`).join(', ')}`
-        : `on conflict (hour, user_id, token_id, model, channel_id, instance_id) do update set ${ROLLUP_SUMS.map((c) => `${c} = usage_rollups.${c} + excluded.${c}`).join(', ')}`;
-    for (const part of chunks(rows, ROWS_PER_STATEMENT)) {
-      await this.sql.run(trx, `insert into usage_rollups (${ROLLUP_COLUMNS.join(', ')}) values ${valuesList(part.length, ROLLUP_COLUMNS.length)} ${upsert}`, part.flat());
     }
   }
 
