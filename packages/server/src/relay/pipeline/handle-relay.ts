@@ -110,21 +110,118 @@ async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyReques
     { model, promptBound: call.facts.promptBound, generates, maxTokens: call.facts.maxTokens, choices: call.facts.choices, floor: deps.options.number('PreConsumedQuota') },
     prices,
   );
+  const job: Job = { deps, call, auth, admission, prices, plan, request, reply, started };
+  // A stream's first byte must not wait for the reservation's commit: when the balances read with the key cover
+  // the whole amount beyond what this instance's other requests for the same user and key hold (and no daily or
+  // monthly limit needs the amount first), the reservation commits while the upstream is called, and nothing
+  // reaches the client before it has. If it is refused after all (another instance spent the balance meanwhile),
+  // the upstream call is dropped at its first event, unseen, and the request goes the careful way below. Answers
+  // that are not streamed arrive whole after the generation, long after any commit: they always go the careful way.
+  const release = deps.inFlight.hold([`user:${user.id}`, `key:${token.id}`], plan.amount);
+  try {
+    if (call.facts.stream && coveredAhead(auth, admission, plan.amount, deps.inFlight) && (await serve(job, true))) return;
+    await serve(job, false);
+  } finally {
+    release();
+  }
+}
+
+interface Job {
+  deps: RelayDeps;
+  call: IncomingCall;
+  auth: KeyAuth;
+  admission: Admission;
+  prices: ReturnType<typeof pricesFor>;
+  plan: ReservationPlan;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  started: number;
+}
+
+/**
+ * Whether the key's and the user's balances as last read cover what this instance's running requests for them hold
+ * (this one's amount included) and no quota limit has to see the amount first. Conservative: a balance read after
+ * some of those requests reserved counts them twice, which only sends a request the careful way.
+ */
+function coveredAhead({ token, user }: KeyAuth, admission: Admission, amount: number, inFlight: InFlightRequests): boolean {
+  if (amount <= 0 || admission.subjects.some((s) => s.daily > 0 || s.monthly > 0)) return false;
+  const keyCovered = Boolean(token.unlimited_quota) || Number(token.remain_quota) >= inFlight.holding(`key:${token.id}`);
+  return keyCovered && Number(user.quota) >= inFlight.holding(`user:${user.id}`);
+}
+
+/** Thrown through the upstream attempt when an optimistic reservation was refused before anything was written. */
+class ReservationRefused extends Error {}
+
+/**
+ * Reserves, calls the upstream and settles once. `optimistic`: reserve the whole amount while the upstream is
+ * called (the first write to the client waits for it); returns false, having written nothing and held nothing,
+ * when that reservation is refused. Otherwise the reservation (perhaps partial, capping the output) comes first.
+ */
+async function serve(job: Job, optimistic: boolean): Promise<boolean> {
+  const { deps, call, auth, admission, plan, request } = job;
+  const { token, user } = auth;
+  const reserving = reserve(job, optimistic);
+  reserving.catch(() => undefined);
+  let reservation = optimistic ? undefined : await reserving;
+  const ready = async () => {
+    try {
+      reservation ??= await reserving;
+    } catch {
+      throw new ReservationRefused();
+    }
+  };
+
+  let outcome: DeliveryOutcome | undefined;
+  let channel: ChannelRow | undefined;
+  let error: unknown;
+  const attempts: LogAttempt[] = [];
+  const cap = outputCapFor(plan, reservation?.amount ?? plan.amount, call.facts.choices);
+  try {
+    ({ outcome, channel } = await attempt(deps, call, auth, plan, cap, request, job.reply, attempts, ready));
+  } catch (thrown) {
+    error = thrown;
+  }
+  if (!reservation) {
+    try {
+      reservation = await reserving;
+    } catch (refused) {
+      // Nothing was held, and nothing reached the client: every write waits for `ready`.
+      if (refused instanceof InsufficientQuotaError) return false;
+      throw refused;
+    }
+  }
+  try {
+    if (error) throw error;
+  } finally {
+    const failure = outcome ? undefined : error instanceof RelayError ? { message: error.message, status: error.status } : { message: '网关内部错误', status: 500 };
+    const used = await settle(deps, request, { reservation, prices: job.prices, facts: call.facts, outcome, channel, user, token, requestId: request.id, started: job.started, dialect: dialectLabel(call), attempts, failure });
+    await deps.limits.settle(admission, used);
+  }
+  return true;
+}
+
+/**
+ * Takes the reservation and holds it against the daily and monthly limits. Optimistic: all of the amount or
+ * nothing, and a refusal is left to the caller (it retries the careful way). Careful: down to the plan's
+ * minimum; a refusal releases the admission and answers the client.
+ */
+async function reserve({ deps, call, auth, admission, plan, request }: Job, optimistic: boolean): Promise<Reservation> {
   let reservation: Reservation;
   try {
     reservation = await deps.ledger.reserve({
       requestId: request.id,
-      userId: user.id,
-      tokenId: token.id,
-      unlimited: Boolean(token.unlimited_quota),
+      userId: auth.user.id,
+      tokenId: auth.token.id,
+      unlimited: Boolean(auth.token.unlimited_quota),
       amount: plan.amount,
-      minimum: plan.minimum,
+      minimum: optimistic ? plan.amount : plan.minimum,
       // For a crash takeover: bytes overstate tokens about threefold for English and Chinese alike.
-      model,
+      model: call.facts.model,
       promptEstimate: call.facts.promptBound * 0.3,
       stream: call.facts.stream,
     });
   } catch (error) {
+    if (optimistic && error instanceof InsufficientQuotaError) throw error;
     await deps.limits.settle(admission, { tokens: 0, charged: 0 });
     if (error instanceof InsufficientQuotaError) throw new RelayError(429, error.message, 'insufficient_quota', 'insufficient_quota');
     throw error;
@@ -137,21 +234,7 @@ async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyReques
     await deps.limits.settle(admission, { tokens: 0, charged: 0 });
     throw error instanceof LimitExceeded ? limitError(error) : error;
   }
-
-  let outcome: DeliveryOutcome | undefined;
-  let channel: ChannelRow | undefined;
-  let error: unknown;
-  const attempts: LogAttempt[] = [];
-  try {
-    ({ outcome, channel } = await attempt(deps, call, auth, plan, outputCapFor(plan, reservation.amount, call.facts.choices), request, reply, attempts));
-  } catch (thrown) {
-    error = thrown;
-    throw thrown;
-  } finally {
-    const failure = outcome ? undefined : error instanceof RelayError ? { message: error.message, status: error.status } : { message: '网关内部错误', status: 500 };
-    const used = await settle(deps, request, { reservation, prices, facts: call.facts, outcome, channel, user, token, requestId: request.id, started, dialect: dialectLabel(call), attempts, failure });
-    await deps.limits.settle(admission, used);
-  }
+  return reservation;
 }
 
 /** The key's own limits and its owner's (a user without their own takes their group's defaults, GroupLimits). */
@@ -190,6 +273,8 @@ async function attempt(
   reply: FastifyReply,
   /** Filled with every channel that was tried and left, and why. */
   attempts: LogAttempt[],
+  /** Resolves once the reservation is held; nothing is written to the client, nor an upstream answer read, before. */
+  ready: () => Promise<void>,
 ): Promise<{ outcome: DeliveryOutcome; channel: ChannelRow }> {
   const model = call.facts.model;
   const tried = new Set<number>();
@@ -281,6 +366,13 @@ async function attempt(
         request.log.warn({ channel: channel.id, err: error }, 'upstream unreachable');
         lastFailure = left(attempts, channel, 0, retryable(new RelayError(504, isTimeout(error) ? '上游服务响应超时' : '上游服务连接失败', 'upstream_error', 'upstream_error')));
         continue;
+      }
+      try {
+        await ready();
+      } catch (refused) {
+        abort.abort();
+        response.body.destroy();
+        throw refused;
       }
       if (response.status >= 400) {
         const text = await response.body.text().catch(() => '');
