@@ -9,3 +9,6 @@ export * from './channel-models.js';
 export * from './logs.js';
 export * from './money.js';
 export * from './redemptions.js';
+export * from './limits.js';
+export * from './dashboard.js';
+export * from './pricing.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { limitsInputShape, type Limits } from './limits.js';
 
 /** Chinese messages of the token form and API (spec section 5). */
 export const TokenMessages = {
@@ -61,6 +62,7 @@ export const tokenInputSchema = z.object({
     .trim()
     .default('')
     .refine((value) => value === '' || isValidSubnetList(value), TokenMessages.subnetInvalid),
+  ...limitsInputShape,
 });
 export type TokenInput = z.infer<typeof tokenInputSchema>;
 
@@ -74,7 +76,7 @@ export function maskTokenKey(key: string): string {
 }
 
 /** The token as the API returns it; `key` is masked (maskTokenKey) except in the answer to its creation. */
-export interface TokenDto {
+export interface TokenDto extends Limits {
   id: number;
   user_id: number;
   name: string;

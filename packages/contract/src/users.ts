@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { optionalLimitsShape, type Limits } from './limits.js';
 
 /** Limits of spec sections 5 and 9. */
 export const USERNAME_MAX = 12;
@@ -68,6 +69,7 @@ export const updateUserSchema = z.object({
   email: z.union([email, z.literal('')]).optional(),
   group: z.string().trim().min(1).max(64).optional(),
   quota: z.coerce.number().int().min(0).optional(),
+  ...optionalLimitsShape,
 });
 
 export const MANAGE_ACTIONS = ['promote', 'demote', 'delete', 'disable', 'enable'] as const;
@@ -78,8 +80,8 @@ export const manageUserSchema = z.object({
   action: z.enum(MANAGE_ACTIONS),
 });
 
-/** The user object the API returns (password and access token never included). */
-export interface UserDto {
+/** The user object the API returns (password and access token never included); limits 0 = none of their own. */
+export interface UserDto extends Limits {
   id: number;
   username: string;
   display_name: string;

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { channelRoutes } from './api/channel/routes.js';
+import { dashboardRoutes } from './api/dashboard/routes.js';
 import { groupRoutes } from './api/group/routes.js';
 import { logRoutes } from './api/log/routes.js';
 import { optionRoutes } from './api/option/routes.js';
@@ -14,6 +15,7 @@ import { tokenRoutes } from './api/token/routes.js';
 import { userRoutes } from './api/user/routes.js';
 import { oauthRoutes } from './api/oauth/routes.js';
 import { passwordResetRoutes } from './api/password-reset/routes.js';
+import { pricingRoutes } from './api/pricing/routes.js';
 import { verificationRoutes } from './api/verification/routes.js';
 import type { AppContext } from './context.js';
 import { relayRoutes } from './relay/routes.js';
@@ -89,6 +91,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   tokenRoutes(app, ctx);
   channelRoutes(app, ctx);
   logRoutes(app, ctx);
+  dashboardRoutes(app, ctx);
+  pricingRoutes(app, ctx);
   redemptionRoutes(app, ctx);
   await relayRoutes(app, { ...ctx.relay, options: ctx.options, notifier: ctx.notifier });
 
