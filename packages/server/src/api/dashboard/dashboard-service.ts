@@ -1,7 +1,6 @@
 import {
   adminDashboardQuerySchema,
   bucketStart,
-  DASHBOARD_CHART_MODELS,
   DASHBOARD_EXPORT_MAX_ROWS,
   DashboardMessages,
   dashboardQuerySchema,
@@ -12,7 +11,6 @@ import {
   type DashboardReport,
   type DashboardSummary,
   type TokenUsage,
-  type UsagePoint,
   type UsageTotals,
   type UserUsage,
 } from '@model-relay/contract';
@@ -25,6 +23,7 @@ import type { Database } from '../../storage/schema.js';
 import type { UsersRepository } from '../../storage/repositories/users.js';
 import type { Caller } from '../user/user-service.js';
 import { toCsv } from './csv.js';
+import { modelSeriesOf, modelsOf, seriesOf, topChannels, topTokens, topUsers, totalsOfCells } from './fold-usage.js';
 
 /** Whose usage a call reads: the caller's own, or (admins) everyone's. */
 export type Scope = { kind: 'self'; caller: Caller } | { kind: 'all' };
@@ -71,30 +70,28 @@ export class DashboardService {
     return { scope: scope.kind, balance: account.quota, used_quota: account.used_quota, request_count: account.request_count, today, month };
   }
 
-  /** Totals, the series over time, the breakdown by model and the top-N tables for a range. */
+  /** Totals, the series over time, the breakdown by model and the top-N tables for a range: two scans of the range. */
   async report(scope: Scope, query: unknown): Promise<DashboardReport> {
     const { filter, bucketing, top } = await this.plan(scope, query);
-    const [totals, buckets, models] = await Promise.all([this.rollups.totals(filter), this.rollups.byBucket(filter, bucketing), this.rollups.byModel(filter)]);
-    const chartModels = models.slice(0, DASHBOARD_CHART_MODELS).map((m) => m.model);
-    const [modelSeries, tokens, users, channels] = await Promise.all([
-      this.rollups.byModelAndBucket(filter, bucketing, chartModels),
-      this.rollups.topTokens(filter, top),
-      scope.kind === 'all' ? this.rollups.top(filter, 'user_id', top) : undefined,
-      scope.kind === 'all' ? this.rollups.top(filter, 'channel_id', top) : undefined,
-    ]);
+    const admin = scope.kind === 'all';
+    const [cells, owners] = await Promise.all([this.rollups.byBucketAndModel(filter, bucketing), this.rollups.byOwner(filter, admin)]);
+    const models = modelsOf(cells);
+    const tokens = topTokens(owners, top);
+    const users = admin ? topUsers(owners, top) : undefined;
+    const channels = admin ? topChannels(owners, top) : undefined;
     const names = await this.rollups.names({
       tokens: tokens.map((t) => t.token_id),
-      users: scope.kind === 'all' ? [...(users ?? []).map((u) => u.user_id)] : [],
+      users: (users ?? []).map((u) => u.user_id),
       channels: (channels ?? []).map((c) => c.channel_id),
     });
     const report: DashboardReport = {
       start: filter.start,
       end: filter.end,
       granularity: bucketing.granularity,
-      totals,
-      series: fillSeries(buckets, filter, bucketing),
+      totals: totalsOfCells(cells),
+      series: seriesOf(cells, bucketStart(filter.start, bucketing.granularity, bucketing.tz), filter.end, bucketing.granularity === 'hour' ? HOUR : DAY),
       models,
-      model_series: modelSeries,
+      model_series: modelSeriesOf(cells, models),
       tokens: tokens.map((t): TokenUsage => ({ ...t, token_name: names.tokens.get(t.token_id) ?? missing('令牌', t.token_id) })),
     };
     if (users) report.users = users.map((u): UserUsage => ({ ...u, username: names.users.get(u.user_id) ?? missing('用户', u.user_id) }));
@@ -166,17 +163,6 @@ export class DashboardService {
 /** The service over the database's rollups (the routes never reach storage themselves). */
 export function createDashboardService(db: Kysely<Database>, users: UsersRepository, options: OptionStore): DashboardService {
   return new DashboardService(new UsageRollupsRepository(db), users, options);
-}
-
-/** Every bucket from the range's first to its last, the ones without rows as zeros (a chart shows the gaps). */
-function fillSeries(rows: UsagePoint[], filter: RollupFilter, bucketing: Bucketing): UsagePoint[] {
-  const step = bucketing.granularity === 'hour' ? HOUR : DAY;
-  const byTime = new Map(rows.map((r) => [r.time, r]));
-  const series: UsagePoint[] = [];
-  for (let time = bucketStart(filter.start, bucketing.granularity, bucketing.tz); time < filter.end; time += step) {
-    series.push(byTime.get(time) ?? { time, requests: 0, failures: 0, quota: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, latency_ms: 0 });
-  }
-  return series;
 }
 
 /** A bucket's start in the viewer's zone: YYYY-MM-DD for days, YYYY-MM-DD HH:00 for hours. */

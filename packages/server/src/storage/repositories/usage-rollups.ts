@@ -21,7 +21,18 @@ export interface Bucketing {
   tz: number;
 }
 
-export type Dimension = 'user_id' | 'channel_id';
+/** Sums of one bucket and model. */
+export interface Cell extends UsageTotals {
+  time: number;
+  model: string;
+}
+
+/** Sums of one user x key (x channel). */
+export interface OwnerCell extends UsageTotals {
+  user_id: number;
+  token_id: number;
+  channel_id: number;
+}
 
 export interface ExportRow extends UsageTotals {
   time: number;
@@ -37,7 +48,7 @@ const TOTAL_COLUMNS = ['requests', 'failures', 'quota', 'prompt_tokens', 'comple
 const sums = (eb: ExpressionBuilder<Database, 'usage_rollups'>) => TOTAL_COLUMNS.map((column) => eb.fn.sum<number | string | null>(column).as(column));
 
 /** PostgreSQL and MariaDB return SUM() of a bigint as a decimal string; SQLite as a number; none when no row. */
-export function totalsOf(row: Partial<Record<(typeof TOTAL_COLUMNS)[number], unknown>> | undefined): UsageTotals {
+export function totalsOf(row: Record<string, unknown> | undefined): UsageTotals {
   const n = (value: unknown) => Number(value ?? 0) || 0;
   return {
     requests: n(row?.requests),
@@ -81,54 +92,30 @@ export class UsageRollupsRepository {
     return totalsOf(await this.filtered(filter).select(sums).executeTakeFirst());
   }
 
-  /** Sums per time bucket (buckets without rows are absent). */
-  async byBucket(filter: RollupFilter, bucketing: Bucketing): Promise<Array<UsageTotals & { time: number }>> {
+  /**
+   * Sums per time bucket and model (empty buckets absent): the series, the breakdown by model and the totals
+   * are all folded from these rows, so a report scans the range once for them.
+   */
+  async byBucketAndModel(filter: RollupFilter, bucketing: Bucketing): Promise<Cell[]> {
     const bucket = bucketOf(bucketing);
     const rows = await this.filtered(filter)
-      .select((eb) => [bucket.as('time'), ...sums(eb)])
-      .groupBy(bucket)
-      .orderBy(bucket)
-      .execute();
-    return rows.map((row) => ({ time: Number(row.time), ...totalsOf(row) }));
-  }
-
-  /** Sums per model, most spent first (then most requested). */
-  async byModel(filter: RollupFilter): Promise<Array<UsageTotals & { model: string }>> {
-    const rows = await this.filtered(filter)
-      .select((eb) => ['model', ...sums(eb)])
-      .groupBy('model')
-      .orderBy(sql`sum(quota)`, 'desc')
-      .orderBy(sql`sum(requests)`, 'desc')
-      .orderBy('model')
-      .execute();
-    return rows.map((row) => ({ model: row.model, ...totalsOf(row) }));
-  }
-
-  /** Spending and requests per bucket of the given models only. */
-  async byModelAndBucket(filter: RollupFilter, bucketing: Bucketing, models: string[]): Promise<Array<{ time: number; model: string; quota: number; requests: number }>> {
-    if (models.length === 0) return [];
-    const bucket = bucketOf(bucketing);
-    const rows = await this.filtered(filter)
-      .where('model', 'in', models)
-      .select((eb) => [bucket.as('time'), 'model', eb.fn.sum<number | string>('quota').as('quota'), eb.fn.sum<number | string>('requests').as('requests')])
+      .select((eb) => [bucket.as('time'), 'model', ...sums(eb)])
       .groupBy([bucket, 'model'])
-      .orderBy(bucket)
-      .orderBy('model')
       .execute();
-    return rows.map((row) => ({ time: Number(row.time), model: row.model, quota: Number(row.quota) || 0, requests: Number(row.requests) || 0 }));
+    return rows.map((row) => ({ time: Number(row.time), model: row.model, ...totalsOf(row) }));
   }
 
-  /** The `limit` users, keys or channels spent most on (then most requested). */
-  async top<D extends Dimension>(filter: RollupFilter, dimension: D, limit: number): Promise<Array<UsageTotals & Record<D, number>>> {
-    const rows = await this.filtered(filter)
-      .select((eb) => [eb.ref(dimension).as('id'), ...sums(eb)])
-      .groupBy(dimension)
-      .orderBy(sql`sum(quota)`, 'desc')
-      .orderBy(sql`sum(requests)`, 'desc')
-      .orderBy(dimension)
-      .limit(limit)
-      .execute();
-    return rows.map((row) => ({ [dimension]: Number(row.id), ...totalsOf(row) }) as UsageTotals & Record<D, number>);
+  /**
+   * Sums per user x key (x channel when `byChannel`): the top keys, users and channels are folded from these
+   * rows (one scan instead of one per table).
+   */
+  async byOwner(filter: RollupFilter, byChannel: boolean): Promise<OwnerCell[]> {
+    let query = this.filtered(filter)
+      .select((eb) => ['user_id', 'token_id', ...(byChannel ? (['channel_id'] as const) : []), ...sums(eb)])
+      .groupBy(['user_id', 'token_id']);
+    if (byChannel) query = query.groupBy('channel_id');
+    const rows = (await query.execute()) as Array<Record<string, unknown> & { user_id: number; token_id: number; channel_id?: number }>;
+    return rows.map((row) => ({ user_id: Number(row.user_id), token_id: Number(row.token_id), channel_id: Number(row.channel_id ?? 0), ...totalsOf(row) }));
   }
 
   /**
@@ -153,19 +140,6 @@ export class UsageRollupsRepository {
       channel_id: Number(row.channel_id),
       ...totalsOf(row),
     }));
-  }
-
-  /** Keys spent most on, each with its owner. */
-  async topTokens(filter: RollupFilter, limit: number): Promise<Array<UsageTotals & { token_id: number; user_id: number }>> {
-    const rows = await this.filtered(filter)
-      .select((eb) => ['token_id', 'user_id', ...sums(eb)])
-      .groupBy(['token_id', 'user_id'])
-      .orderBy(sql`sum(quota)`, 'desc')
-      .orderBy(sql`sum(requests)`, 'desc')
-      .orderBy('token_id')
-      .limit(limit)
-      .execute();
-    return rows.map((row) => ({ token_id: Number(row.token_id), user_id: Number(row.user_id), ...totalsOf(row) }));
   }
 
   /** Names of users, keys and channels by id (for the tables and exports; rollups keep ids only). */
