@@ -6,6 +6,7 @@ import type { TokenService } from './api/token/token-service.js';
 import type { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import type { UserService } from './api/user/user-service.js';
 import type { TokenCounter } from './billing/count-tokens.js';
+import type { UsageLimits } from './billing/usage-limits.js';
 import type { InFlightRequests } from './relay/pipeline/in-flight.js';
 import type { CredentialResolver } from './relay/credentials/credential-resolver.js';
 import type { OAuthService } from './api/oauth/oauth-service.js';
@@ -55,7 +56,7 @@ export interface AppContext {
   integrations: Integrations;
   channelTests: ChannelTestRunner;
   notifier: Notifier;
-  relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools; counter: TokenCounter; credentials: CredentialResolver; inFlight: InFlightRequests };
+  relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools; counter: TokenCounter; credentials: CredentialResolver; inFlight: InFlightRequests; limits: UsageLimits };
   version: string;
   startTime: number;
 }

@@ -8,6 +8,7 @@ import { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import { ChannelsRepository } from './storage/repositories/channels.js';
 import { UserService } from './api/user/user-service.js';
 import { TokenCounter } from './billing/count-tokens.js';
+import { UsageLimits } from './billing/usage-limits.js';
 import { InFlightRequests } from './relay/pipeline/in-flight.js';
 import { CredentialResolver } from './relay/credentials/credential-resolver.js';
 import { CREDENTIAL_SOURCES } from './relay/credentials/sources.js';
@@ -42,6 +43,8 @@ import { TokensRepository } from './storage/repositories/tokens.js';
 import { UsersRepository } from './storage/repositories/users.js';
 
 const SESSION_SECRET_KEY = 'internal.SessionSecret';
+/** Names this deployment's keys in a Redis it may share with others. */
+const CLUSTER_ID_KEY = 'internal.ClusterId';
 /** How often a survivor looks for reservations of dead instances (an instance is dead 10 s after its last renewal). */
 const TAKEOVER_INTERVAL_MS = 3_000;
 
@@ -59,26 +62,23 @@ export async function createContext(config: Config): Promise<AppContext> {
   const storage = await openStorage({ dsn: config.SQL_DSN, sqlitePath: config.SQLITE_PATH });
   const reportError = (error: unknown, what: string) => console.error(`${what} failed:`, error instanceof Error ? error.message : error);
 
+  const optionsRepository = new OptionsRepository(storage.db);
+  // SESSION_SECRET, or one generated once and kept in the database so restarts keep sessions valid.
+  const secret = config.SESSION_SECRET || (await optionsRepository.getOrCreate(SESSION_SECRET_KEY, randomHex(32)));
+
   // The cluster: this instance's id, Redis when configured, the bus that tells the other instances what changed.
+  // Every Redis key carries the database's own cluster id, so deployments sharing one Redis never meet.
   const instanceId = randomHex(8);
-  const redis = config.REDIS_CONN_STRING ? new Redis(config.REDIS_CONN_STRING, { maxRetriesPerRequest: 2 }) : undefined;
+  const namespace = `mr:${await optionsRepository.getOrCreate(CLUSTER_ID_KEY, randomHex(8))}:`;
+  const redis = config.REDIS_CONN_STRING ? new Redis(config.REDIS_CONN_STRING, { maxRetriesPerRequest: 2, keyPrefix: namespace }) : undefined;
   redis?.on('error', (error) => reportError(error, 'redis'));
   const bus: EventBus = redis ? new RedisEventBus(redis, instanceId, (error) => reportError(error, 'cluster events')) : new LocalEventBus(instanceId);
   // Subscribed before anything is loaded, so no change made meanwhile on another instance can be missed.
   if (bus instanceof RedisEventBus) await bus.start();
 
-  const optionsRepository = new OptionsRepository(storage.db);
   const options = new OptionStore(optionsRepository);
   options.announceChangesOn(bus);
   await options.load();
-
-  // SESSION_SECRET, or one generated once and kept in the database so restarts keep sessions valid.
-  let secret = config.SESSION_SECRET;
-  if (!secret) {
-    const stored = await optionsRepository.get(SESSION_SECRET_KEY);
-    secret = stored ?? randomHex(32);
-    if (!stored) await optionsRepository.set(SESSION_SECRET_KEY, secret);
-  }
 
   const cache = new RelayCache(config.RELAY_CACHE_MS, bus);
   bus.subscribe((event) => {
@@ -104,7 +104,7 @@ export async function createContext(config: Config): Promise<AppContext> {
   await takeover.run();
   node.every('takeover', TAKEOVER_INTERVAL_MS, () => takeover.run());
 
-  const relay = { store: new RelayStore(storage.db, cache), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000), counter: new TokenCounter(), credentials: new CredentialResolver(CREDENTIAL_SOURCES), inFlight: new InFlightRequests() };
+  const relay = { store: new RelayStore(storage.db, cache), ledger, pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000), counter: new TokenCounter(), credentials: new CredentialResolver(CREDENTIAL_SOURCES), inFlight: new InFlightRequests(), limits: new UsageLimits(redis, (error) => reportError(error, 'usage limits')) };
 
   const channelTests = new ChannelTestRunner({ store: relay.store, options, pools: relay.pools, notifier, credentials: relay.credentials }, shared, config.RELAY_TIMEOUT_SECONDS + 60);
   if (config.CHANNEL_TEST_FREQUENCY_MINUTES > 0) node.every('channel-tests', config.CHANNEL_TEST_FREQUENCY_MINUTES * 60_000, async () => (await channelTests.start('all')) && channelTests.idle());

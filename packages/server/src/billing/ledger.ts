@@ -25,8 +25,24 @@ export interface Settlement {
   /** What the request really cost (before clamping to what is left). */
   cost: number;
   channelId: number;
-  /** Consume log to write in the same transaction; its quota is set to the amount actually charged. */
-  log?: Omit<NewLog, 'quota' | 'type'>;
+  /**
+   * What the request used, for the hourly usage rollups (written in the same transaction, so they always agree
+   * with the logs); a relay request has one whether or not a log row is kept.
+   */
+  usage?: SettledUsage;
+  /** Log row to write in the same transaction (a consume log unless `type` says otherwise); its quota is what was charged. */
+  log?: Omit<NewLog, 'quota' | 'type'> & { type?: number };
+}
+
+export interface SettledUsage {
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  reasoningTokens: number;
+  latencyMs: number;
+  /** The request failed (no answer reached the client): counted as a failure, not a request. */
+  failed: boolean;
 }
 
 type ReserveInput = Reservation & {
@@ -60,25 +76,67 @@ type Crossings = Array<{ userId: number; quota: number }>;
 const MAX_BATCH = 1024;
 const ROWS_PER_STATEMENT = 64;
 const LOG_COLUMNS = ['user_id', 'created_at', 'type', 'content', 'username', 'token_name', 'token_id', 'model_name', 'quota',
-  'prompt_tokens', 'completion_tokens', 'channel_id', 'request_id', 'elapsed_time', 'is_stream'] as const;
+  'prompt_tokens', 'completion_tokens', 'channel_id', 'request_id', 'elapsed_time', 'is_stream',
+  'first_byte_ms', 'channel_name', 'dialect', 'cached_tokens', 'cache_write_tokens', 'reasoning_tokens', 'error', 'attempts'] as const;
+const ROLLUP_COLUMNS = ['hour', 'user_id', 'token_id', 'model', 'channel_id', 'instance_id', 'requests', 'failures', 'prompt_tokens', 'completion_tokens',
+  'cached_tokens', 'reasoning_tokens', 'quota', 'latency_ms'] as const;
+/** The rollup columns a conflicting insert adds to. */
+const ROLLUP_SUMS = ROLLUP_COLUMNS.slice(6);
 const RESERVATION_COLUMNS = ['request_id', 'user_id', 'token_id', 'amount', 'charged', 'status', 'created_at', 'settled_at', 'instance_id', 'model', 'prompt_estimate', 'is_stream'] as const;
 /** A settlement that cannot be committed (database unreachable) is retried, waiting up to this long between tries. */
 const MAX_RETRY_DELAY_MS = 30_000;
 
 const now = () => Math.floor(Date.now() / 1000);
+const hourOf = (seconds: number) => seconds - (seconds % 3600);
+
+interface Rollup {
+  hour: number;
+  userId: number;
+  tokenId: number;
+  model: string;
+  channelId: number;
+  requests: number;
+  failures: number;
+  prompt: number;
+  completion: number;
+  cached: number;
+  reasoning: number;
+  quota: number;
+  latency: number;
+}
+
+function addRollup(rollups: Map<string, Rollup>, hour: number, r: Reservation, s: Settlement, charged: number): void {
+  const u = s.usage!;
+  const model = u.model.slice(0, 255);
+  const key = `${hour}\u0000${r.userId}\u0000${r.tokenId}\u0000${model}\u0000${s.channelId}`;
+  let rollup = rollups.get(key);
+  if (!rollup) {
+    rollup = { hour, userId: r.userId, tokenId: r.tokenId, model, channelId: s.channelId, requests: 0, failures: 0, prompt: 0, completion: 0, cached: 0, reasoning: 0, quota: 0, latency: 0 };
+    rollups.set(key, rollup);
+  }
+  if (u.failed) rollup.failures++;
+  else rollup.requests++;
+  rollup.prompt += u.promptTokens;
+  rollup.completion += u.completionTokens;
+  rollup.cached += u.cachedTokens;
+  rollup.reasoning += u.reasoningTokens;
+  rollup.quota += charged;
+  rollup.latency += Math.max(0, Math.round(u.latencyMs));
+}
 
 interface Totals {
   refund: number;
   charged: number;
   count: number;
 }
-const add = <K>(map: Map<K, Totals>, key: K, refund: number, charged: number) => {
+/** `count` is 0 for a failed request: it settles (refunds) but is not a request served. */
+const add = <K>(map: Map<K, Totals>, key: K, refund: number, charged: number, count = 1) => {
   const totals = map.get(key);
   if (totals) {
     totals.refund += refund;
     totals.charged += charged;
-    totals.count++;
-  } else map.set(key, { refund, charged, count: 1 });
+    totals.count += count;
+  } else map.set(key, { refund, charged, count });
 };
 const byKey = <K extends number | string>(map: Map<K, Totals>) => [...map].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 
@@ -308,6 +366,8 @@ export class QuotaLedger {
     const users = new Map<number, Totals>();
     const channels = new Map<number, Totals>();
     const logs: unknown[][] = [];
+    const rollups = new Map<string, Rollup>();
+    const accessed = now();
     for (const { job, i } of settles) {
       const { reservation, settlement } = job;
       if (!open.delete(reservation.requestId)) {
@@ -321,17 +381,20 @@ export class QuotaLedger {
       outcomes[i] = charged;
       // Only when a provider went past the output cap and the balances could not cover it: never silent.
       const shortfall = cost > charged ? `（额度不足：应扣 ${cost}，实扣 ${charged}）` : '';
-      add(tokens, `${reservation.tokenId}:${reservation.unlimited ? 1 : 0}`, reservation.unlimited ? 0 : refund, charged);
-      add(users, reservation.userId, refund, charged);
+      const served = settlement.usage?.failed ? 0 : 1;
+      add(tokens, `${reservation.tokenId}:${reservation.unlimited ? 1 : 0}`, reservation.unlimited ? 0 : refund, charged, served);
+      add(users, reservation.userId, refund, charged, served);
       if (settlement.channelId > 0) add(channels, settlement.channelId, 0, charged);
       const log = settlement.log;
       if (log) {
-        logs.push([log.user_id ?? reservation.userId, log.created_at, LogType.Consume, (log.content ?? '') + shortfall, log.username, log.token_name ?? '', log.token_id ?? reservation.tokenId,
-          log.model_name ?? '', charged, log.prompt_tokens ?? 0, log.completion_tokens ?? 0, log.channel_id ?? 0, log.request_id ?? '', log.elapsed_time ?? 0, log.is_stream ?? 0]);
+        logs.push([log.user_id ?? reservation.userId, log.created_at, log.type ?? LogType.Consume, (log.content ?? '') + shortfall, log.username, log.token_name ?? '', log.token_id ?? reservation.tokenId,
+          log.model_name ?? '', charged, log.prompt_tokens ?? 0, log.completion_tokens ?? 0, log.channel_id ?? 0, log.request_id ?? '', log.elapsed_time ?? 0, log.is_stream ?? 0,
+          log.first_byte_ms ?? 0, (log.channel_name ?? '').slice(0, 64), (log.dialect ?? '').slice(0, 32), log.cached_tokens ?? 0, log.cache_write_tokens ?? 0, log.reasoning_tokens ?? 0,
+          log.error ?? null, log.attempts ?? null]);
       }
+      if (settlement.usage) addRollup(rollups, hourOf(accessed), reservation, settlement, charged);
     }
 
-    const accessed = now();
     for (const [key, t] of byKey(tokens)) {
       const [id, unlimited] = key.split(':').map(Number);
       if (unlimited) {
@@ -358,6 +421,7 @@ export class QuotaLedger {
     for (const part of chunks(logs, ROWS_PER_STATEMENT)) {
       await this.sql.run(trx, `insert into logs (${LOG_COLUMNS.join(', ')}) values ${valuesList(part.length, LOG_COLUMNS.length)}`, part.flat());
     }
+    await this.writeRollups(trx, rollups);
   }
 
   /**
@@ -376,6 +440,22 @@ export class QuotaLedger {
         const cost = users.get(Number(row.id))?.charged ?? 0;
         if (quota < threshold && quota + cost >= threshold) crossings.push({ userId: Number(row.id), quota });
       }
+    }
+  }
+
+  /**
+   * Adds the batch's sums to the hourly rollups: one upsert per row, in key order. Rows carry this instance's
+   * id, so instances never write the same row and cannot wait on each other for it.
+   */
+  private async writeRollups(trx: Transaction<Database>, rollups: Map<string, Rollup>): Promise<void> {
+    if (rollups.size === 0) return;
+    const rows = [...rollups.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([, r]) => [r.hour, r.userId, r.tokenId, r.model, r.channelId, this.instanceId, r.requests, r.failures, r.prompt, r.completion, r.cached, r.reasoning, r.quota, r.latency]);
+    const upsert =
+      this.dialect === 'mysql'
+        ? `on duplicate key update ${ROLLUP_SUMS.map((c) => `${c} = ${c} + values(${c})`).join(', ')}`
+        : `on conflict (hour, user_id, token_id, model, channel_id, instance_id) do update set ${ROLLUP_SUMS.map((c) => `${c} = usage_rollups.${c} + excluded.${c}`).join(', ')}`;
+    for (const part of chunks(rows, ROWS_PER_STATEMENT)) {
+      await this.sql.run(trx, `insert into usage_rollups (${ROLLUP_COLUMNS.join(', ')}) values ${valuesList(part.length, ROLLUP_COLUMNS.length)} ${upsert}`, part.flat());
     }
   }
 

@@ -1,3 +1,4 @@
+import { LogType } from '@model-relay/contract';
 import type { Kysely } from 'kysely';
 import type { OptionStore } from '../options/option-store.js';
 import type { Database } from '../storage/schema.js';
@@ -48,7 +49,17 @@ export class Takeover {
           {
             cost,
             channelId: Number(row.channel_id),
+            usage: {
+              model: row.model,
+              promptTokens: usage.prompt_tokens,
+              completionTokens: usage.completion_tokens,
+              cachedTokens: 0,
+              reasoningTokens: 0,
+              latencyMs: Math.max(0, Date.now() - Number(row.created_at) * 1000),
+              failed: delivered === 0,
+            },
             log: {
+              type: delivered > 0 ? LogType.Consume : LogType.Error,
               user_id: row.user_id,
               username: row.username ?? '',
               created_at: Math.floor(Date.now() / 1000),

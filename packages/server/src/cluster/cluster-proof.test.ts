@@ -98,6 +98,9 @@ describe.skipIf(!redisUrl || !serverBuilt() || servers.length === 0).each(server
 
   /** Every unit taken from a key or a user is in exactly one consume log, and nothing is negative. */
   async function expectMoneyAddsUp(): Promise<void> {
+    // The hourly rollups (written with the logs, per instance) say the same as the logs.
+    const sum = async (table: 'logs' | 'usage_rollups') => Number((await storage.db.selectFrom(table).select((eb) => eb.fn.sum<number>('quota').as('q')).executeTakeFirstOrThrow()).q ?? 0);
+    expect(await sum('usage_rollups')).toBe(await sum('logs'));
     for (const key of keys) {
       const token = await storage.db.selectFrom('tokens').selectAll().where('id', '=', key.id).executeTakeFirstOrThrow();
       const logs = await storage.db.selectFrom('logs').select(['quota']).where('token_id', '=', key.id).where('type', '=', 2).execute();
@@ -131,6 +134,17 @@ describe.skipIf(!redisUrl || !serverBuilt() || servers.length === 0).each(server
     // the failing tier was tried and left for another channel on every request
     expect(mock.requests.filter((r) => r.key === 'fail-500').length).toBeGreaterThanOrEqual(counts[200]);
   }, 180_000);
+
+  it('a key with 10 requests per minute: a burst of 30 over the three instances lets exactly 10 through', async () => {
+    const limited = await seedToken(storage, users[0].id, { remain_quota: 1_000_000 });
+    await storage.db.updateTable('tokens').set({ rpm_limit: 10 }).where('id', '=', limited.id).execute();
+    const statuses = await Promise.all(Array.from({ length: 30 }, (_, i) => chat(instances[i % 3], limited.key, 'gpt-4o-mini', false)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+    // the eleventh request is refused on every instance
+    for (const instance of instances) expect(await chat(instance, limited.key, 'gpt-4o-mini', false)).toBe(429);
+    expect(await settledWithin(5_000)).toBe(true);
+  }, 60_000);
 
   it('a price changed through one instance is what the others charge within a second', async () => {
     await setOption(instances[0], 'ModelRatio', JSON.stringify({ 'gpt-4o-mini': 1.5, 'endless-model': 1 }));

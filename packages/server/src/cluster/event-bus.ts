@@ -29,7 +29,8 @@ export class LocalEventBus implements EventBus {
   async close(): Promise<void> {}
 }
 
-const CHANNEL = 'mr:cluster-events';
+/** Pub/sub channels are not keys (the connection's key prefix does not reach them): the prefix is added here. */
+const channelOf = (redis: Redis) => `${String(redis.options.keyPrefix ?? '')}cluster-events`;
 
 /**
  * Redis pub/sub. A subscribing connection can do nothing else, so it is a second connection. Messages sent
@@ -38,6 +39,7 @@ const CHANNEL = 'mr:cluster-events';
 export class RedisEventBus implements EventBus {
   private readonly handlers: ClusterEventHandler[] = [];
   private readonly subscriber: Redis;
+  private readonly channel: string;
   private everConnected = false;
 
   constructor(
@@ -45,13 +47,15 @@ export class RedisEventBus implements EventBus {
     readonly instanceId: string,
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {
+    this.channel = channelOf(redis);
     this.subscriber = redis.duplicate();
     this.subscriber.on('error', (error) => this.onError(error));
     this.subscriber.on('ready', () => {
       if (this.everConnected) this.deliver({ kind: 'all' });
       this.everConnected = true;
     });
-    this.subscriber.on('message', (_channel: string, message: string) => {
+    this.subscriber.on('message', (channel: string, message: string) => {
+      if (channel !== this.channel) return;
       try {
         const { from, event } = JSON.parse(message) as { from: string; event: ClusterEvent };
         if (from !== this.instanceId) this.deliver(event);
@@ -63,11 +67,11 @@ export class RedisEventBus implements EventBus {
 
   /** Resolves once the subscription is active, so no change made after start-up can be missed. */
   async start(): Promise<void> {
-    await this.subscriber.subscribe(CHANNEL);
+    await this.subscriber.subscribe(this.channel);
   }
 
   publish(event: ClusterEvent): void {
-    this.redis.publish(CHANNEL, JSON.stringify({ from: this.instanceId, event })).catch((error: unknown) => this.onError(error));
+    this.redis.publish(this.channel, JSON.stringify({ from: this.instanceId, event })).catch((error: unknown) => this.onError(error));
   }
 
   subscribe(handler: ClusterEventHandler): void {

@@ -8,6 +8,8 @@ export class RelayError extends Error {
     message: string,
     readonly type: string = 'invalid_request_error',
     readonly code: string | null = null,
+    /** Headers the answer carries (Retry-After of a rate limit). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }

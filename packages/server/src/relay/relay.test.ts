@@ -234,6 +234,13 @@ describe('retries, faults and settlement on every path', () => {
     expect(after.logs).toHaveLength(1);
     expect(after.logs[0].channel_id).toBe(good);
     expect(after.token.remain_quota).toBe(100_000 - 4);
+    // The request's detail: where it went, how it got there, how fast.
+    expect(after.logs[0]).toMatchObject({ channel_name: 'ch-ok', dialect: 'openai-chat', is_stream: 0 });
+    expect(after.logs[0].first_byte_ms).toBeGreaterThan(0);
+    expect(JSON.parse(after.logs[0].attempts!)).toEqual([
+      { channel_id: expect.any(Number), channel_name: 'ch-fail-500', status: 500, reason: 'upstream exploded' },
+      { channel_id: expect.any(Number), channel_name: 'ch-fail-429', status: 429, reason: 'Rate limit reached' },
+    ]);
   });
 
   it('with no retries left the upstream error is returned and nothing is charged', async () => {
@@ -244,6 +251,12 @@ describe('retries, faults and settlement on every path', () => {
     expect(after.token.remain_quota).toBe(100_000);
     expect(after.logs).toEqual([]);
     expect(after.open).toEqual([]);
+    // The failure itself is logged (type 5, no charge) with the upstream's reason and the channel it came from.
+    const failures = await t.ctx.storage.db.selectFrom('logs').selectAll().where('token_id', '=', token.id).where('type', '=', 5).execute();
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ quota: 0, error: 'upstream exploded', channel_name: 'ch-fail-500', model_name: 'gpt-4o-mini' });
+    expect(JSON.parse(failures[0].attempts!)).toEqual([{ channel_id: expect.any(Number), channel_name: 'ch-fail-500', status: 500, reason: 'upstream exploded' }]);
+    expect(after.token.request_count).toBe(0);
   });
 
   it('an upstream timeout answers 504 and refunds the reservation', async () => {

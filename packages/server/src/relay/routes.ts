@@ -59,7 +59,7 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayDeps): Promis
 export function errorHandler(dialect: Dialect) {
   return (error: FastifyError, request: Parameters<Parameters<FastifyInstance['setErrorHandler']>[0]>[1], reply: Parameters<Parameters<FastifyInstance['setErrorHandler']>[0]>[2]) => {
     if (reply.sent || reply.raw.headersSent) return;
-    if (error instanceof RelayError) return reply.status(error.status).send(dialect.errorBody(error.status, error.message, error.code));
+    if (error instanceof RelayError) return reply.status(error.status).headers(error.headers).send(dialect.errorBody(error.status, error.message, error.code, error.type));
     if (error.statusCode && error.statusCode < 500) {
       const message = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? '请求体过大' : error.code?.startsWith('FST_ERR_CTP') || error instanceof SyntaxError ? '请求体不是合法的 JSON' : '请求无效';
       return reply.status(error.statusCode).send(dialect.errorBody(error.statusCode, message));

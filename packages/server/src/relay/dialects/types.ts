@@ -87,8 +87,8 @@ export interface Dialect {
    * continues the upstream's numbering. Dialects that need nothing from it ignore it.
    */
   createStreamWriter(context: WriteContext, continuing?: StreamReader): StreamWriter;
-  /** The dialect's error body for a failure answered before any byte of the answer was sent. */
-  errorBody(status: number, message: string, code?: string | null): unknown;
+  /** The dialect's error body for a failure answered before any byte of the answer was sent (`type`: OpenAI's error type). */
+  errorBody(status: number, message: string, code?: string | null, type?: string): unknown;
   /** Cheap facts about a client body (no translation). `imageBound` is the model's per-image token bound. */
   inspect(body: Record<string, unknown>, imageBound: (model: string) => number): RequestFacts;
 

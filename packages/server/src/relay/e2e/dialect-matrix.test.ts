@@ -11,7 +11,20 @@ import { startMockAnthropic } from '../../test-support/upstreams/anthropic.js';
 import { bedrockCredentials, startMockBedrock } from '../../test-support/upstreams/bedrock.js';
 import { startMockGemini } from '../../test-support/upstreams/gemini.js';
 import { startMockVertex } from '../../test-support/upstreams/vertex.js';
-import { deltas, eventsOf, hasRecordedUsage, passesThrough, recordedUsage, responsesUsageOf, seedResponsesChannels, type RecordingMock, type ResponsesModels } from '../../test-support/responses-matrix.js';
+import {
+  callsOf,
+  cannot,
+  deltas,
+  eventsOf,
+  modeOfCall,
+  passesThrough,
+  recordedUsage,
+  responsesUsageOf,
+  seedResponsesChannels,
+  type ChannelMode,
+  type RecordingMock,
+  type ResponsesModels,
+} from '../../test-support/responses-matrix.js';
 
 /**
  * Every client dialect against every provider, through the official SDKs, the gateway and a local mock that
@@ -20,15 +33,11 @@ import { deltas, eventsOf, hasRecordedUsage, passesThrough, recordedUsage, respo
  *
  * A provider is one row of PROVIDERS; a client dialect is one block of tests.
  */
-/** How a mock answers: normally, or forced to its answer that reads the prompt cache, or that thinks. */
-type Behaviour = 'ok' | 'cache' | 'thinking';
+/** How a mock answers: normally, forced to its answer that reads the prompt cache or that thinks, or a fault. */
+type Behaviour = ChannelMode;
 
-interface Upstream {
-  url: string;
-  close(): Promise<void>;
-  /** The channel's key (and config) that makes the mock behave so; by default the key is the behaviour's name. */
-  channel?(behaviour: Behaviour): { key: string; config?: string };
-}
+/** A started mock: what it received, and the channel key (and config) for each behaviour where the key is not its name. */
+type Upstream = RecordingMock;
 
 interface ProviderRow {
   name: string;
@@ -55,10 +64,9 @@ const HELLO = 'Hello! How can I help you today?';
 async function bedrockUpstream(options: { strictTurns?: boolean }): Promise<Upstream> {
   const mock = await startMockBedrock({ region: 'us-east-1', ...options });
   return {
-    url: mock.url,
-    close: () => mock.close(),
+    ...mock,
     channel(behaviour) {
-      const { accessKeyId, secretAccessKey } = bedrockCredentials(behaviour as Parameters<typeof bedrockCredentials>[0]);
+      const { accessKeyId, secretAccessKey } = bedrockCredentials(behaviour);
       return { key: `${accessKeyId}|${secretAccessKey}|us-east-1` };
     },
   };
@@ -68,8 +76,7 @@ async function bedrockUpstream(options: { strictTurns?: boolean }): Promise<Upst
 async function vertexUpstream(region: string): Promise<Upstream> {
   const mock = await startMockVertex();
   return {
-    url: mock.url,
-    close: () => mock.close(),
+    ...mock,
     channel(behaviour) {
       const account = mock.serviceAccount({ mode: behaviour });
       const config = { region, vertex_ai_project_id: account.project_id, vertex_ai_adc: JSON.stringify(account) };
@@ -142,7 +149,7 @@ let key: string;
 let tokenId: number;
 const mocks: Array<{ close(): Promise<void> }> = [];
 /** Per row, channels forced to a behaviour: outside the user's group, reached only by pinning (sk-<key>-<id>). */
-const pinned = new Map<string, Record<Exclude<Behaviour, 'ok'>, number>>();
+const pinned = new Map<string, Record<'cache' | 'thinking', number>>();
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -373,14 +380,14 @@ describe.each(PROVIDERS)('Gemini SDK -> $name channel', (row) => {
   });
 });
 
-describe.each(PROVIDERS.filter((row) => hasRecordedUsage(row.type)))('OpenAI SDK responses -> $name channel', (row) => {
+describe.each(PROVIDERS)('OpenAI SDK responses -> $name channel', (row) => {
   const openai = () => new OpenAI({ apiKey: `sk-${key}`, baseURL: `${gateway}/v1`, maxRetries: 0 });
   const passThrough = passesThrough(row);
   let mock: RecordingMock;
   let models: ResponsesModels;
   let okChannel: number;
   beforeAll(async () => {
-    mock = (await row.start()) as RecordingMock;
+    mock = await row.start();
     ({ models, okChannel } = await seedResponsesChannels(t.ctx.storage, row, mock));
     await t.ctx.options.set('RetryTimes', '2');
   });
@@ -410,7 +417,7 @@ describe.each(PROVIDERS.filter((row) => hasRecordedUsage(row.type)))('OpenAI SDK
     expect(data.output_text).toBe(row.text);
     expect(data.usage).toMatchObject(responsesUsageOf(row.usage));
     await expectResponsesCharged(response.headers.get('x-request-id'), models.ok, row.usage, before);
-    const upstream = mock.requests.at(-1)!;
+    const upstream = callsOf(mock).at(-1)!;
     // OpenAI takes the client's body as is (model mapped); the others get it in their own dialect.
     if (passThrough) expect({ path: upstream.path, body: upstream.body }).toEqual({ path: '/v1/responses', body: { ...sent, model: row.model } });
     else expect(upstream.path).not.toBe('/v1/responses');
@@ -449,8 +456,10 @@ describe.each(PROVIDERS.filter((row) => hasRecordedUsage(row.type)))('OpenAI SDK
     expect(followUp.output_text).toBeTruthy();
   });
 
-  it('reasoning effort: summary and encrypted reasoning come back, reasoning tokens are billed, the next turn carries them', async () => {
-    const expected = recordedUsage(row.type, 'reasoning');
+  // Skipped for a row whose model cannot reason at all (Amazon Nova v1 has no extended thinking): RECORDED in
+  // test-support/responses-matrix.ts says which rows and why. Every other row checks the reasoning it reports.
+  it.skipIf(Boolean(cannot(row, 'reasoning')))('reasoning effort: summary and encrypted reasoning come back, reasoning tokens are billed, the next turn carries them', async () => {
+    const expected = recordedUsage(row, 'reasoning');
     const before = await remaining();
     const ask = { model: models.reasoning, reasoning: { effort: 'low' as const, summary: 'auto' as const }, include: ['reasoning.encrypted_content' as const], store: false };
     const { data, response } = await openai().responses.create({ ...ask, input: 'What is 27 * 453?' }).withResponse();
@@ -471,7 +480,8 @@ describe.each(PROVIDERS.filter((row) => hasRecordedUsage(row.type)))('OpenAI SDK
     expect(next.status).toBe('completed');
   });
 
-  it('reasoning with function calling: the reasoning goes back with the call (Claude wants its thinking block first)', async () => {
+  // Skipped for the same rows: without reasoning there is nothing to send back with the call.
+  it.skipIf(Boolean(cannot(row, 'reasoning')))('reasoning with function calling: the reasoning goes back with the call (Claude wants its thinking block first)', async () => {
     const tools = [{ type: 'function' as const, ...WEATHER_TOOL, strict: false }];
     const ask = { model: models.reasoning, tools, reasoning: { effort: 'medium' as const }, include: ['reasoning.encrypted_content' as const], store: false };
     const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'What is the weather in Paris?' }];
@@ -486,8 +496,9 @@ describe.each(PROVIDERS.filter((row) => hasRecordedUsage(row.type)))('OpenAI SDK
     expect(next.output_text).toBeTruthy();
   });
 
-  it('cached input: cache reads (and writes) are reported and billed at their own prices', async () => {
-    const expected = recordedUsage(row.type, 'cache');
+  // Skipped for a row whose provider does not report prompt caching (none at present: see RECORDED).
+  it.skipIf(Boolean(cannot(row, 'cache')))('cached input: cache reads (and writes) are reported and billed at their own prices', async () => {
+    const expected = recordedUsage(row, 'cache');
     expect((expected.cached_tokens ?? 0) > 0).toBe(true);
     const before = await remaining();
     const { data, response } = await openai().responses.create({ model: models.cache, input: 'How do I reset the router?', prompt_cache_key: 'handbook' }).withResponse();
@@ -518,7 +529,7 @@ describe.each(PROVIDERS.filter((row) => hasRecordedUsage(row.type)))('OpenAI SDK
     const before = await remaining();
     const { data, response } = await openai().responses.create({ model: models.fault, input: 'Hello' }).withResponse();
     expect(data.output_text).toBe(row.text);
-    expect(mock.requests.slice(from).map((r) => r.key)).toEqual(['fail-429', 'fail-500', 'ok']);
+    expect(callsOf(mock, from).map(modeOfCall)).toEqual(['fail-429', 'fail-500', 'ok']);
     const log = await expectResponsesCharged(response.headers.get('x-request-id'), models.fault, row.usage, before);
     expect(log.channel_id).toBe(okChannel);
   });
@@ -551,8 +562,9 @@ describe.each(PROVIDERS.filter((row) => hasRecordedUsage(row.type)))('OpenAI SDK
     const log = await logOf(res.headers.get('x-request-id'));
     expect(log.content).toContain('客户端中途断开');
     await expectSettledOnce(res.headers.get('x-request-id'), log.quota, before);
-    for (let i = 0; i < 100 && !mock.requests[from]?.aborted; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(mock.requests[from]?.aborted).toBe(true);
+    const call = () => callsOf(mock, from)[0];
+    for (let i = 0; i < 100 && !call()?.aborted; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(call()).toMatchObject({ aborted: true });
   });
 });
 

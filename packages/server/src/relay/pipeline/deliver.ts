@@ -10,10 +10,14 @@ import { JsonStreamDecoder, SseDecoder, type FrameDecoder } from '../transport/f
 import type { UpstreamResponse } from '../transport/send-upstream.js';
 
 /** What happened once an upstream answered without an error status. */
-export type DeliveryOutcome =
+export type DeliveryOutcome = (
   | { kind: 'success'; usage?: Usage; text: string }
   | { kind: 'broken'; usage?: Usage; text: string; message: string }
-  | { kind: 'aborted'; usage?: Usage; text: string };
+  | { kind: 'aborted'; usage?: Usage; text: string }
+) & {
+  /** When the client got the answer's first byte (epoch ms), if it did. */
+  firstByteAt?: number;
+};
 
 /** A failure the client has not seen yet: the next channel may be tried. */
 export interface UpstreamFailure {
@@ -124,7 +128,7 @@ async function deliverWhole(response: UpstreamResponse, plan: DeliveryPlan, repl
     reply.hijack();
     res.writeHead(response.status, { ...relayHeaders(response, plan.requestId), 'content-length': String(buffer.length) });
     res.end(buffer);
-    return { kind: 'success', usage: usage?.usage, text: usage?.text ?? '' };
+    return { kind: 'success', usage: usage?.usage, text: usage?.text ?? '', firstByteAt: Date.now() };
   }
   if (!json) return { kind: 'failure', status: 502, body: JSON.stringify({ error: { message: '上游返回了无法解析的响应' } }) };
   const answer = plan.upstream.parseResponse(json);
@@ -147,7 +151,7 @@ async function deliverWhole(response: UpstreamResponse, plan: DeliveryPlan, repl
     res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': plan.requestId, 'content-length': String(Buffer.byteLength(out)) });
     res.end(out);
   }
-  return { kind: 'success', usage: answer.usage, text };
+  return { kind: 'success', usage: answer.usage, text, firstByteAt: Date.now() };
 }
 
 /** Usage of a whole answer relayed as is: by its dialect for chat, by what OpenAI's other endpoints report. */
@@ -185,8 +189,11 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
   else res.writeHead(200, streamHeaders(plan));
   res.flushHeaders();
 
+  let firstByteAt: number | undefined;
   const send = async (data: string | Buffer) => {
-    if (data.length > 0 && !res.write(data)) await once(res, 'drain', { signal: abort.signal });
+    if (data.length === 0) return;
+    firstByteAt ??= Date.now();
+    if (!res.write(data)) await once(res, 'drain', { signal: abort.signal });
   };
   // Frames the client holds (counted once their bytes are sent), for an error event that must continue them.
   let decoded = 0;
@@ -227,13 +234,13 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
     }
     const tail = handle(decoder.end());
     res.end(raw ? undefined : tail + (writer ? writer.end() : ''));
-    return { kind: 'success', usage: tally.usage, text: tally.text };
+    return { kind: 'success', usage: tally.usage, text: tally.text, firstByteAt: firstByteAt ?? Date.now() };
   } catch (error) {
-    if (abort.signal.aborted) return { kind: 'aborted', usage: tally.usage, text: tally.text };
+    if (abort.signal.aborted) return { kind: 'aborted', usage: tally.usage, text: tally.text, firstByteAt };
     const upstreamSaid = error instanceof UpstreamStreamError;
     const message = upstreamSaid ? `上游返回错误：${error.message}` : '上游流式响应中断';
     // Passed through, the upstream's own error event has already reached the client: it is not said twice.
     res.end(raw && upstreamSaid ? undefined : unsent + (writer ?? plan.client.createStreamWriter(plan.context, reader)).error(message, !writer && relayed > 0));
-    return { kind: 'broken', usage: tally.usage, text: tally.text, message };
+    return { kind: 'broken', usage: tally.usage, text: tally.text, message, firstByteAt };
   }
 }

@@ -1,9 +1,10 @@
-import { ChannelStatus, parseJsonObject } from '@model-relay/contract';
+import { ChannelStatus, parseGroupLimits, parseJsonObject, type LogAttempt } from '@model-relay/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenCounter } from '../../billing/count-tokens.js';
 import { InsufficientQuotaError, type QuotaLedger, type Reservation } from '../../billing/ledger.js';
 import { outputCapFor, planReservation, type ReservationPlan } from '../../billing/plan-reservation.js';
 import { pricesFor } from '../../billing/pricing.js';
+import { LimitExceeded, type Admission, type LimitSubject, type UsageLimits } from '../../billing/usage-limits.js';
 import type { Notifier } from '../../notify/notifier.js';
 import type { OptionStore } from '../../options/option-store.js';
 import type { RelayStore } from '../../storage/repositories/relay-store.js';
@@ -37,6 +38,8 @@ export interface RelayDeps {
   credentials: CredentialResolver;
   /** Requests running on this instance (a shutdown waits for them). */
   inFlight: InFlightRequests;
+  /** Per-key and per-user requests/tokens per minute and quota per day/month. */
+  limits: UsageLimits;
 }
 
 /** What an adapter is told about a channel. */
@@ -86,6 +89,10 @@ async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyReques
     if (allowed.length > 0 && !allowed.includes(model)) throw new RelayError(403, `该令牌无权使用模型：${model}`, 'invalid_request_error', 'model_not_allowed');
   }
 
+  // Requests and tokens per minute, before anything is reserved.
+  const subjects = limitSubjects(auth, deps.options);
+  const admission = await admit(deps.limits, subjects, Math.ceil(call.facts.promptBound * 0.3));
+
   const prices = pricesFor(deps.options, model, user.group);
   const generates = call.endpoint === 'chat' || call.endpoint === 'completions';
   const plan = planReservation(
@@ -107,18 +114,59 @@ async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyReques
       stream: call.facts.stream,
     });
   } catch (error) {
+    await deps.limits.settle(admission, { tokens: 0, charged: 0 });
     if (error instanceof InsufficientQuotaError) throw new RelayError(429, error.message, 'insufficient_quota', 'insufficient_quota');
     throw error;
+  }
+  // Quota per day and month, once it is known what this request holds.
+  try {
+    await deps.limits.hold(admission, reservation.amount);
+  } catch (error) {
+    await deps.ledger.settle(reservation, { cost: 0, channelId: 0 });
+    await deps.limits.settle(admission, { tokens: 0, charged: 0 });
+    throw error instanceof LimitExceeded ? limitError(error) : error;
   }
 
   let outcome: DeliveryOutcome | undefined;
   let channel: ChannelRow | undefined;
+  let error: unknown;
+  const attempts: LogAttempt[] = [];
   try {
-    ({ outcome, channel } = await attempt(deps, call, auth, plan, outputCapFor(plan, reservation.amount, call.facts.choices), request, reply));
+    ({ outcome, channel } = await attempt(deps, call, auth, plan, outputCapFor(plan, reservation.amount, call.facts.choices), request, reply, attempts));
+  } catch (thrown) {
+    error = thrown;
+    throw thrown;
   } finally {
-    await settle(deps, request, { reservation, prices, facts: call.facts, outcome, channel, user, token, requestId: request.id, started });
+    const failure = outcome ? undefined : error instanceof RelayError ? { message: error.message, status: error.status } : { message: '网关内部错误', status: 500 };
+    const used = await settle(deps, request, { reservation, prices, facts: call.facts, outcome, channel, user, token, requestId: request.id, started, dialect: dialectLabel(call), attempts, failure });
+    await deps.limits.settle(admission, used);
   }
 }
+
+/** The key's own limits and its owner's (a user without their own takes their group's defaults, GroupLimits). */
+function limitSubjects(auth: KeyAuth, options: OptionStore): LimitSubject[] {
+  const { token, user } = auth;
+  const group = parseGroupLimits(options.get('GroupLimits'))?.[user.group] ?? {};
+  const own = (value: number, fallback = 0) => Number(value) > 0 ? Number(value) : fallback;
+  return [
+    { id: `key:${token.id}`, label: '令牌', rpm: own(token.rpm_limit), tpm: own(token.tpm_limit), daily: own(token.daily_quota_limit), monthly: own(token.monthly_quota_limit) },
+    { id: `user:${user.id}`, label: '用户', rpm: own(user.rpm_limit, group.rpm), tpm: own(user.tpm_limit, group.tpm), daily: own(user.daily_quota_limit, group.daily), monthly: own(user.monthly_quota_limit, group.monthly) },
+  ].filter((s) => s.rpm > 0 || s.tpm > 0 || s.daily > 0 || s.monthly > 0);
+}
+
+async function admit(limits: UsageLimits, subjects: LimitSubject[], tokens: number): Promise<Admission> {
+  try {
+    return await limits.admit(subjects, tokens);
+  } catch (error) {
+    throw error instanceof LimitExceeded ? limitError(error) : error;
+  }
+}
+
+/** OpenAI's shape for a rate limit: 429, type `requests` / code `rate_limit_exceeded`, with Retry-After. */
+const limitError = (error: LimitExceeded) => new RelayError(429, error.message, 'requests', 'rate_limit_exceeded', { 'retry-after': String(error.retryAfter) });
+
+/** The client dialect as logged: the conversation dialect, or the OpenAI endpoint for OpenAI's other APIs. */
+const dialectLabel = (call: IncomingCall) => (call.endpoint === 'chat' ? call.dialect.name : `openai-${call.endpoint}`);
 
 /** Channels in turn until one answers (RetryTimes more after the first failure, never the same one twice). */
 async function attempt(
@@ -129,6 +177,8 @@ async function attempt(
   cap: number | undefined,
   request: FastifyRequest,
   reply: FastifyReply,
+  /** Filled with every channel that was tried and left, and why. */
+  attempts: LogAttempt[],
 ): Promise<{ outcome: DeliveryOutcome; channel: ChannelRow }> {
   const model = call.facts.model;
   const tried = new Set<number>();
@@ -151,7 +201,7 @@ async function attempt(
     tried.add(channel.id);
     const provider = adapterFor(channel.type);
     if (!provider || !(call.endpoint === 'chat' || provider.supports(call.endpoint))) {
-      lastFailure = retryable(new RelayError(501, provider ? `渠道类型 ${channel.type} 不支持此接口` : `渠道类型 ${channel.type} 暂不支持转发`, 'upstream_error'));
+      lastFailure = left(attempts, channel, 0, retryable(new RelayError(501, provider ? `渠道类型 ${channel.type} 不支持此接口` : `渠道类型 ${channel.type} 暂不支持转发`, 'upstream_error')));
       continue;
     }
     const target = targetOf(channel);
@@ -161,7 +211,7 @@ async function attempt(
         target.credentials = await deps.credentials.resolve(provider.credentials, target);
       } catch (error) {
         request.log.warn({ channel: channel.id, err: error }, 'channel credentials unavailable');
-        lastFailure = retryable(new RelayError(502, '渠道凭证无效或无法获取访问令牌', 'upstream_error', 'upstream_error'));
+        lastFailure = left(attempts, channel, 0, retryable(new RelayError(502, '渠道凭证无效或无法获取访问令牌', 'upstream_error', 'upstream_error')));
         continue;
       }
     }
@@ -171,7 +221,7 @@ async function attempt(
     const same = call.endpoint !== 'chat' || spoken.includes(call.dialect.name);
     const upstreamDialect = call.endpoint !== 'chat' ? call.dialect : dialectOf(same ? call.dialect.name : spoken[0]);
     if (!upstreamDialect) {
-      lastFailure = retryable(new RelayError(501, `渠道类型 ${channel.type} 暂不支持此协议的转换`, 'upstream_error'));
+      lastFailure = left(attempts, channel, 0, retryable(new RelayError(501, `渠道类型 ${channel.type} 暂不支持此协议的转换`, 'upstream_error')));
       continue;
     }
     let body: Record<string, unknown> | Buffer;
@@ -213,12 +263,12 @@ async function attempt(
           return { outcome: { kind: 'aborted', text: '' }, channel };
         }
         request.log.warn({ channel: channel.id, err: error }, 'upstream unreachable');
-        lastFailure = retryable(new RelayError(504, isTimeout(error) ? '上游服务响应超时' : '上游服务连接失败', 'upstream_error', 'upstream_error'));
+        lastFailure = left(attempts, channel, 0, retryable(new RelayError(504, isTimeout(error) ? '上游服务响应超时' : '上游服务连接失败', 'upstream_error', 'upstream_error')));
         continue;
       }
       if (response.status >= 400) {
         const text = await response.body.text().catch(() => '');
-        lastFailure = await failure(deps, provider, channel, response.status, text, request);
+        lastFailure = left(attempts, channel, response.status, await failure(deps, provider, channel, response.status, text, request));
         if (!lastFailure.retry) break;
         continue;
       }
@@ -226,7 +276,7 @@ async function attempt(
       const onProgress = (deliveredChars: number) => deps.ledger.progress({ requestId: request.id, channelId, deliveredChars });
       const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, provider, translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress }, reply, abort);
       if (outcome.kind !== 'failure') return { outcome, channel };
-      lastFailure = await failure(deps, provider, channel, outcome.status, outcome.body, request);
+      lastFailure = left(attempts, channel, outcome.status, await failure(deps, provider, channel, outcome.status, outcome.body, request));
     } finally {
       reply.raw.off('close', onClose);
     }
@@ -239,6 +289,12 @@ const generates = (call: IncomingCall) => call.endpoint === 'chat' || call.endpo
 const isTimeout = (error: unknown) => /timeout/i.test(String((error as { code?: string }).code ?? (error as Error).name ?? ''));
 
 type Failure = RelayError & { retry: boolean };
+
+/** Records why a channel was left (status 0: it was never reached) and hands the failure on. */
+function left(attempts: LogAttempt[], channel: ChannelRow, status: number, failure: Failure): Failure {
+  attempts.push({ channel_id: channel.id, channel_name: channel.name, status, reason: failure.message.slice(0, 300) });
+  return failure;
+}
 const retryable = (error: RelayError): Failure => Object.assign(error, { retry: true });
 const isUpload = (body: IncomingCall['body']): body is { raw: Buffer; contentType: string } => Buffer.isBuffer((body as { raw?: unknown }).raw);
 

@@ -1,6 +1,7 @@
+import { LogType, type LogAttempt } from '@model-relay/contract';
 import type { FastifyRequest } from 'fastify';
 import { approximateTokens, type TokenCounter } from '../../billing/count-tokens.js';
-import type { QuotaLedger, Reservation } from '../../billing/ledger.js';
+import type { QuotaLedger, Reservation, Settlement } from '../../billing/ledger.js';
 import { costOf, describePrice, type Prices } from '../../billing/pricing.js';
 import { EMPTY_USAGE, type Usage } from '../../billing/usage.js';
 import type { OptionStore } from '../../options/option-store.js';
@@ -25,6 +26,12 @@ export interface Finished {
   token: TokenRow;
   requestId: string;
   started: number;
+  /** The client's dialect (or OpenAI endpoint), for the log. */
+  dialect: string;
+  /** Channels tried and left before the answer (or the failure), and why. */
+  attempts: LogAttempt[];
+  /** Why the request failed, when no answer reached the client. */
+  failure?: { message: string; status: number };
 }
 
 /**
@@ -32,7 +39,8 @@ export interface Finished {
  * and falls back to an approximate count, and whatever else throws still ends in a settlement (charging what
  * is known), so no exception can leave quota held or a request unbilled.
  */
-export async function settle(deps: SettleDeps, request: FastifyRequest, done: Finished): Promise<void> {
+/** Settles and answers what was charged and the tokens used (for the usage limits). */
+export async function settle(deps: SettleDeps, request: FastifyRequest, done: Finished): Promise<{ charged: number; tokens: number }> {
   const { reservation, prices, outcome, channel, facts, user, token } = done;
   let usage: Usage = EMPTY_USAGE;
   if (outcome) {
@@ -44,31 +52,51 @@ export async function settle(deps: SettleDeps, request: FastifyRequest, done: Fi
     }
   }
   const cost = outcome ? costOf(usage, prices) : 0;
-  const suffix = outcome?.kind === 'aborted' ? '（客户端中途断开）' : outcome?.kind === 'broken' ? '（上游流式响应中断）' : '';
-  await deps.ledger
+  const elapsed = Date.now() - done.started;
+  // A request no channel answered is logged (type 5, no charge) when a channel was tried or the gateway failed it.
+  const failed = !outcome && (done.attempts.length > 0 || (done.failure?.status ?? 0) >= 500);
+  const lastTried = done.attempts.at(-1);
+  const log = (outcome || failed) && deps.options.bool('LogConsumeEnabled') ? logRow() : undefined;
+  const charged = await deps.ledger
     .settle(reservation, {
       cost,
       channelId: outcome && channel ? channel.id : 0,
-      log:
-        outcome && deps.options.bool('LogConsumeEnabled')
-          ? {
-              user_id: user.id,
-              username: user.username,
-              created_at: Math.floor(Date.now() / 1000),
-              content: describePrice(prices, usage, cost) + suffix,
-              token_name: token.name,
-              token_id: token.id,
-              model_name: facts.model,
-              prompt_tokens: usage.prompt_tokens,
-              completion_tokens: usage.completion_tokens,
-              channel_id: channel?.id ?? 0,
-              request_id: done.requestId,
-              elapsed_time: Date.now() - done.started,
-              is_stream: facts.stream ? 1 : 0,
-            }
+      usage:
+        outcome || failed
+          ? { model: facts.model, promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, cachedTokens: usage.cached_tokens ?? 0, reasoningTokens: usage.reasoning_tokens ?? 0, latencyMs: elapsed, failed: !outcome }
           : undefined,
+      log,
     })
     .catch((error: unknown) => request.log.error({ err: error, reservation: reservation.requestId }, 'settlement failed; crash recovery will refund it'));
+  return { charged: charged ?? 0, tokens: usage.prompt_tokens + usage.completion_tokens };
+
+  function logRow(): Settlement['log'] {
+    const suffix = outcome?.kind === 'aborted' ? '（客户端中途断开）' : outcome?.kind === 'broken' ? '（上游流式响应中断）' : '';
+    return {
+      type: outcome ? LogType.Consume : LogType.Error,
+      user_id: user.id,
+      username: user.username,
+      created_at: Math.floor(Date.now() / 1000),
+      content: outcome ? describePrice(prices, usage, cost) + suffix : `请求失败：${done.failure?.message ?? ''}`,
+      token_name: token.name,
+      token_id: token.id,
+      model_name: facts.model,
+      prompt_tokens: usage.prompt_tokens,
+      completion_tokens: usage.completion_tokens,
+      channel_id: channel?.id ?? lastTried?.channel_id ?? 0,
+      channel_name: channel?.name ?? lastTried?.channel_name ?? '',
+      request_id: done.requestId,
+      elapsed_time: elapsed,
+      first_byte_ms: outcome?.firstByteAt ? Math.max(0, outcome.firstByteAt - done.started) : 0,
+      is_stream: facts.stream ? 1 : 0,
+      dialect: done.dialect,
+      cached_tokens: usage.cached_tokens ?? 0,
+      cache_write_tokens: (usage.cache_write_tokens ?? 0) + (usage.cache_write_1h_tokens ?? 0),
+      reasoning_tokens: usage.reasoning_tokens ?? 0,
+      error: outcome ? null : (done.failure?.message ?? '').slice(0, 2000),
+      attempts: done.attempts.length > 0 ? JSON.stringify(done.attempts) : null,
+    };
+  }
 }
 
 /**

@@ -14,6 +14,21 @@ export class OptionsRepository {
     return row ? (row.value ?? '') : undefined;
   }
 
+  /**
+   * The stored value of `key`, storing `value` first when there is none. Several instances starting at once
+   * all end up with the one value that was stored first (the primary key lets one insert win).
+   */
+  async getOrCreate(key: string, value: string): Promise<string> {
+    const stored = await this.get(key);
+    if (stored !== undefined) return stored;
+    try {
+      await this.db.insertInto('options').values({ key, value }).execute();
+    } catch {
+      // another instance stored it first
+    }
+    return (await this.get(key)) ?? value;
+  }
+
   /** Insert-or-update in each dialect's own upsert form. */
   async set(key: string, value: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
