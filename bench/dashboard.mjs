@@ -98,7 +98,8 @@ async function seedDatabase(storage) {
     const key = `${hour}|${user.id}|${tokenId}|${model}|${channelId}`;
     let r = rollups.get(key);
     if (!r) rollups.set(key, (r = { hour, user_id: user.id, token_id: tokenId, model, channel_id: channelId, instance_id: 'bench', requests: 0, failures: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, quota: 0, latency_ms: 0 }));
-    r.requests += 1;
+    // as the ledger counts them: a failed request is a failure, not a request served
+    r.requests += failed ? 0 : 1;
     r.failures += failed ? 1 : 0;
     r.prompt_tokens += prompt;
     r.completion_tokens += completion;

@@ -67,15 +67,16 @@ export const dashboardSummaryQuerySchema = z.object({ tz: baseQuery.tz });
 
 /** Sums of settled requests (usage_rollups columns summed over the rows that match). */
 export interface UsageTotals {
+  /** requests served (a channel answered; charged) */
   requests: number;
-  /** failed requests (log type 5): counted, never charged */
+  /** requests no channel answered (log type 5): counted apart, never charged */
   failures: number;
   quota: number;
   prompt_tokens: number;
   completion_tokens: number;
   cached_tokens: number;
   reasoning_tokens: number;
-  /** total milliseconds of the requests (latency_ms / requests is the mean) */
+  /** total milliseconds of all of them, served and failed (latency_ms / (requests + failures) is the mean) */
   latency_ms: number;
 }
 

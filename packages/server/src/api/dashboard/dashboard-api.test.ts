@@ -237,17 +237,17 @@ describe.each(targets)('/api/dashboard on $name', (target) => {
     expect(text.startsWith('\uFEFF时间,用户 ID,用户名,令牌 ID,令牌名称,模型,渠道 ID,渠道名称,请求数,失败数,输入 tokens,输出 tokens,缓存读取 tokens,推理 tokens,消费额度,金额（美元）,平均耗时（毫秒）\r\n')).toBe(true);
     const lines = text.slice(1).trimEnd().split('\r\n');
     expect(lines.slice(1)).toEqual([
-      `2026-03-10,${amyId},amy,${keyA},amy-main,gpt-4o,${fast},快速渠道,5,1,500,50,100,0,1000,0.002000,800`,
+      `2026-03-10,${amyId},amy,${keyA},amy-main,gpt-4o,${fast},快速渠道,5,1,500,50,100,0,1000,0.002000,667`,
       `2026-03-10,${amyId},amy,${keyB},"'=HYPERLINK(""x"")",claude-sonnet-4-5,${slow},"slow, ""quoted""",1,0,50,500,0,200,5000,0.010000,9000`,
       `2026-03-10,${bobId},bob,${bobKey},bob-key,gpt-4o,${slow},"slow, ""quoted""",4,0,400,40,0,0,9000,0.018000,100`,
-      `2026-03-11,${bobId},bob,${bobKey},bob-key,gpt-4o,0,,1,1,0,0,0,0,0,0.000000,100`,
+      `2026-03-11,${bobId},bob,${bobKey},bob-key,gpt-4o,0,,1,1,0,0,0,0,0,0.000000,50`,
       `2026-03-12,${amyId},amy,${keyA},amy-main,gpt-4o-mini,${fast},快速渠道,10,0,1000,100,0,0,70,0.000140,500`,
     ]);
     // a user's own export: no users, no channels; the channels of one key and model are summed
     const own = await t.app.inject({ method: 'GET', url: `/api/dashboard/self/export?start=${T0}&end=${T0 + 6 * H}&granularity=hour&tz=480`, headers: { cookie: amy } });
     expect(own.rawPayload.toString('utf8').slice(1).trimEnd().split('\r\n')).toEqual([
       '时间,令牌 ID,令牌名称,模型,请求数,失败数,输入 tokens,输出 tokens,缓存读取 tokens,推理 tokens,消费额度,金额（美元）,平均耗时（毫秒）',
-      `2026-03-10 09:00,${keyA},amy-main,gpt-4o,5,1,500,50,100,0,1000,0.002000,800`,
+      `2026-03-10 09:00,${keyA},amy-main,gpt-4o,5,1,500,50,100,0,1000,0.002000,667`,
       `2026-03-10 13:00,${keyB},"'=HYPERLINK(""x"")",claude-sonnet-4-5,1,0,50,500,0,200,5000,0.010000,9000`,
     ]);
     // a refused export is the usual JSON refusal

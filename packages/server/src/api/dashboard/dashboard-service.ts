@@ -120,7 +120,7 @@ export class DashboardService {
       r.reasoning_tokens,
       r.quota,
       (r.quota / perUnit).toFixed(6),
-      r.requests ? Math.round(r.latency_ms / r.requests) : 0,
+      r.requests + r.failures ? Math.round(r.latency_ms / (r.requests + r.failures)) : 0,
     ];
     const counterHeader = ['请求数', '失败数', '输入 tokens', '输出 tokens', '缓存读取 tokens', '推理 tokens', '消费额度', '金额（美元）', '平均耗时（毫秒）'];
     const header = admin ? ['时间', '用户 ID', '用户名', '令牌 ID', '令牌名称', '模型', '渠道 ID', '渠道名称', ...counterHeader] : ['时间', '令牌 ID', '令牌名称', '模型', ...counterHeader];

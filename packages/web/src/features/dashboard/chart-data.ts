@@ -103,7 +103,8 @@ export function modelShares(models: ModelUsage[], display: QuotaDisplay): Array<
   return rest > 0 ? [...shares, { name: OTHERS, value: chartAmount(rest, display), quota: rest }] : shares;
 }
 
-/** Mean latency of some requests in seconds ('—' without requests). */
+/** Mean latency of the requests, served and failed, in seconds ('—' without any). */
 export function meanLatency(t: UsageTotals): string {
-  return t.requests ? `${(t.latency_ms / t.requests / 1000).toFixed(2)} 秒` : '—';
+  const n = t.requests + t.failures;
+  return n ? `${(t.latency_ms / n / 1000).toFixed(2)} 秒` : '—';
 }

@@ -63,7 +63,7 @@ describe('dashboard', () => {
     expect(rowsOf('令牌排行')[0]).toEqual(['shop-key', '12', '0', '0', '0', '0', '$1.50', '0.00 秒']);
     const totals = screen.getByLabelText('所选范围合计');
     expect(totals.textContent).toContain('$1.50');
-    expect(totals.textContent).toContain('2.00 秒');
+    expect(totals.textContent).toContain('1.85 秒');
     // the user's own endpoints, the viewer's time zone, the last seven days by day; no users or channels
     const reportCall = new URL(calls.find((c) => c.url.startsWith('/api/dashboard/self/report'))!.url, 'http://x');
     expect(reportCall.searchParams.get('granularity')).toBe('day');

@@ -17,7 +17,7 @@ function counterColumns<T extends UsageTotals>(): ListColumn<T>[] {
     { key: 'completion_tokens', title: '输出 tokens', dataIndex: 'completion_tokens', sort: 'completion_tokens', render: count },
     { key: 'cached_tokens', title: '缓存读取 tokens', dataIndex: 'cached_tokens', sort: 'cached_tokens', render: count },
     { key: 'quota', title: '消费', dataIndex: 'quota', sort: 'quota', render: (q: number) => renderQuota(q) },
-    { key: 'latency', title: '平均耗时', render: (_: unknown, row: T) => meanLatency(row), sort: (a, b) => a.latency_ms / (a.requests || 1) - b.latency_ms / (b.requests || 1) },
+    { key: 'latency', title: '平均耗时', render: (_: unknown, row: T) => meanLatency(row), sort: (a, b) => a.latency_ms / (a.requests + a.failures || 1) - b.latency_ms / (b.requests + b.failures || 1) },
   ];
 }
 
