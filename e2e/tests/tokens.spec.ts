@@ -9,6 +9,9 @@ test('a user creates a key, copies it as sk-..., disables, enables, edits and de
   await page.getByPlaceholder('用户名或邮箱').fill('keyuser');
   await page.getByPlaceholder('密码').fill('password123');
   await page.locator('form').getByRole('button', { name: '登录' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  // an ordinary user lands on the dashboard (issue 11); the keys are one menu item away
+  await page.getByRole('menuitem', { name: '令牌' }).click();
   await expect(page).toHaveURL(/\/token$/);
   await expect(page.getByText('我的令牌')).toBeVisible();
 
