@@ -17,7 +17,7 @@ test('a user creates a key, copies it as sk-..., disables, enables, edits and de
 
   await page.getByRole('button', { name: '添加新的令牌' }).click();
   await expect(page).toHaveURL(/\/token\/add$/);
-  await expect(page.getByRole('spinbutton', { name: '额度' })).toHaveValue('500000');
+  await expect(page.getByRole('spinbutton', { name: '额度', exact: true })).toHaveValue('500000');
   await page.getByRole('button', { name: '提交' }).click();
   await expect(page.getByText('请输入令牌名称')).toBeVisible();
   await page.getByPlaceholder('请输入名称').fill('my-key');
