@@ -37,7 +37,7 @@ test('the dashboard: a user sees spending by day and model after real calls; an 
     const byModel = page.locator('.ant-card').filter({ has: page.getByText('按模型', { exact: true }) });
     const modelRow = (model: string) => byModel.getByRole('row').filter({ has: page.getByRole('cell', { name: model, exact: true }) });
     for (const [model, requests] of [['gpt-4o-mini', '3'], ['gpt-4o', '2']] as const) {
-      await expect(modelRow(model).locator('td').nth(1)).toHaveText(requests);
+      await expect(modelRow(model).locator('td').nth(2)).toHaveText(requests);
       await expect(modelRow(model)).toContainText(dollars(spent(model)));
     }
     // by day: the last seven days, today's bar drawn

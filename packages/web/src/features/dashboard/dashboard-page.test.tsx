@@ -57,10 +57,10 @@ describe('dashboard', () => {
     expect(screen.getByLabelText('本月消费').textContent).toContain('失败 2 次');
     await screen.findByText('gpt-4o');
     expect(rowsOf('按模型')).toEqual([
-      ['gpt-4o', '8', '0', '0', '0', '0', '$1.00', '0.00 秒'],
-      ['claude-sonnet-4-5', '4', '1', '0', '0', '0', '$0.50', '0.00 秒'],
+      ['gpt-4o', '$1.00', '8', '0', '0', '0', '0', '0.00 秒'],
+      ['claude-sonnet-4-5', '$0.50', '4', '1', '0', '0', '0', '0.00 秒'],
     ]);
-    expect(rowsOf('令牌排行')[0]).toEqual(['shop-key', '12', '0', '0', '0', '0', '$1.50', '0.00 秒']);
+    expect(rowsOf('令牌排行')[0]).toEqual(['shop-key', '$1.50', '12', '0', '0', '0', '0', '0.00 秒']);
     const totals = screen.getByLabelText('所选范围合计');
     expect(totals.textContent).toContain('$1.50');
     expect(totals.textContent).toContain('1.85 秒');
@@ -123,7 +123,7 @@ describe('dashboard', () => {
     renderWith(<DashboardPage />, { user: users.admin, path: '/dashboard' });
     await waitFor(() => expect(screen.getByLabelText('用户余额合计').textContent).toContain('$5.00'));
     await screen.findByText('openai-main', { exact: false });
-    expect(rowsOf('用户排行')[0]).toEqual(['amy', '10', '0', '0', '0', '0', '$1.40', '0.00 秒']);
+    expect(rowsOf('用户排行')[0]).toEqual(['amy', '$1.40', '10', '0', '0', '0', '0', '0.00 秒']);
     expect(rowsOf('渠道排行')[0][0]).toBe('#5 openai-main');
     expect(rowsOf('令牌排行')[0].slice(0, 2)).toEqual(['shop-key', '2']);
     fireEvent.change(screen.getByRole('textbox', { name: '用户名' }), { target: { value: ' amy ' } });

@@ -68,7 +68,7 @@ export default function DashboardPage() {
           size="small"
           bordered
           style={{ marginBottom: 16 }}
-          column={{ xs: 2, sm: 3, lg: 6 }}
+          column={{ xs: 1, sm: 3, lg: 6 }}
           aria-label="所选范围合计"
           items={[
             { key: 'quota', label: '消费', children: renderQuota(totals.quota) },

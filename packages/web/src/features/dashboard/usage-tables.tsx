@@ -8,15 +8,15 @@ import { meanLatency } from './chart-data';
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-/** The counters every breakdown table shows after its name column, each sortable. */
+/** The counters every breakdown table shows after its name column, spending first (narrow screens scroll the rest), each sortable. */
 function counterColumns<T extends UsageTotals>(): ListColumn<T>[] {
   return [
+    { key: 'quota', title: '消费', dataIndex: 'quota', sort: 'quota', render: (q: number) => renderQuota(q) },
     { key: 'requests', title: '请求数', dataIndex: 'requests', sort: 'requests', render: count },
     { key: 'failures', title: '失败数', dataIndex: 'failures', sort: 'failures', render: count },
     { key: 'prompt_tokens', title: '输入 tokens', dataIndex: 'prompt_tokens', sort: 'prompt_tokens', render: count },
     { key: 'completion_tokens', title: '输出 tokens', dataIndex: 'completion_tokens', sort: 'completion_tokens', render: count },
     { key: 'cached_tokens', title: '缓存读取 tokens', dataIndex: 'cached_tokens', sort: 'cached_tokens', render: count },
-    { key: 'quota', title: '消费', dataIndex: 'quota', sort: 'quota', render: (q: number) => renderQuota(q) },
     { key: 'latency', title: '平均耗时', render: (_: unknown, row: T) => meanLatency(row), sort: (a, b) => a.latency_ms / (a.requests + a.failures || 1) - b.latency_ms / (b.requests + b.failures || 1) },
   ];
 }
