@@ -46,7 +46,7 @@ test('a visitor registers, is sent to login, logs in and lands on /token', async
   await expect(page).toHaveURL(/\/login$/);
   await login(page, gateway.url, 'newbie', 'password123');
   await expect(page.getByText('登录成功！')).toBeVisible();
-  await expect(page).toHaveURL(/\/token$/);
+  await expect(page).toHaveURL(/\/dashboard$/);
   // an ordinary user sees no admin menu items
   await expect(page.getByRole('menuitem', { name: '用户' })).toHaveCount(0);
   await expect(page.getByRole('menuitem', { name: '设置' })).toBeVisible();
@@ -111,7 +111,7 @@ test('an ordinary user is refused by every admin route on the server, even from 
   const root = await gateway.apiAs('root', '123456');
   await root.post('/api/user/', { data: { username: 'plain', password: 'password123' } });
   await login(page, gateway.url, 'plain', 'password123');
-  await expect(page).toHaveURL(/\/token$/);
+  await expect(page).toHaveURL(/\/dashboard$/);
   // An admin screen opened by an ordinary user shows "no permission" instead of the screen and its refusals
   // (issue 9); the server refuses every admin call anyway, checked below.
   for (const path of ['/user', '/channel', '/redemption', '/redemption/add', '/user/edit/1']) {

@@ -67,7 +67,7 @@ test('registration with e-mail verification: the code arrives through SMTP, a wr
   await expect(page).toHaveURL(/\/login$/);
 
   await login(page, gateway.url, 'mailer@example.com', 'password123');
-  await expect(page).toHaveURL(/\/token$/);
+  await expect(page).toHaveURL(/\/dashboard$/);
 });
 
 // covers S2-LOGIN-04, S2-RESET-01, S2-RESET-03, S2-RESET-04, S2-RESET-05, S2-RESET-06, S2-RESET-07, S2-ROUTES-04, S2-ROUTES-05, S7-API-22, S7-API-23, S8-ERRORS-24, S5-VALID-59
@@ -108,7 +108,7 @@ test('password reset: request from the login page, follow the mailed link, get a
   await login(page, gateway.url, 'forgetful', 'password123');
   await expect(page.getByText('用户名或密码错误，或用户已被封禁')).toBeVisible();
   await login(page, gateway.url, 'forgetful', password);
-  await expect(page).toHaveURL(/\/token$/);
+  await expect(page).toHaveURL(/\/dashboard$/);
 
   // the link works once
   await page.goto(link);
@@ -121,7 +121,7 @@ test('binding an e-mail in personal settings: code by mail, resend counting down
   const root = await configureMail(gateway, smtp);
   await root.post('/api/user/', { data: { username: 'binder', password: 'password123' } });
   await login(page, gateway.url, 'binder', 'password123');
-  await expect(page).toHaveURL(/\/token$/);
+  await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto(`${gateway.url}/setting`);
   await page.getByRole('button', { name: '绑定邮箱地址' }).click();
   const dialog = page.getByRole('dialog', { name: '绑定邮箱地址' });

@@ -55,7 +55,7 @@ test('a user redeems a code on the top-up screen and sees the balance change eve
   const [code] = (await (await root.post('/api/redemption/', { data: { name: 'welcome', quota: 5_000_000, count: 1 } })).json()).data as string[];
 
   await login(page, gateway.url, 'buyer', 'password123');
-  await expect(page).toHaveURL(/\/token$/);
+  await expect(page).toHaveURL(/\/dashboard$/);
   // The own balance is in the top bar on every screen.
   const balance = page.getByRole('link', { name: '账户余额' });
   await expect(balance).toHaveText('$0.00');

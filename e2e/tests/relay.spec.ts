@@ -37,6 +37,9 @@ test('an admin adds a channel in the browser; a user creates a key, calls the ga
     await page.getByPlaceholder('用户名或邮箱').fill('buyer');
     await page.getByPlaceholder('密码').fill('password123');
     await page.locator('form').getByRole('button', { name: '登录' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    // an ordinary user lands on the dashboard (issue 11); the keys are one menu item away
+    await page.getByRole('menuitem', { name: '令牌' }).click();
     await expect(page).toHaveURL(/\/token$/);
     await page.getByRole('button', { name: '添加新的令牌' }).click();
     await page.getByPlaceholder('请输入名称').fill('shop-key');

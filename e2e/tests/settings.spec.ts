@@ -14,7 +14,7 @@ test('personal settings: system token, invite link, and deleting the own account
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const root = await gateway.apiAs('root', '123456');
   await root.post('/api/user/', { data: { username: 'leaver', password: 'password123' } });
-  await login(page, gateway.url, 'leaver', 'password123', /\/token$/);
+  await login(page, gateway.url, 'leaver', 'password123', /\/dashboard$/);
   await page.getByRole('menuitem', { name: '设置' }).click();
   await expect(page.getByRole('tab', { name: '个人设置' })).toBeVisible();
   await expect(page.getByRole('tab', { name: '运营设置' })).toHaveCount(0);

@@ -80,7 +80,7 @@ test('GitHub: a signed-in user binds the account from personal settings, then si
   const root = await setUp(gateway, providers);
   await root.post('/api/user/', { data: { username: 'linker', password: 'password123' } });
   await login(page, gateway.url, 'linker', 'password123');
-  await expect(page).toHaveURL(/\/token$/);
+  await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto(`${gateway.url}/setting`);
   providers.github.signIn('octo-e2e');
   const popupPromise = page.waitForEvent('popup');
@@ -135,7 +135,7 @@ test('Lark: sign-in creates a user; another user binds a Lark account from perso
   await context.clearCookies();
   await root.post('/api/user/', { data: { username: 'larker', password: 'password123' } });
   await login(page, gateway.url, 'larker', 'password123');
-  await expect(page).toHaveURL(/\/token$/);
+  await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto(`${gateway.url}/setting`);
   const bindPopup = page.waitForEvent('popup');
   await page.getByRole('button', { name: '绑定飞书账号' }).click();
@@ -167,7 +167,7 @@ test('WeChat: sign in with the code from the official account (lands on /), and 
   await page.evaluate(() => localStorage.removeItem('user'));
   await root.post('/api/user/', { data: { username: 'wxbinder', password: 'password123' } });
   await login(page, gateway.url, 'wxbinder', 'password123');
-  await expect(page).toHaveURL(/\/token$/);
+  await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto(`${gateway.url}/setting`);
   await page.getByRole('button', { name: /绑定微信账号/ }).click();
   const bindDialog = page.getByRole('dialog', { name: '绑定微信账号' });

@@ -9,12 +9,15 @@ test('a user creates a key, copies it as sk-..., disables, enables, edits and de
   await page.getByPlaceholder('用户名或邮箱').fill('keyuser');
   await page.getByPlaceholder('密码').fill('password123');
   await page.locator('form').getByRole('button', { name: '登录' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  // an ordinary user lands on the dashboard (issue 11); the keys are one menu item away
+  await page.getByRole('menuitem', { name: '令牌' }).click();
   await expect(page).toHaveURL(/\/token$/);
   await expect(page.getByText('我的令牌')).toBeVisible();
 
   await page.getByRole('button', { name: '添加新的令牌' }).click();
   await expect(page).toHaveURL(/\/token\/add$/);
-  await expect(page.getByRole('spinbutton', { name: '额度' })).toHaveValue('500000');
+  await expect(page.getByRole('spinbutton', { name: '额度', exact: true })).toHaveValue('500000');
   await page.getByRole('button', { name: '提交' }).click();
   await expect(page.getByText('请输入令牌名称')).toBeVisible();
   await page.getByPlaceholder('请输入名称').fill('my-key');

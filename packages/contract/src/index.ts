@@ -13,3 +13,6 @@ export * from './money.js';
 export * from './redemptions.js';
 export * from './input.js';
 export * from './username.js';
+export * from './limits.js';
+export * from './dashboard.js';
+export * from './pricing.js';

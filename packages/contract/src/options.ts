@@ -19,6 +19,7 @@ export const BOOLEAN_OPTION_KEYS = [
   'DisplayInCurrencyEnabled',
   'DisplayTokenStatEnabled',
   'ApproximateTokenEnabled',
+  'PricingPageEnabled',
 ] as const;
 
 export const TEXT_OPTION_KEYS = [
@@ -147,6 +148,8 @@ export interface StatusObject {
   turnstile_script_url: string;
   /** The code host's "latest release" endpoint read by the update check; empty when the check is off. */
   releases_url: string;
+  /** PricingPageEnabled: the pricing page and GET /api/pricing are open to visitors who are not signed in. */
+  pricing_page: boolean;
 }
 
 /** The limits a user of a group gets when their own are 0 (GroupLimits option: {"<group>": GroupLimit}). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { booleanInput, idInput, integerInput, textInput } from './input.js';
+import { limitsInputShape, type Limits } from './limits.js';
 
 /** Chinese messages of the token form and API (spec section 5). */
 export const TokenMessages = {
@@ -66,6 +67,7 @@ export const tokenInputSchema = z.object({
   subnet: textInput('subnet', { max: TOKEN_SUBNET_MAX })
     .default('')
     .refine((value) => value === '' || isValidSubnetList(value), TokenMessages.subnetInvalid),
+  ...limitsInputShape,
 });
 export type TokenInput = z.infer<typeof tokenInputSchema>;
 
@@ -86,7 +88,7 @@ export const tokenStatusSchema = z.object({
 });
 
 /** The token as the API returns it; `key` is masked (maskTokenKey) except in the answer to its creation. */
-export interface TokenDto {
+export interface TokenDto extends Limits {
   id: number;
   user_id: number;
   name: string;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idInput, integerInput, textInput, textProblem } from './input.js';
 import { normaliseUsername, usernameProblem } from './username.js';
+import { optionalLimitsShape, type Limits } from './limits.js';
 
 /** Limits of spec sections 5 and 9. */
 export const USERNAME_MAX = 12;
@@ -111,6 +112,7 @@ export const updateUserSchema = z.object({
   email: emailOrEmpty.optional(),
   group: group.optional(),
   quota: integerInput('quota', { min: 0, message: '额度必须是非负整数' }).optional(),
+  ...optionalLimitsShape,
 });
 
 export const MANAGE_ACTIONS = ['promote', 'demote', 'delete', 'disable', 'enable'] as const;
@@ -121,8 +123,8 @@ export const manageUserSchema = z.object({
   action: z.enum(MANAGE_ACTIONS, { error: '不支持的操作' }),
 });
 
-/** The user object the API returns (password and access token never included). */
-export interface UserDto {
+/** The user object the API returns (password and access token never included); limits 0 = none of their own. */
+export interface UserDto extends Limits {
   id: number;
   username: string;
   display_name: string;

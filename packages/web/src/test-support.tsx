@@ -15,6 +15,7 @@ export const baseStatus: StatusObject = {
   lark_authorize_url: 'https://accounts.feishu.cn/open-apis/authen/v1/authorize',
   turnstile_script_url: 'https://challenges.cloudflare.com/turnstile/v0/api.js',
   releases_url: 'https://api.github.com/repos/model-relay/model-relay/releases/latest',
+  pricing_page: true,
 };
 
 export const users: Record<'common' | 'admin' | 'root', StoredUser> = {

@@ -136,6 +136,8 @@ export const DEFAULT_OPTIONS: Record<OptionKey, string> = {
   DisplayInCurrencyEnabled: 'true',
   DisplayTokenStatEnabled: 'true',
   ApproximateTokenEnabled: 'false',
+  // On by default, as in new-api: chat clients read GET /api/pricing without signing in. Off: signed-in users only.
+  PricingPageEnabled: 'true',
   GitHubClientId: '',
   GitHubClientSecret: '',
   LarkClientId: '',

@@ -23,7 +23,7 @@ describe('top bar', () => {
   // covers S2-SHELL-01, S2-SHELL-06, S2-SHELL-07, S2-SHELL-08, S2-SHELL-09, S6-ROLES-03, S1-PRODUCT-03, S1-PRODUCT-04
   it('logged out: the common items (guarded pages send to login); login and register; default name and logo', () => {
     renderWith(<AppLayout>page</AppLayout>, { status: { system_name: '' } });
-    expect(menuItems()).toEqual(['首页', '令牌', '充值', '日志', '设置', '关于']);
+    expect(menuItems()).toEqual(['首页', '仪表盘', '操练场', '令牌', '充值', '日志', '设置', '定价', '关于']);
     expect(screen.getByRole('button', { name: '登录' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '注册' })).toBeTruthy();
     expect(screen.getByText('Model Relay')).toBeTruthy();
@@ -33,7 +33,7 @@ describe('top bar', () => {
   // covers S2-SHELL-03, S2-SHELL-04, S2-SHELL-05, S2-SHELL-10, S6-ROLES-10, S6-ROLES-12, S1-PRODUCT-02
   it('an ordinary user gets token, top-up and log but no admin items, and a user menu instead of login', () => {
     renderWith(<AppLayout>page</AppLayout>, { user: users.common, status: { system_name: '我的网关', logo: '/custom.png' } });
-    expect(menuItems()).toEqual(['首页', '令牌', '充值', '日志', '设置', '关于']);
+    expect(menuItems()).toEqual(['首页', '仪表盘', '操练场', '令牌', '充值', '日志', '设置', '定价', '关于']);
     expect(screen.getByRole('button', { name: '用户菜单' }).textContent).toBe('Amy');
     expect(screen.queryByRole('button', { name: '登录' })).toBeNull();
     expect(screen.getByText('我的网关')).toBeTruthy();
@@ -43,11 +43,19 @@ describe('top bar', () => {
   // covers S6-ROLES-01, S6-ROLES-02, S6-ROLES-10, S6-ROLES-11, S6-ROLES-12
   it('admins and the super admin also get channel, redemption and user', () => {
     renderWith(<AppLayout>page</AppLayout>, { user: users.admin });
-    expect(menuItems()).toEqual(['首页', '渠道', '令牌', '兑换', '充值', '用户', '日志', '设置', '关于']);
+    expect(menuItems()).toEqual(['首页', '仪表盘', '渠道', '操练场', '令牌', '兑换', '充值', '用户', '日志', '设置', '定价', '关于']);
     cleanup();
     renderWith(<AppLayout>page</AppLayout>, { user: users.root });
     expect(menuItems()).toContain('用户');
     expect(menuItems()).toContain('兑换');
+  });
+
+  it('定价 is offered to visitors only while the pricing page is open to them; signed-in users always see it', () => {
+    renderWith(<AppLayout>page</AppLayout>, { status: { pricing_page: false } });
+    expect(menuItems()).not.toContain('定价');
+    cleanup();
+    renderWith(<AppLayout>page</AppLayout>, { user: users.common, status: { pricing_page: false } });
+    expect(menuItems()).toContain('定价');
   });
 
   it('highlights the screen\'s own entry by exact route: /login is not 日志, /user/reset is not 用户', () => {
@@ -62,6 +70,9 @@ describe('top bar', () => {
       ['/redemption/add', ['兑换']],
       ['/user/edit', ['设置']],
       ['/', ['首页']],
+      ['/dashboard', ['仪表盘']],
+      ['/playground', ['操练场']],
+      ['/pricing', ['定价']],
     ] as const) {
       renderWith(<AppLayout>page</AppLayout>, { user: users.admin, path });
       expect(highlighted(), path).toEqual(expected);
@@ -91,7 +102,7 @@ describe('top bar', () => {
       expect(screen.queryByRole('menu')).toBeNull();
       fireEvent.click(screen.getByRole('button', { name: '打开菜单' }));
       const drawer = (await screen.findByRole('dialog')) as HTMLElement;
-      expect(within(drawer).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['首页', '令牌', '充值', '日志', '设置', '关于']);
+      expect(within(drawer).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['首页', '仪表盘', '操练场', '令牌', '充值', '日志', '设置', '定价', '关于']);
       expect(within(drawer).getByRole('button', { name: '用户菜单' })).toBeTruthy();
       expect((await within(drawer).findByRole('link', { name: '账户余额' })).textContent).toBe('$1,000,000,000.00');
     } finally {

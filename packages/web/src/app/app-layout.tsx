@@ -29,9 +29,10 @@ export function AppLayout({ children }: { children: ReactNode }) {
       ROUTES.filter((r) => r.menu)
         .filter((r) => !r.menu!.admin || isAdmin(user))
         .filter((r) => !r.menu!.needsChatLink || Boolean(status?.chat_link))
+        .filter((r) => !r.menu!.needsPricingPage || status?.pricing_page !== false || Boolean(user))
         .sort((a, b) => a.menu!.order - b.menu!.order)
         .map((r) => ({ key: r.menu!.key, label: <Link to={r.menu!.key}>{r.menu!.label}</Link> })),
-    [user, status?.chat_link],
+    [user, status?.chat_link, status?.pricing_page],
   );
   const current = menuKeyOf(location.pathname);
   const selected = current && items.some((i) => i.key === current) ? [current] : [];

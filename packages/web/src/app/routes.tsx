@@ -14,7 +14,7 @@ export interface AppRoute {
    * permission" screen to ordinary users instead of an admin screen the server would refuse anyway.
    */
   guard?: 'user' | 'admin';
-  menu?: { key: string; label: string; order: number; admin?: boolean; needsChatLink?: boolean };
+  menu?: { key: string; label: string; order: number; admin?: boolean; needsChatLink?: boolean; needsPricingPage?: boolean };
   /** The menu entry highlighted while this screen is open, for screens without one of their own. */
   section?: string;
 }
@@ -29,6 +29,7 @@ export const ROUTES: AppRoute[] = [
   { path: '/user/reset', page: '密码重置确认', component: page(() => import('../features/reset-confirm/reset-confirm-page')) },
   { path: '/oauth/github', page: 'GitHub 登录', component: page(() => import('../features/oauth-callback/oauth-callback-page')) },
   { path: '/oauth/lark', page: '飞书登录', component: page(() => import('../features/oauth-callback/oauth-callback-page')) },
+  { path: '/dashboard', page: '仪表盘', component: page(() => import('../features/dashboard/dashboard-page')), guard: 'user', menu: { key: '/dashboard', label: '仪表盘', order: 0.5 } },
   { path: '/channel', page: '渠道', component: page(() => import('../features/channels/channels-page')), guard: 'admin', menu: { key: '/channel', label: '渠道', order: 1, admin: true } },
   { path: '/channel/add', page: '添加渠道', component: page(() => import('../features/channel-form/channel-form-page')), guard: 'admin', section: '/channel' },
   { path: '/channel/edit/:id', page: '编辑渠道', component: page(() => import('../features/channel-form/channel-form-page')), guard: 'admin', section: '/channel' },
@@ -46,6 +47,8 @@ export const ROUTES: AppRoute[] = [
   { path: '/log', page: '日志', component: page(() => import('../features/logs/logs-page')), guard: 'user', menu: { key: '/log', label: '日志', order: 7 } },
   { path: '/setting', page: '设置', component: page(() => import('../features/settings/settings-page')), guard: 'user', menu: { key: '/setting', label: '设置', order: 8 } },
   { path: '/chat', page: '聊天', component: page(() => import('../features/chat/chat-page')), menu: { key: '/chat', label: '聊天', order: 2, needsChatLink: true } },
+  { path: '/playground', page: '操练场', component: page(() => import('../features/playground/playground-page')), guard: 'user', menu: { key: '/playground', label: '操练场', order: 2.5 } },
+  { path: '/pricing', page: '定价', component: page(() => import('../features/pricing/pricing-page')), menu: { key: '/pricing', label: '定价', order: 8.5, needsPricingPage: true } },
   { path: '/about', page: '关于', component: page(() => import('../features/about/about-page')), menu: { key: '/about', label: '关于', order: 9 } },
   { path: '*', page: '页面', component: page(() => import('../features/not-found/not-found-page')) },
 ];

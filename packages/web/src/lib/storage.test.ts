@@ -19,7 +19,7 @@ describe('local storage keys (spec section 3)', () => {
       version: '1', start_time: 0, system_name: '网关', logo: '/x.png', footer_html: '<i>f</i>', quota_per_unit: 1000, display_in_currency: false,
       chat_link: '', server_address: '', top_up_link: '', turnstile_check: false, turnstile_site_key: '', email_verification: false,
       github_oauth: false, github_client_id: '', wechat_login: false, wechat_qrcode: '', lark_client_id: '',
-      theme: 'default', github_authorize_url: '', lark_authorize_url: '', turnstile_script_url: '', releases_url: '',
+      theme: 'default', github_authorize_url: '', lark_authorize_url: '', turnstile_script_url: '', releases_url: '', pricing_page: true,
     });
     expect(getStoredStatus()?.system_name).toBe('网关');
     expect(localStorage.getItem('system_name')).toBe('网关');

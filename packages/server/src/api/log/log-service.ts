@@ -33,6 +33,11 @@ function toLogDto(row: LogRow): LogDto {
   };
 }
 
+/** What a user sees of their own row: the attempts' statuses and reasons, not which channels they went to. */
+function withoutChannels(log: LogDto): LogDto {
+  return { ...log, channel: 0, channel_name: '', attempts: log.attempts.map((a) => ({ ...a, channel_id: 0, channel_name: '' })) };
+}
+
 function attemptsOf(text: string | null): LogAttempt[] {
   if (!text) return [];
   try {
@@ -55,6 +60,9 @@ export function filterOf(query: Record<string, unknown>, self?: Caller): LogFilt
     modelName: text(query, 'model_name'),
     startTimestamp: positive(query, 'start_timestamp'),
     endTimestamp: positive(query, 'end_timestamp'),
+    // The playground finds the cost of its answer by the X-Request-Id the relay sent (with a time window, so the
+    // (user_id, created_at) index narrows the rows first).
+    requestId: queryString(query, 'request_id', 64).trim() || undefined,
   };
   if (self) filter.userId = self.id;
   else {
@@ -68,8 +76,10 @@ export function filterOf(query: Record<string, unknown>, self?: Caller): LogFilt
 export class LogService {
   constructor(private readonly logs: LogsRepository) {}
 
-  async list(filter: LogFilter, page: number): Promise<LogDto[]> {
-    return (await this.logs.list(filter, page)).map(toLogDto);
+  /** `own`: a user's own rows, without the channels that served them (channels are the operator's business). */
+  async list(filter: LogFilter, page: number, own = false): Promise<LogDto[]> {
+    const rows = (await this.logs.list(filter, page)).map(toLogDto);
+    return own ? rows.map(withoutChannels) : rows;
   }
 
   /** Sum of consumed quota (type 2) under the filter. */

@@ -17,7 +17,7 @@ export function logRoutes(app: FastifyInstance, ctx: AppContext): void {
   const self = async (request: Parameters<typeof callerOf>[0]) => ({
     success: true,
     message: '',
-    data: await logs.list(filterOf(query(request.query), callerOf(request)), pageOf(request.query)),
+    data: await logs.list(filterOf(query(request.query), callerOf(request)), pageOf(request.query), true),
   });
   app.get('/api/log/self', user, self);
   app.get('/api/log/self/', user, self);

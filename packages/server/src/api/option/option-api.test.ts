@@ -28,6 +28,8 @@ describe('GET /api/status', () => {
         'wechat_login', 'wechat_qrcode', 'lark_client_id',
         // beyond section 3: the theme and where the console finds the sign-in pages, the widget and releases
         'theme', 'github_authorize_url', 'lark_authorize_url', 'turnstile_script_url', 'releases_url',
+        // whether visitors may see the pricing page
+        'pricing_page',
       ].sort(),
     );
     expect(res.body.data).toMatchObject({ system_name: 'Model Relay', quota_per_unit: 500000, display_in_currency: true, version: '0.1.0' });

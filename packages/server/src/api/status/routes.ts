@@ -30,6 +30,7 @@ export function statusRoutes(app: FastifyInstance, ctx: AppContext): void {
       lark_authorize_url: ctx.integrations.lark.authorizeUrl,
       turnstile_script_url: ctx.config.TURNSTILE_SCRIPT_URL,
       releases_url: ctx.config.RELEASES_URL,
+      pricing_page: options.bool('PricingPageEnabled'),
     };
     return { success: true, message: '', data };
   });

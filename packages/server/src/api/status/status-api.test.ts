@@ -50,6 +50,7 @@ describe('GET /api/status (section 7): data is the status object of section 3', 
       lark_authorize_url: 'https://accounts.feishu.cn/open-apis/authen/v1/authorize',
       turnstile_script_url: 'https://challenges.cloudflare.com/turnstile/v0/api.js',
       releases_url: 'https://api.github.com/repos/model-relay/model-relay/releases/latest',
+      pricing_page: true,
     });
     expect(data.start_time as number).toBeGreaterThan(0);
   });

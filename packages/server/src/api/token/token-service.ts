@@ -25,6 +25,10 @@ export function toTokenDto(row: TokenRow, revealKey = false): TokenDto {
     used_quota: Number(row.used_quota),
     models: row.models ?? '',
     subnet: row.subnet ?? '',
+    rpm_limit: Number(row.rpm_limit ?? 0),
+    tpm_limit: Number(row.tpm_limit ?? 0),
+    daily_quota_limit: Number(row.daily_quota_limit ?? 0),
+    monthly_quota_limit: Number(row.monthly_quota_limit ?? 0),
   };
 }
 
@@ -58,10 +62,10 @@ export class TokenService {
       status: TokenStatus.Enabled,
       name: input.name,
       created_time: now,
-      rpm_limit: 0,
-      tpm_limit: 0,
-      daily_quota_limit: 0,
-      monthly_quota_limit: 0,
+      rpm_limit: input.rpm_limit,
+      tpm_limit: input.tpm_limit,
+      daily_quota_limit: input.daily_quota_limit,
+      monthly_quota_limit: input.monthly_quota_limit,
       accessed_time: now,
       expired_time: input.expired_time,
       remain_quota: input.remain_quota,
@@ -79,7 +83,7 @@ export class TokenService {
     return { key: (await this.mustFind(caller, id)).key };
   }
 
-  /** Full update of name, expiry, quota, models and IP list. */
+  /** Full update of name, expiry, quota, models, IP list and limits. */
   async update(caller: Caller, body: unknown): Promise<TokenDto> {
     const { id } = parseInput(tokenIdSchema, body);
     const input = parseInput(tokenInputSchema, body);
@@ -92,6 +96,10 @@ export class TokenService {
       unlimited_quota: input.unlimited_quota ? 1 : 0,
       models: input.models,
       subnet: input.subnet,
+      rpm_limit: input.rpm_limit,
+      tpm_limit: input.tpm_limit,
+      daily_quota_limit: input.daily_quota_limit,
+      monthly_quota_limit: input.monthly_quota_limit,
     };
     // Extending an expired key or refilling an exhausted one makes it usable again.
     if (token.status === TokenStatus.Expired && (input.expired_time === -1 || input.expired_time > now)) changes.status = TokenStatus.Enabled;

@@ -19,5 +19,9 @@ export function toUserDto(row: UserRow): UserDto {
     group: row.group,
     aff_code: row.aff_code,
     inviter_id: row.inviter_id,
+    rpm_limit: Number(row.rpm_limit ?? 0),
+    tpm_limit: Number(row.tpm_limit ?? 0),
+    daily_quota_limit: Number(row.daily_quota_limit ?? 0),
+    monthly_quota_limit: Number(row.monthly_quota_limit ?? 0),
   };
 }

@@ -1,6 +1,7 @@
 import {
   AccountMessages,
   DEFAULT_GROUP,
+  LIMIT_FIELDS,
   LogType,
   Role,
   UserStatus,
@@ -292,6 +293,7 @@ export class UserService {
     if (input.password) changes.password = await hashPassword(input.password);
     if (input.email !== undefined) changes.email = input.email;
     if (input.group !== undefined) changes.group = input.group;
+    for (const field of LIMIT_FIELDS) if (input[field] !== undefined) changes[field] = input[field];
     const quotaChanged = input.quota !== undefined && input.quota !== Number(user.quota);
     if (quotaChanged) changes.quota = input.quota;
     await uniqueName(() => this.db.transaction().execute(async (trx) => {

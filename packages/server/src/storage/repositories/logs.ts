@@ -11,6 +11,8 @@ export interface LogFilter {
   channelId?: number;
   startTimestamp?: number;
   endTimestamp?: number;
+  /** The relay's X-Request-Id of the request the row is about. */
+  requestId?: string;
 }
 
 export class LogsRepository {
@@ -30,6 +32,7 @@ export class LogsRepository {
     if (filter.channelId) query = query.where('channel_id', '=', filter.channelId);
     if (filter.startTimestamp) query = query.where('created_at', '>=', filter.startTimestamp);
     if (filter.endTimestamp) query = query.where('created_at', '<=', filter.endTimestamp);
+    if (filter.requestId) query = query.where('request_id', '=', filter.requestId);
     return query;
   }
 

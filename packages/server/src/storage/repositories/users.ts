@@ -20,6 +20,15 @@ export class UsersRepository {
       .then((row) => Number(row.n));
   }
 
+  /** Balances, spending and requests of every user summed (the admin dashboard's site-wide cards). */
+  async sumAccounts(): Promise<{ quota: number; used_quota: number; request_count: number }> {
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => [eb.fn.sum<number | string>('quota').as('quota'), eb.fn.sum<number | string>('used_quota').as('used_quota'), eb.fn.sum<number | string>('request_count').as('request_count')])
+      .executeTakeFirst();
+    return { quota: Number(row?.quota ?? 0) || 0, used_quota: Number(row?.used_quota ?? 0) || 0, request_count: Number(row?.request_count ?? 0) || 0 };
+  }
+
   findById(id: number): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }

@@ -15,3 +15,12 @@ export function useLogList(admin: boolean, filterQuery: (page?: number) => strin
   const filters = filterQuery();
   return useListQuery<LogDto>({ key: [...logsKey, 'list', { admin, filters }], fetchPage: (page) => getLogs(admin, filterQuery(page)) });
 }
+
+/**
+ * GET /api/log/self/?request_id: the caller's own log row of one relay request (by the X-Request-Id the relay
+ * answered with), searched from `since` on; undefined until the ledger has written it.
+ */
+export async function findOwnLog(requestId: string, since: number): Promise<LogDto | undefined> {
+  const rows = await apiData<LogDto[]>(`/api/log/self/?p=0&request_id=${encodeURIComponent(requestId)}&start_timestamp=${since}`, { quiet: true });
+  return rows[0];
+}

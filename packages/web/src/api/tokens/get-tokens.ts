@@ -1,4 +1,5 @@
-import type { TokenDto } from '@model-relay/contract';
+import { PAGE_SIZE, type TokenDto } from '@model-relay/contract';
+import { useQuery } from '@tanstack/react-query';
 import { useListQuery } from '../../components/list-table/use-list-query';
 import { apiData } from '../../lib/api';
 import { searchTokens, searchTokensKey } from './search-tokens';
@@ -17,4 +18,20 @@ export function useTokenList(order: string) {
     fetchPage: (page) => getTokens(page, order),
     search: { key: searchTokensKey, fetch: searchTokens },
   });
+}
+
+/** Every key of the caller (server pages until a short one; at most 50 pages), for the pickers of other screens. */
+export async function getAllTokens(): Promise<TokenDto[]> {
+  const all: TokenDto[] = [];
+  for (let page = 0; page < 50; page++) {
+    const rows = await getTokens(page, '');
+    all.push(...rows);
+    if (rows.length < PAGE_SIZE) break;
+  }
+  return all;
+}
+
+/** The caller's keys for a picker (the dashboard's key filter, the playground's key). */
+export function useAllTokens(enabled = true) {
+  return useQuery({ queryKey: [...tokensKey, 'all'], queryFn: getAllTokens, enabled, staleTime: 30_000 });
 }

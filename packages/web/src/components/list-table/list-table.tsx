@@ -1,5 +1,5 @@
 import { PAGE_SIZE } from '@model-relay/contract';
-import { Button, Card, Empty, Input, Table } from 'antd';
+import { Button, Card, Empty, Input, Table, type TableProps } from 'antd';
 import { useMemo, useState, type ReactNode } from 'react';
 import { toTableColumns, type ListColumn } from './columns';
 import type { PagedList } from './use-list-query';
@@ -22,6 +22,8 @@ export interface ListTableProps<T> {
   /** Width from which the table scrolls sideways. */
   scrollX?: number;
   className?: string;
+  /** Rows that open to show more (the log screen's request detail). */
+  expandable?: TableProps<T>['expandable'];
 }
 
 /**
@@ -29,7 +31,7 @@ export interface ListTableProps<T> {
  * whole-cell header sorting of the loaded rows, load-more paging (useListQuery), an empty state with a call to
  * action, and a footer for the screen's buttons.
  */
-export function ListTable<T extends object>({ title, list, columns, search, filters, notice, footer, empty, rowKey = 'id', scrollX, className }: ListTableProps<T>) {
+export function ListTable<T extends object>({ title, list, columns, search, filters, notice, footer, empty, rowKey = 'id', scrollX, className, expandable }: ListTableProps<T>) {
   const [ownKeyword, setOwnKeyword] = useState('');
   const keyword = search?.value ?? ownKeyword;
   const setKeyword = search?.onChange ?? setOwnKeyword;
@@ -68,6 +70,7 @@ export function ListTable<T extends object>({ title, list, columns, search, filt
         locale={emptyText ? { emptyText } : undefined}
         pagination={{ current: list.activePage, pageSize: PAGE_SIZE, total: list.total, showSizeChanger: false, onChange: list.onPageChange }}
         footer={footer ? () => footer : undefined}
+        expandable={expandable}
       />
     </Card>
   );

@@ -1,5 +1,5 @@
 import { GithubOutlined, WechatOutlined } from '@ant-design/icons';
-import type { UserDto } from '@model-relay/contract';
+import { Role, type UserDto } from '@model-relay/contract';
 import { Alert, Button, Card, Divider, Form, Image, Input, Modal, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -36,7 +36,8 @@ export default function LoginPage() {
         toast.notice('请立刻修改默认密码！', '你正在使用默认的 root 密码登录，请立刻修改默认密码！');
         return;
       }
-      navigate(from ? `${from.pathname}${from.search ?? ''}` : '/token');
+      // Ordinary users land on their usage (issue 11); admins keep the key list of spec section 2.
+      navigate(from ? `${from.pathname}${from.search ?? ''}` : res.data.role >= Role.Admin ? '/token' : '/dashboard');
     } catch {
       /* shown by the request client */
     } finally {

@@ -31,11 +31,12 @@ export function logQuery(filters: LogFilters, admin: boolean, page?: number): st
   return params.toString();
 }
 
-/** Log types of spec section 4: 0 all (filter only), 1 top-up, 2 consumption, 3 management, 4 system. */
+/** Log types of spec section 4 (0 all, filter only; 1 top-up, 2 consumption, 3 management, 4 system) and 5, a failed request. */
 export const LOG_TYPES = [
   { value: 0, label: '全部', color: 'default' },
   { value: 1, label: '充值', color: 'cyan' },
   { value: 2, label: '消费', color: 'green' },
   { value: 3, label: '管理', color: 'orange' },
   { value: 4, label: '系统', color: 'purple' },
+  { value: 5, label: '错误', color: 'red' },
 ];

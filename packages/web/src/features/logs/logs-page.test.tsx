@@ -52,25 +52,27 @@ describe('log screen', () => {
   });
 
   // covers S4-STATES-24, S4-STATES-25, S4-STATES-26, S4-STATES-27, S4-STATES-28
-  it('log types: the filter offers 0 all, 1 top-up, 2 consumption, 3 management, 4 system, and rows carry their labels', async () => {
+  it('log types: the filter offers 0 all, 1 top-up, 2 consumption, 3 management, 4 system, 5 error, and rows carry their labels', async () => {
     const logs = [
       { ...row, id: 11, type: 1, token_name: 't-topup', content: '通过兑换码充值' },
       { ...row, id: 12, type: 2, token_name: 't-consume' },
       { ...row, id: 13, type: 3, token_name: 't-manage', content: '管理员修改额度' },
       { ...row, id: 14, type: 4, token_name: 't-system', content: '新用户注册赠送' },
+      { ...row, id: 15, type: 5, token_name: 't-error', content: '' },
     ];
     const calls = mockApi({ 'GET /api/log/': () => ({ success: true, message: '', data: logs }) });
     renderWith(<LogsPage />, { user: users.admin, path: '/log' });
     await screen.findByText('t-topup');
-    const typeOf = (token: string) => (screen.getByText(token).closest('tr') as HTMLElement).querySelectorAll('td')[4].textContent;
-    expect(['t-topup', 't-consume', 't-manage', 't-system'].map(typeOf)).toEqual(['充值', '消费', '管理', '系统']);
+    // (the first cell of a row is its expand button)
+    const typeOf = (token: string) => (screen.getByText(token).closest('tr') as HTMLElement).querySelectorAll('td')[5].textContent;
+    expect(['t-topup', 't-consume', 't-manage', 't-system', 't-error'].map(typeOf)).toEqual(['充值', '消费', '管理', '系统', '错误']);
     const select = screen.getByRole('combobox', { name: '日志类型' });
     expect((select.closest('.ant-select') as HTMLElement).textContent).toBe('全部');
     expect(new URL(calls[0].url, 'http://x').searchParams.get('type')).toBe('0');
     fireEvent.mouseDown(select);
-    await waitFor(() => expect(document.querySelectorAll('.ant-select-item-option').length).toBe(5));
-    expect([...document.querySelectorAll('.ant-select-item-option')].map((o) => o.textContent)).toEqual(['全部', '充值', '消费', '管理', '系统']);
-    for (const [label, type] of [['充值', '1'], ['消费', '2'], ['管理', '3'], ['系统', '4'], ['全部', '0']] as const) {
+    await waitFor(() => expect(document.querySelectorAll('.ant-select-item-option').length).toBe(6));
+    expect([...document.querySelectorAll('.ant-select-item-option')].map((o) => o.textContent)).toEqual(['全部', '充值', '消费', '管理', '系统', '错误']);
+    for (const [label, type] of [['充值', '1'], ['消费', '2'], ['管理', '3'], ['系统', '4'], ['错误', '5'], ['全部', '0']] as const) {
       if (!document.querySelector('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')) fireEvent.mouseDown(select);
       fireEvent.click(document.querySelector(`.ant-select-item-option[title="${label}"]`) as HTMLElement);
       fireEvent.click(screen.getByRole('button', { name: '查询' }));

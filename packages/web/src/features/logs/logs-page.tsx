@@ -1,4 +1,4 @@
-import type { LogDto } from '@model-relay/contract';
+import { LogType, type LogDto } from '@model-relay/contract';
 import { Button, DatePicker, Form, Input, Select, Space, Tag, Tooltip } from 'antd';
 import { useCallback, useState } from 'react';
 import { getLogStat } from '../../api/logs/get-log-stat';
@@ -7,6 +7,7 @@ import type { ListColumn } from '../../components/list-table/columns';
 import { ListTable } from '../../components/list-table/list-table';
 import { formatTimestamp, renderQuota } from '../../lib/format';
 import { isAdmin, useUser } from '../../lib/session';
+import { LogDetail } from './log-detail';
 import { LOG_TYPES, defaultLogFilters, logQuery, type LogFilters } from './log-query';
 
 type LogRow = LogDto;
@@ -105,6 +106,8 @@ export default function LogsPage() {
       filters={filterForm}
       scrollX={1100}
       empty={{ description: '没有符合条件的日志' }}
+      // Relay requests (consumed or failed) open to their detail: timing, dialect, tokens, the channels tried.
+      expandable={{ expandedRowRender: (row) => <LogDetail log={row} admin={admin} />, rowExpandable: (row) => row.type === LogType.Consume || row.type === LogType.Error }}
     />
   );
 }

@@ -3,6 +3,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useDeleteLogs } from '../../api/logs/delete-logs';
 import { toast } from '../../lib/toast';
+import { GroupLimitsSection } from './group-limits-section';
 import { OptionSection } from './option-section';
 import { ratioForEditing, ratioProblem } from './ratio-json';
 import { useOptions } from './use-options';
@@ -54,6 +55,7 @@ export default function OperationSettings() {
           { key: 'DisplayInCurrencyEnabled', label: '以货币形式显示额度', kind: 'switch' },
           { key: 'DisplayTokenStatEnabled', label: 'Billing 相关 API 显示令牌额度而非用户额度', kind: 'switch' },
           { key: 'ApproximateTokenEnabled', label: '使用近似的方式估算 token 数以减少计算量', kind: 'switch' },
+          { key: 'PricingPageEnabled', label: '向未登录的访客公开定价页面（/pricing 与 /api/pricing）', kind: 'switch' },
         ]}
       />
       <OptionSection
@@ -108,6 +110,7 @@ export default function OperationSettings() {
         saveMany={saveMany}
         fields={[ratio('ModelRatio', '模型倍率'), ratio('CompletionRatio', '补全倍率'), ratio('GroupRatio', '分组倍率')]}
       />
+      <GroupLimitsSection options={options} saveMany={saveMany} />
     </>
   );
 }

@@ -101,7 +101,7 @@ describe('token form', () => {
 
     fireEvent.change(nameInput(), { target: { value: 'short' } });
     submit();
-    await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'short', models: '', subnet: '', expired_time: now / 1000 + 60, remain_quota: 500000, unlimited_quota: false }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'short', models: '', subnet: '', expired_time: now / 1000 + 60, remain_quota: 500000, unlimited_quota: false, rpm_limit: 0, tpm_limit: 0, daily_quota_limit: 0, monthly_quota_limit: 0 }));
   });
 
   // covers S5-VALID-29, S5-VALID-30
@@ -166,6 +166,6 @@ describe('token form', () => {
     expect(quotaInput().value).toBe('0');
     fireEvent.change(nameInput(), { target: { value: 'again' } });
     submit();
-    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ id: 9, name: 'again', models: '', subnet: '', expired_time: -1, remain_quota: 0, unlimited_quota: false }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ id: 9, name: 'again', models: '', subnet: '', expired_time: -1, remain_quota: 0, unlimited_quota: false, rpm_limit: 0, tpm_limit: 0, daily_quota_limit: 0, monthly_quota_limit: 0 }));
   });
 });

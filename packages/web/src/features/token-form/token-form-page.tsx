@@ -1,4 +1,5 @@
-import { DEFAULT_TOKEN_QUOTA, firstIssueMessage, splitList, TOKEN_NAME_MAX, TokenMessages, tokenInputSchema } from '@model-relay/contract';
+import { DEFAULT_TOKEN_QUOTA, firstIssueMessage, splitList, TOKEN_NAME_MAX, TokenMessages, tokenInputSchema, type Limits } from '@model-relay/contract';
+import { LimitInputs, NO_LIMITS } from '../../components/limit-inputs';
 import { Button, Card, Checkbox, Form, Input, InputNumber, Select, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -10,7 +11,7 @@ import { renderQuota } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import { EXPIRY_SHORTCUTS, expiryFromShortcut, expiryText, parseExpiry } from './expiry';
 
-interface FormState {
+interface FormState extends Limits {
   name: string;
   models: string[];
   subnet: string;
@@ -25,7 +26,7 @@ export default function TokenFormPage() {
   const editing = Boolean(id);
   const navigate = useNavigate();
   // Defaults of spec sections 5 and 9: quota 500000 when creating, 0 when editing (until loaded); expiry -1.
-  const [state, setState] = useState<FormState>({ name: '', models: [], subnet: '', expiry: '-1', remain_quota: editing ? 0 : DEFAULT_TOKEN_QUOTA, unlimited_quota: false });
+  const [state, setState] = useState<FormState>({ name: '', models: [], subnet: '', expiry: '-1', remain_quota: editing ? 0 : DEFAULT_TOKEN_QUOTA, unlimited_quota: false, ...NO_LIMITS });
   const models = useAvailableModels().data ?? [];
   const loaded = useToken(editing ? Number(id) : undefined).data;
   const create = useCreateToken();
@@ -34,7 +35,18 @@ export default function TokenFormPage() {
 
   useEffect(() => {
     if (!loaded) return;
-    setState({ name: loaded.name, models: splitList(loaded.models), subnet: loaded.subnet, expiry: expiryText(loaded.expired_time), remain_quota: loaded.remain_quota, unlimited_quota: loaded.unlimited_quota });
+    setState({
+      name: loaded.name,
+      models: splitList(loaded.models),
+      subnet: loaded.subnet,
+      expiry: expiryText(loaded.expired_time),
+      remain_quota: loaded.remain_quota,
+      unlimited_quota: loaded.unlimited_quota,
+      rpm_limit: loaded.rpm_limit ?? 0,
+      tpm_limit: loaded.tpm_limit ?? 0,
+      daily_quota_limit: loaded.daily_quota_limit ?? 0,
+      monthly_quota_limit: loaded.monthly_quota_limit ?? 0,
+    });
   }, [loaded]);
 
   const submit = async () => {
@@ -55,6 +67,10 @@ export default function TokenFormPage() {
       expired_time: expired,
       remain_quota: Math.trunc(Number(state.remain_quota) || 0),
       unlimited_quota: state.unlimited_quota,
+      rpm_limit: state.rpm_limit,
+      tpm_limit: state.tpm_limit,
+      daily_quota_limit: state.daily_quota_limit,
+      monthly_quota_limit: state.monthly_quota_limit,
     });
     if (!parsed.success) {
       toast.error(firstIssueMessage(parsed.error));
@@ -101,6 +117,8 @@ export default function TokenFormPage() {
             设为无限额度
           </Checkbox>
         </Form.Item>
+        {/* Requests and tokens per minute, quota per day and month on this key (0 = none). */}
+        <LimitInputs value={state} onChange={(limits: Limits) => setState((s) => ({ ...s, ...limits }))} />
         <Space>
           <Button onClick={() => navigate('/token')}>取消</Button>
           <Button type="primary" htmlType="submit" loading={saving}>

@@ -51,7 +51,7 @@ describe('user edit', () => {
     await waitFor(() => expect(screen.getByText('剩余额度（$5.00）')).toBeTruthy());
     fireEvent.change(screen.getByPlaceholderText('请输入新的剩余额度'), { target: { value: '2500' } });
     fireEvent.click(screen.getByRole('button', { name: '提交' }));
-    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ id: 7, username: 'amy', display_name: 'Amy', password: '', group: 'default', quota: 2500 }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ id: 7, username: 'amy', display_name: 'Amy', password: '', group: 'default', quota: 2500, rpm_limit: 0, tpm_limit: 0, daily_quota_limit: 0, monthly_quota_limit: 0 }));
     expect(await screen.findByText('用户信息更新成功！')).toBeTruthy();
   });
 

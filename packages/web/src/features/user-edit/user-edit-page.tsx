@@ -1,4 +1,5 @@
-import { firstIssueMessage, updateSelfSchema, updateUserSchema, type UserDto } from '@model-relay/contract';
+import { firstIssueMessage, LIMIT_FIELDS, updateSelfSchema, updateUserSchema, type Limits, type UserDto } from '@model-relay/contract';
+import { LimitInputs, NO_LIMITS } from '../../components/limit-inputs';
 import { Button, Card, Form, Input, InputNumber, Select, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -12,7 +13,7 @@ import { isAdmin, useUser } from '../../lib/session';
 import { getStoredUser, setStoredUser } from '../../lib/storage';
 import { toast } from '../../lib/toast';
 
-interface EditForm {
+interface EditForm extends Limits {
   username: string;
   display_name: string;
   password: string;
@@ -28,6 +29,7 @@ export default function UserEditPage() {
   const editingOther = Boolean(id) && isAdmin(me) && Number(id) !== me?.id;
   const [form] = Form.useForm<EditForm>();
   const quota = Form.useWatch('quota', form);
+  const limits = Form.useWatch((values: EditForm) => Object.fromEntries(LIMIT_FIELDS.map((f) => [f, values[f] ?? 0])) as unknown as Limits, form) ?? NO_LIMITS;
   const other = useUserDetail(id ? Number(id) : undefined);
   const own = useSelf(!id);
   const user: UserDto | undefined = id ? other.data : own.data;
@@ -41,21 +43,32 @@ export default function UserEditPage() {
   }, [loadedGroups]);
   useEffect(() => {
     // The password is never prefilled (and not touched here, so typing before the load finishes is kept).
-    if (user) form.setFieldsValue({ username: user.username, display_name: user.display_name, group: user.group, quota: user.quota });
+    if (user) {
+      form.setFieldsValue({
+        username: user.username,
+        display_name: user.display_name,
+        group: user.group,
+        quota: user.quota,
+        rpm_limit: user.rpm_limit ?? 0,
+        tpm_limit: user.tpm_limit ?? 0,
+        daily_quota_limit: user.daily_quota_limit ?? 0,
+        monthly_quota_limit: user.monthly_quota_limit ?? 0,
+      });
+    }
   }, [user, form]);
 
   const submit = async (values: EditForm) => {
     const body = { username: values.username, display_name: values.display_name ?? '', password: values.password ?? '' };
     // The server's own schemas, with the same messages.
-    const parsed = id
-      ? updateUserSchema.safeParse({ ...body, id: Number(id), ...(editingOther ? { group: values.group, quota: values.quota } : {}) })
-      : updateSelfSchema.safeParse(body);
+    // An admin editing someone else also sends the group, the quota and the limits (0 = none).
+    const adminFields = editingOther ? { group: values.group, quota: values.quota, ...Object.fromEntries(LIMIT_FIELDS.map((f) => [f, Math.trunc(Number(values[f] ?? 0))])) } : {};
+    const parsed = id ? updateUserSchema.safeParse({ ...body, id: Number(id), ...adminFields }) : updateSelfSchema.safeParse(body);
     if (!parsed.success) {
       toast.error(firstIssueMessage(parsed.error));
       return;
     }
     try {
-      if (id) await updateUser.mutateAsync({ ...body, id: Number(id), ...(editingOther ? { group: values.group, quota: Math.trunc(Number(values.quota)) } : {}) });
+      if (id) await updateUser.mutateAsync({ ...body, id: Number(id), ...adminFields, ...(editingOther ? { quota: Math.trunc(Number(values.quota)) } : {}) });
       else await updateSelf.mutateAsync(body);
       toast.success('用户信息更新成功！');
       if (!id) {
@@ -95,6 +108,8 @@ export default function UserEditPage() {
             <Form.Item label={`剩余额度${typeof quota === 'number' ? `（${renderQuota(quota)}）` : ''}`} name="quota">
               <InputNumber aria-label="剩余额度" min={0} precision={0} style={{ width: '100%' }} placeholder="请输入新的剩余额度" />
             </Form.Item>
+            {/* The user's own limits; 0 falls back to the group's default (运营设置 → 分组限额). */}
+            <LimitInputs value={limits} inForm />
           </>
         )}
         <Form.Item label="已绑定的 GitHub 账户">
