@@ -59,7 +59,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     // The relay's limit (base64 images); every /api route gets a small one of its own (http/body-limits.ts).
     bodyLimit: 32 * 1024 * 1024,
     ...serverTimeouts(ctx.config),
-    frameworkErrors: (error, request, reply) => answerFrameworkError(error, request, reply, () => applySecurityHeaders(request, reply, ctx.options)),
+    frameworkErrors: (error, request, reply) => answerFrameworkError(error, request, reply, () => applySecurityHeaders(request, reply, ctx.options, ctx.config.TURNSTILE_SCRIPT_URL)),
     genReqId: () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`,
   });
   app.decorateRequest('caller', null);
@@ -78,7 +78,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    applySecurityHeaders(request, reply, ctx.options);
+    applySecurityHeaders(request, reply, ctx.options, ctx.config.TURNSTILE_SCRIPT_URL);
     if (isGuardedApiRequest(request) && isCrossSiteRequest(request, ctx.options)) {
       throw new UserFacingError('已拒绝跨站请求：请在本站控制台中操作', 403);
     }

@@ -9,7 +9,7 @@ import type { AppContext } from '../context.js';
 import { closeContext, createContext } from '../create-context.js';
 import { startMockUpstream, type MockUpstream } from '../test-support/mock-openai.js';
 import { seedChannel, seedToken } from '../test-support/seed.js';
-import { applySecurityHeaders } from './security-headers.js';
+import { applySecurityHeaders, consolePolicy } from './security-headers.js';
 
 let dir: string;
 let ctx: AppContext;
@@ -71,6 +71,12 @@ describe('security headers', () => {
     expect(policy['frame-src']).toEqual(['https://chat.example.com', 'http://docs.example.org:8080', 'https://challenges.cloudflare.com']);
     await ctx.options.set('ChatLink', '');
     await ctx.options.set('About', '');
+  });
+
+  it('a Turnstile served from elsewhere (TURNSTILE_SCRIPT_URL) is what the policy allows', () => {
+    const policy = Object.fromEntries(consolePolicy(ctx.options, 'http://127.0.0.1:4567/turnstile/v0/api.js').split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
+    expect(policy['script-src']).toEqual(["'self'", 'http://127.0.0.1:4567']);
+    expect(policy['frame-src']).toEqual(['http://127.0.0.1:4567']);
   });
 
   it('JSON answers of /api and /v1 allow nothing, errors and 404s included', async () => {

@@ -11,6 +11,7 @@ import type { OptionStore } from '../options/option-store.js';
  * and the home page and about page when they are set to a URL. Nothing may frame the console.
  * JSON answers (/api, /v1) get a policy that allows nothing at all.
  */
+/** Where Turnstile's widget comes from unless TURNSTILE_SCRIPT_URL says otherwise. */
 const TURNSTILE = 'https://challenges.cloudflare.com';
 const RELEASES = 'https://api.github.com';
 const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
@@ -31,15 +32,17 @@ function frameOrigins(options: OptionStore): string[] {
   return [...origins];
 }
 
-export function consolePolicy(options: OptionStore): string {
+/** The policy of the console's pages; `turnstileScript` is TURNSTILE_SCRIPT_URL (its origin serves the widget). */
+export function consolePolicy(options: OptionStore, turnstileScript?: string): string {
+  const turnstile = originOf(turnstileScript) ?? TURNSTILE;
   return [
     "default-src 'self'",
-    `script-src 'self' ${TURNSTILE}`,
+    `script-src 'self' ${turnstile}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob: https: http:",
     "font-src 'self' data:",
     `connect-src 'self' ${RELEASES}`,
-    `frame-src ${[...frameOrigins(options), TURNSTILE].join(' ')}`,
+    `frame-src ${[...new Set([...frameOrigins(options), turnstile])].join(' ')}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -51,12 +54,21 @@ export function consolePolicy(options: OptionStore): string {
  * Sets the headers on the raw response, so they also reach answers written around fastify (relay streams
  * write their head themselves) and files sent by the static plugin.
  */
-export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply, options: OptionStore): void {
+export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply, options: OptionStore, turnstileScript?: string): void {
   const raw = reply.raw;
   const path = request.url.split('?')[0];
   raw.setHeader('X-Content-Type-Options', 'nosniff');
   raw.setHeader('X-Frame-Options', 'DENY');
   raw.setHeader('Referrer-Policy', 'same-origin');
-  raw.setHeader('Content-Security-Policy', API_PREFIXES.some((prefix) => path.startsWith(prefix)) ? API_POLICY : consolePolicy(options));
+  raw.setHeader('Content-Security-Policy', API_PREFIXES.some((prefix) => path.startsWith(prefix)) ? API_POLICY : consolePolicy(options, turnstileScript));
   if (request.protocol === 'https') raw.setHeader('Strict-Transport-Security', 'max-age=15552000');
+}
+
+function originOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
