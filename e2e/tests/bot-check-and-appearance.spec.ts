@@ -108,8 +108,8 @@ test('the dark theme chosen in other settings applies to the whole console', asy
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  const [r, g, b] = (await lightHeader()).match(/\d+/g)!.map(Number);
-  expect(r + g + b).toBeLessThan(150);
-  const body = await page.locator('main, .ant-layout').first().evaluate((el) => getComputedStyle(el).backgroundColor);
-  expect(body.match(/\d+/g)!.slice(0, 3).map(Number).reduce((a, c) => a + c, 0)).toBeLessThan(150);
+  // Colours may still be in their transition right after the reload: wait for them to settle dark.
+  const brightness = (color: string) => color.match(/\d+/g)!.slice(0, 3).map(Number).reduce((a, c) => a + c, 0);
+  await expect.poll(async () => brightness(await lightHeader())).toBeLessThan(150);
+  await expect.poll(async () => brightness(await page.locator('main, .ant-layout').first().evaluate((el) => getComputedStyle(el).backgroundColor))).toBeLessThan(150);
 });

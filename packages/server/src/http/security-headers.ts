@@ -41,7 +41,7 @@ export function consolePolicy(options: OptionStore, turnstileScript?: string): s
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob: https: http:",
     "font-src 'self' data:",
-    `connect-src 'self' ${RELEASES}`,
+    `connect-src 'self' ${RELEASES} ${turnstile}`,
     `frame-src ${[...new Set([...frameOrigins(options), turnstile])].join(' ')}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
