@@ -28,6 +28,13 @@ export interface GatewayServer {
  * Starts the real built server on a free port and a fresh SQLite file; stops it after the test.
  * `gatewayEnv` adds environment variables (e.g. local mock providers' addresses); a spec overrides it.
  */
+/**
+ * Playwright's API request contexts keep idle connections open and reuse them whenever they like; with the
+ * server's default 5 s keep-alive a request sent just as the server closes its idle socket fails with
+ * ECONNRESET (browsers retry such a request on a fresh connection; Playwright's API client does not).
+ */
+const TEST_SERVER_ENV = { HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '600' };
+
 export const test = base.extend<{ gateway: GatewayServer; gatewayEnv: Record<string, string> }>({
   // eslint-disable-next-line no-empty-pattern
   gatewayEnv: async ({}, use) => use({}),
@@ -40,7 +47,7 @@ export const test = base.extend<{ gateway: GatewayServer; gatewayEnv: Record<str
     const dir = mkdtempSync(join(tmpdir(), 'mr-e2e-'));
     const port = await freePort();
     const child: ChildProcess = spawn(process.execPath, [serverMain], {
-      env: { ...process.env, PORT: String(port), SQLITE_PATH: join(dir, 'gateway.db'), LOG_LEVEL: 'warn', SQL_DSN: '', REDIS_CONN_STRING: '', ...gatewayEnv },
+      env: { ...process.env, PORT: String(port), SQLITE_PATH: join(dir, 'gateway.db'), LOG_LEVEL: 'warn', SQL_DSN: '', REDIS_CONN_STRING: '', ...TEST_SERVER_ENV, ...gatewayEnv },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     const url = `http://127.0.0.1:${port}`;
