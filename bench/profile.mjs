@@ -6,6 +6,8 @@
 //   RATE=500                               paced open-loop load on direct and gateway instead of wrk at full speed
 //   NOPROF=1  no profile · TOP=n  rows printed · PROFILE_DIR  where the .cpuprofile is left (default a temp dir)
 //   GATEWAY_NODE_ARGS="--trace-gc"         flags for the gateway (its output is in the log file printed at the end)
+//   METRICS=1                              turn /metrics on (METRICS_TOKEN) and print the ledger's batch sizes and
+//                                          commit times after the load
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +38,7 @@ const openaiMock = await startMock('mock-upstream.mjs');
 const anthropicMock = await startMock('mock-anthropic.mjs');
 const postgres = process.env.DB === 'postgres' ? await freshPostgres('profile') : undefined;
 const data = postgres ? { SQL_DSN: postgres.dsn, REDIS_CONN_STRING: REDIS_URL } : { SQLITE_PATH: join(work, 'gateway.db') };
+if (process.env.METRICS === '1') data.METRICS_TOKEN = 'bench-metrics';
 const nodeArgs = [...(process.env.NOPROF ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]), ...(process.env.GATEWAY_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
 const gateway = await startGateway({ data, cwd: work, logFile: join(work, 'gateway.log'), nodeArgs });
 const db = await openDatabase(postgres ? 'postgres' : 'sqlite', postgres ? postgres.dsn : data.SQLITE_PATH);
@@ -55,6 +58,15 @@ if (rate > 0) {
 } else {
   const r = await wrk(targets.gateway, { connections: 32, seconds });
   console.log(`gateway: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`);
+}
+if (data.METRICS_TOKEN) {
+  const text = await (await fetch(`${gateway.url}/metrics`, { headers: { authorization: `Bearer ${data.METRICS_TOKEN}` } })).text();
+  const lines = text.split('\n').filter((l) => /^ledger_(batch_jobs|commit_seconds)_(bucket|sum|count)/.test(l));
+  const value = (name) => Number(lines.find((l) => l.startsWith(name))?.split(' ').pop());
+  for (const metric of ['ledger_batch_jobs', 'ledger_commit_seconds']) {
+    const count = value(`${metric}_count`);
+    console.log(`${metric}: ${count} commits, mean ${(value(`${metric}_sum`) / count).toFixed(4)}; ${lines.filter((l) => l.startsWith(`${metric}_bucket`)).map((l) => `${/le="([^"]+)"/.exec(l)[1]}:${l.split(' ').pop()}`).join(' ')}`);
+  }
 }
 await gateway.stop();
 // Only the samples taken since the load started count: start-up (module loading, migrations) is not the relay.

@@ -14,7 +14,7 @@ import { moneyCheck, openDatabase, seed, waitForSettlement } from './lib/databas
 import { gatewayBuilt, startGateway } from './lib/gateway.mjs';
 import { driver, heldStreams, throughput } from './lib/load.mjs';
 import { PATHS, targetsOf } from './lib/paths.mjs';
-import { freePort, shutdown, start, tempDir, waitFor } from './lib/processes.mjs';
+import { freePort, isShuttingDown, shutdown, start, tempDir, waitFor } from './lib/processes.mjs';
 import { renderReport } from './lib/report.mjs';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
@@ -157,6 +157,7 @@ async function main() {
 }
 
 main().catch((error) => {
+  if (isShuttingDown()) return undefined;
   console.error(error);
   return shutdown(1);
 });

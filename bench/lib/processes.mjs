@@ -43,13 +43,18 @@ process.on('exit', () => {
 process.on('SIGINT', () => void shutdown(130));
 process.on('SIGTERM', () => void shutdown(143));
 process.on('uncaughtException', (error) => {
+  if (shuttingDown) return;
   console.error(error);
   void shutdown(1);
 });
 process.on('unhandledRejection', (error) => {
+  if (shuttingDown) return;
   console.error(error);
   void shutdown(1);
 });
+
+/** True once the run is ending: what fails after that (a killed child) is a consequence, not news. */
+export const isShuttingDown = () => shuttingDown;
 
 export function onShutdown(finalize) {
   finalizers.push(finalize);
