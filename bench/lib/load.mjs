@@ -1,6 +1,6 @@
 // The load of every phase, each from a process of its own: wrk for throughput (post.lua), driver.mjs for the
 // fixed-rate, first-byte and held-stream phases. Nothing here runs load on the orchestrator's event loop.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,13 +8,21 @@ import { run, start, tempDir } from './processes.mjs';
 
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
 let bodyDir;
+const bodyFiles = new Map();
 
-/** wrk reads the body from a file (post.lua); one file per distinct body. */
+/**
+ * wrk reads the body from a file (post.lua): one file per distinct body, written once and complete before any
+ * wrk sees it (rewriting it while another wrk process reads it sent empty bodies: 400s).
+ */
 function bodyFile(body) {
-  bodyDir ??= tempDir('mr-bench-bodies-');
-  const file = join(bodyDir, `${createHash('sha1').update(body).digest('hex')}.json`);
-  mkdirSync(bodyDir, { recursive: true });
-  writeFileSync(file, body);
+  let file = bodyFiles.get(body);
+  if (!file) {
+    bodyDir ??= tempDir('mr-bench-bodies-');
+    file = join(bodyDir, `${createHash('sha1').update(body).digest('hex')}.json`);
+    writeFileSync(`${file}.tmp`, body);
+    renameSync(`${file}.tmp`, file);
+    bodyFiles.set(body, file);
+  }
   return file;
 }
 

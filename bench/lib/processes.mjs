@@ -15,8 +15,12 @@ let shuttingDown = false;
 function killChildren() {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
+/** KEEP_TEMP=1 keeps the temp folders (gateway logs, databases) for a post-mortem and prints where they are. */
 function removeDirs() {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs.splice(0)) {
+    if (process.env.KEEP_TEMP === '1') console.error(`kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Ends the run: kill, wait for the children to go, run the finalizers, remove the temp folders, exit. */

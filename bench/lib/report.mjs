@@ -70,6 +70,23 @@ ${money.join('\n')}
 `;
 }
 
+/** Every measurement with non-2xx answers or socket errors: its numbers measure failures, not the relay. */
+function warnings(r) {
+  const out = [];
+  const check = (what, m) => {
+    if (m && (m.non2xx > 0 || m.errors > 0)) out.push(`- ${what}: ${m.non2xx} non-2xx answers, ${m.errors} errors`);
+  };
+  for (const [name, p] of Object.entries(r.paths)) {
+    for (const phase of ['throughput', 'latency', 'ttfb']) for (const role of ROLES) check(`${PATHS[name].title}, ${phase}, ${role}`, p[phase]?.[role]);
+    check(`${PATHS[name].title}, memory`, p.memory);
+  }
+  for (const c of r.cluster ?? []) {
+    check(`cluster ${c.label}, full load`, c.load);
+    check(`cluster ${c.label}, fixed rate`, c.latency);
+  }
+  return out.length === 0 ? '' : `\n**Warning: some requests failed; the numbers of these rows do not measure the relay:**\n\n${out.join('\n')}\n`;
+}
+
 export function renderReport(r) {
   const pathList = Object.keys(r.paths).map((name) => `- **${PATHS[name].title}**: ${PATHS[name].flow}`).join('\n');
   const targets = targetRows(r).map(([what, goal, value, ok]) => `| ${what} | ${goal} | ${value} | ${met(ok)} |`).join('\n');
@@ -130,6 +147,6 @@ where its data lives are set), its output appended to a log file; every feature 
 reservation and settlement, a consume log row and hourly rollups per request. Load comes from separate processes
 (wrk; driver.mjs). The load drivers, the mocks, the gateway and Portkey share the machine's cores on loopback, so
 absolute numbers are pessimistic and noisy; compare the ratios within this run.
-
+${warnings(r)}
 ${pathList ? `Paths:\n\n${pathList}\n` : ''}${main}${clusterSection(r)}`;
 }
