@@ -95,5 +95,15 @@ if (!process.env.NOPROF) {
   }
   console.log(`profile: ${join(profileDir, file)}${process.env.PROFILE_DIR ? '' : ' (removed at exit; set PROFILE_DIR to keep it)'}`);
   for (const [name, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 40))) console.log(`${((t / total) * 100).toFixed(1).padStart(5)}%  ${name}`);
+  // The same self time by where the code lives: a package, a folder of the server, node's internals, native.
+  const groups = new Map();
+  for (const [name, t] of self) {
+    const where = name.slice(name.lastIndexOf(' ') + 1);
+    const group = /^server\/dist\//.test(where) ? where.replace(/^server\/dist\/((?:relay\/)?(?:[^/]+\/)?[^/:]+).*$/, 'server/$1').replace(/\.js$/, '')
+      : /^node:/.test(where) ? 'node internals' : /^:0$/.test(where) ? name.slice(0, name.lastIndexOf(' ')) : where.split('/')[0].replace(/^@[^/]+$/, (scope) => `${scope}/${where.split('/')[1]}`);
+    groups.set(group, (groups.get(group) ?? 0) + t);
+  }
+  console.log('\nby place:');
+  for (const [group, t] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 40))) console.log(`${((t / total) * 100).toFixed(1).padStart(5)}%  ${group}`);
 }
 await shutdown(0);
