@@ -76,7 +76,7 @@ export async function heldStreams(target, pid, streams) {
   const beforeKb = rssKb(pid);
   const holder = start(process.execPath, [join(benchDir, 'driver.mjs'), JSON.stringify({ mode: 'hold', ...target, streams })], { cwd: benchDir, capture: true });
   let duringKb;
-  let inFlight = 0;
+  let inFlight;
   for (;;) {
     const line = holder.output().split('\n').find((l) => l.includes('"holding"'));
     if (line) {

@@ -9,9 +9,9 @@ const messages = (model, extra = {}) => JSON.stringify({ model, max_tokens: 256,
 const ANTHROPIC_VERSION = '2023-06-01';
 
 export const PATHS = {
-  openai: { title: 'OpenAI pass-through', flow: 'OpenAI chat client → gateway → OpenAI-format mock (channel type 1)' },
-  translated: { title: 'Translated', flow: `OpenAI chat client (POST /v1/chat/completions) → gateway → Anthropic-format mock (POST /v1/messages, channel type 14, model ${CLAUDE_MODEL})` },
-  anthropic: { title: 'Anthropic pass-through', flow: 'Anthropic client (POST /v1/messages, x-api-key, anthropic-version) → gateway → Anthropic-format mock (channel type 14)' },
+  openai: { title: 'OpenAI pass-through', flow: 'OpenAI chat client → gateway → OpenAI-format mock (channel type 1); Portkey with `x-portkey-provider: openai` and the mock as custom host' },
+  translated: { title: 'Translated', flow: `OpenAI chat client (POST /v1/chat/completions) → gateway → Anthropic-format mock (POST /v1/messages, channel type 14, model ${CLAUDE_MODEL}); Portkey with \`x-portkey-provider: anthropic\` and \`x-portkey-custom-host\` at the mock, translating OpenAI chat itself` },
+  anthropic: { title: 'Anthropic pass-through', flow: 'Anthropic client (POST /v1/messages, x-api-key, anthropic-version) → gateway → Anthropic-format mock (channel type 14); Portkey\'s own /v1/messages with the same provider and custom host' },
 };
 
 /**

@@ -110,7 +110,7 @@ export async function run(command, args, options = {}) {
 
 export async function waitFor(url, init, { timeoutMs = 60_000, ok = (status) => status < 500 } = {}) {
   const deadline = Date.now() + timeoutMs;
-  let last = '';
+  let last;
   for (;;) {
     try {
       const res = await fetch(url, init);
