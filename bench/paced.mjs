@@ -3,24 +3,30 @@
 // latency is measured with a nanosecond clock from the moment the request is handed to the client pool.
 // autocannon's overallRate is not used for this: it releases each second's quota in a burst at the start
 // of the second, which measures queueing behind the burst rather than the latency a steady load sees.
+// With several `urls` (a cluster's instances) request i goes to urls[i % n], each origin with its own pool.
 import { Pool } from 'undici';
 
-export async function paced({ url, headers, body, rate, seconds, warmupSeconds = 2 }) {
-  const target = new URL(url);
-  const pool = new Pool(target.origin, { connections: 512, pipelining: 1, keepAliveTimeout: 30_000 });
-  const path = `${target.pathname}${target.search}`;
+export async function paced({ url, urls = [url], headers, body, rate, seconds, warmupSeconds = 2 }) {
+  const targets = urls.map((u) => {
+    const target = new URL(u);
+    return { pool: new Pool(target.origin, { connections: 512, pipelining: 1, keepAliveTimeout: 30_000 }), path: `${target.pathname}${target.search}` };
+  });
   const samples = [];
   let errors = 0;
   let non2xx = 0;
   const inflight = new Set();
-  const fire = (record) => {
+  let lastDone = 0n;
+  const fire = (record, index) => {
+    const { pool, path } = targets[index % targets.length];
     const started = process.hrtime.bigint();
     const run = pool
       .request({ method: 'POST', path, headers, body })
       .then(async (res) => {
         await res.body.dump();
         if (res.statusCode >= 300) non2xx += record ? 1 : 0;
-        if (record) samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+        if (!record) return;
+        lastDone = process.hrtime.bigint();
+        samples.push(Number(lastDone - started) / 1e6);
       })
       .catch(() => { if (record) errors++; })
       .finally(() => inflight.delete(run));
@@ -36,7 +42,7 @@ export async function paced({ url, headers, body, rate, seconds, warmupSeconds =
       const elapsed = process.hrtime.bigint() - begin;
       const due = Math.floor(Number(elapsed) / intervalNs);
       while (sent < due) {
-        fire(sent * intervalNs >= warmupNs);
+        fire(sent * intervalNs >= warmupNs, sent);
         sent++;
       }
       if (elapsed >= totalNs) resolve();
@@ -45,8 +51,11 @@ export async function paced({ url, headers, body, rate, seconds, warmupSeconds =
     tick();
   });
   await Promise.allSettled([...inflight]);
-  await pool.close();
+  await Promise.all(targets.map(({ pool }) => pool.close()));
   samples.sort((a, b) => a - b);
   const at = (q) => samples[Math.min(samples.length - 1, Math.floor(samples.length * q))] ?? NaN;
-  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: samples[samples.length - 1], rps: samples.length / seconds, non2xx, errors };
+  // Achieved rate: answers over the time from the end of the warm-up to the last answer (below `rate` when the
+  // target cannot keep up and the queue drains after the last request was sent).
+  const window = Number(lastDone - begin - BigInt(Math.round(warmupNs))) / 1e9;
+  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: samples[samples.length - 1], rps: window > 0 ? samples.length / Math.max(seconds, window) : 0, sent: samples.length, non2xx, errors };
 }

@@ -1,0 +1,66 @@
+// The load drivers that are not wrk, each run as a child process of run.mjs so the load never shares the
+// orchestrator's event loop (nor the gateway's). Usage: node driver.mjs '<json>'; prints JSON lines.
+//   {"mode":"paced", "urls":[...], "headers":{}, "body":"...", "rate":500, "seconds":10}
+//       open-loop fixed-rate load (paced.mjs); one line: {p50,p90,p99,max,rps,non2xx,errors} in ms
+//   {"mode":"ttfb", "url":"...", "headers":{}, "body":"...", "n":200, "warmup":20}
+//       sequential streaming requests; time from sending to the first body byte; one line {p50,p99,...}
+//   {"mode":"hold", "url":"...", "headers":{}, "body":"...", "streams":1000}
+//       that many concurrent streams; a line {"event":"holding",...} once every one has its first chunk (or
+//       after 30 s), then {"event":"done",...} when they have all finished
+import { Agent, request } from 'undici';
+import { paced } from './paced.mjs';
+
+const job = JSON.parse(process.argv[2]);
+const print = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
+const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * q) - 1))];
+
+if (job.mode === 'paced') {
+  print(await paced(job));
+} else if (job.mode === 'ttfb') {
+  const agent = new Agent({ connections: 1 });
+  const samples = [];
+  let non2xx = 0;
+  for (let i = 0; i < job.n + job.warmup; i++) {
+    const started = process.hrtime.bigint();
+    const res = await request(job.url, { method: 'POST', headers: job.headers, body: job.body, dispatcher: agent });
+    let first;
+    for await (const _ of res.body) if (first === undefined) first = Number(process.hrtime.bigint() - started) / 1e6;
+    if (i < job.warmup) continue;
+    if (res.statusCode !== 200) non2xx++;
+    samples.push(first ?? NaN);
+  }
+  await agent.close();
+  samples.sort((a, b) => a - b);
+  print({ p50: percentile(samples, 0.5), p90: percentile(samples, 0.9), p99: percentile(samples, 0.99), max: samples.at(-1), n: samples.length, non2xx });
+} else if (job.mode === 'hold') {
+  const agent = new Agent({ connections: job.streams + 10, pipelining: 1 });
+  let firstChunks = 0;
+  let completed = 0;
+  let non2xx = 0;
+  let errors = 0;
+  let announce;
+  const allStarted = new Promise((resolve) => (announce = resolve));
+  const runs = Array.from({ length: job.streams }, async () => {
+    try {
+      const res = await request(job.url, { method: 'POST', headers: job.headers, body: job.body, dispatcher: agent, bodyTimeout: 120_000, headersTimeout: 60_000 });
+      if (res.statusCode !== 200) non2xx++;
+      let first = true;
+      for await (const _ of res.body) {
+        if (first) {
+          first = false;
+          if (++firstChunks === job.streams) announce();
+        }
+      }
+      completed++;
+    } catch {
+      errors++;
+    }
+  });
+  await Promise.race([allStarted, new Promise((r) => setTimeout(r, 30_000))]);
+  print({ event: 'holding', inFlight: firstChunks });
+  await Promise.allSettled(runs);
+  await agent.close();
+  print({ event: 'done', firstChunks, completed, non2xx, errors });
+} else {
+  throw new Error(`unknown mode ${job.mode}`);
+}

@@ -1,0 +1,106 @@
+// The cluster run (issue 10 item 7): the OpenAI pass-through path on three setups, one after the other, each
+// with fresh data: the embedded SQLite single instance, a single instance on PostgreSQL + Redis, and three
+// instances on one PostgreSQL database + Redis. The same driver shape for all three (three wrk processes, the
+// connections split between them, each aimed at one instance, or all at the single one), then a fixed-rate
+// phase spread round-robin, then the money check read from the database.
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { moneyCheck, openDatabase, root, seed, waitForSettlement } from './database.mjs';
+import { startGateway } from './gateway.mjs';
+import { driver, wrkEach } from './load.mjs';
+import { onShutdown, tempDir, waitFor } from './processes.mjs';
+
+const requireFromRoot = createRequire(join(root, 'package.json'));
+export const PG_ADMIN = process.env.BENCH_PG_DSN ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+const withDatabase = (dsn, name) => {
+  const url = new URL(dsn);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+/**
+ * A fresh PostgreSQL database, dropped at the end of the run (also on Ctrl-C or a failure) together with the
+ * Redis keys of its cluster (every key carries the cluster id the database stores in `internal.ClusterId`).
+ */
+export async function freshPostgres(suffix) {
+  const pg = requireFromRoot('pg');
+  const name = `bench_${randomBytes(5).toString('hex')}_${suffix}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const dsn = withDatabase(PG_ADMIN, name);
+  onShutdown(async () => {
+    const Redis = requireFromRoot('ioredis');
+    const db = new pg.Client({ connectionString: dsn });
+    let clusterId;
+    try {
+      await db.connect();
+      clusterId = (await db.query(`select value from options where key = 'internal.ClusterId'`)).rows[0]?.value;
+    } catch { /* never migrated */ }
+    await db.end().catch(() => {});
+    if (clusterId) {
+      const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      await redis.connect();
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `mr:${clusterId}:*`, 'COUNT', 1000);
+        if (keys.length > 0) await redis.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+      await redis.quit();
+    }
+    const dropper = new pg.Client({ connectionString: PG_ADMIN });
+    await dropper.connect();
+    await dropper.query(`drop database if exists ${name} with (force)`);
+    await dropper.end();
+  });
+  return { name, dsn };
+}
+
+const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello there, how are you?' }] });
+
+async function measureSetup({ label, instances, storage, openaiMock, connections, seconds, rate, log }) {
+  const dir = tempDir(`mr-bench-${label.replace(/\W+/g, '-')}-`);
+  const gateways = [];
+  try {
+    const data = storage.kind === 'sqlite' ? { SQLITE_PATH: join(dir, 'gateway.db') } : { SQL_DSN: storage.dsn, REDIS_CONN_STRING: REDIS_URL };
+    // The README's advice for a new cluster: the first instance creates the schema alone, then the others join.
+    gateways.push(await startGateway({ data, cwd: dir, logFile: join(dir, 'gateway-1.log') }));
+    const db = await openDatabase(storage.kind, storage.kind === 'sqlite' ? data.SQLITE_PATH : storage.dsn);
+    const seeded = await seed(db, { openaiUrl: openaiMock });
+    for (let i = 2; i <= instances; i++) gateways.push(await startGateway({ data, cwd: dir, logFile: join(dir, `gateway-${i}.log`) }));
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${seeded.key}` };
+    const urls = gateways.map((g) => `${g.url}/v1/chat/completions`);
+    // Every instance serves the seeded channel and key (their caches see the new rows within RELAY_CACHE_MS).
+    for (const url of urls) await waitFor(url, { method: 'POST', headers, body }, { ok: (s) => s === 200, timeoutMs: 15_000 });
+
+    const drivers = [0, 1, 2].map((i) => urls[i % urls.length]);
+    const split = Math.round(connections / drivers.length);
+    await wrkEach(drivers, { headers, body }, { connections: split, seconds: 2 });
+    const load = await wrkEach(drivers, { headers, body }, { connections: split, seconds });
+    log(`cluster ${label}: ${load.rps.toFixed(0)} req/s (non-2xx ${load.non2xx}, errors ${load.errors})`);
+    const latency = await driver({ mode: 'paced', urls, headers, body, rate, seconds });
+    log(`cluster ${label} @${rate}/s: p50 ${latency.p50.toFixed(3)} p99 ${latency.p99.toFixed(3)} ms`);
+
+    const open = await waitForSettlement(db);
+    const money = await moneyCheck(db, seeded);
+    log(`cluster ${label}: money ${money.ok ? 'adds up' : 'DOES NOT add up'} (${JSON.stringify(money.figures)}), open reservations after the run: ${open}`);
+    await db.close();
+    return { label, instances, storage: storage.kind, load, latency, money };
+  } finally {
+    for (const g of gateways) await g.stop();
+  }
+}
+
+export async function clusterRun({ openaiMock, connections, seconds, rate, log }) {
+  const common = { openaiMock, connections, seconds, rate, log };
+  const results = [];
+  results.push(await measureSetup({ ...common, label: 'SQLite, 1 instance', instances: 1, storage: { kind: 'sqlite' } }));
+  results.push(await measureSetup({ ...common, label: 'PostgreSQL + Redis, 1 instance', instances: 1, storage: { kind: 'postgres', ...(await freshPostgres('single')) } }));
+  results.push(await measureSetup({ ...common, label: 'PostgreSQL + Redis, 3 instances', instances: 3, storage: { kind: 'postgres', ...(await freshPostgres('cluster')) } }));
+  return results;
+}

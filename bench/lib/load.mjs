@@ -1,0 +1,94 @@
+// The load of every phase, each from a process of its own: wrk for throughput (post.lua), driver.mjs for the
+// fixed-rate, first-byte and held-stream phases. Nothing here runs load on the orchestrator's event loop.
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { run, start, tempDir } from './processes.mjs';
+
+const benchDir = fileURLToPath(new URL('..', import.meta.url));
+let bodyDir;
+const bodyFiles = new Map();
+
+/**
+ * wrk reads the body from a file (post.lua): one file per distinct body, written once and complete before any
+ * wrk sees it (rewriting it while another wrk process reads it sent empty bodies: 400s).
+ */
+function bodyFile(body) {
+  let file = bodyFiles.get(body);
+  if (!file) {
+    bodyDir ??= tempDir('mr-bench-bodies-');
+    file = join(bodyDir, `${createHash('sha1').update(body).digest('hex')}.json`);
+    writeFileSync(`${file}.tmp`, body);
+    renameSync(`${file}.tmp`, file);
+    bodyFiles.set(body, file);
+  }
+  return file;
+}
+
+const parseLastJson = (text) => JSON.parse(text.trim().split('\n').filter((line) => line.startsWith('{')).at(-1));
+
+/** One wrk process: 1 thread, `connections` connections, for `seconds`. Latency in ms. */
+export async function wrk({ url, headers, body }, { connections, seconds }) {
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', join(benchDir, 'post.lua')];
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
+  args.push(url);
+  const r = parseLastJson(await run('wrk', args, { env: { ...process.env, WRK_BODY_FILE: bodyFile(body) } }));
+  return {
+    requests: r.requests,
+    rps: r.requests / (r.duration_us / 1e6),
+    non2xx: r.non2xx,
+    errors: r.connect + r.read + r.write + r.timeout,
+    p50: r.p50_us / 1000,
+    p90: r.p90_us / 1000,
+    p99: r.p99_us / 1000,
+    max: r.max_us / 1000,
+  };
+}
+
+/** Throughput: a warm-up run, then the measured one; `during` runs around the measured one (log size, RSS). */
+export async function throughput(target, { connections = 32, warmup = 2, seconds, around } = {}) {
+  await wrk(target, { connections, seconds: warmup });
+  const before = around?.();
+  const result = await wrk(target, { connections, seconds });
+  return { ...result, ...(around ? { around: [before, around()] } : {}) };
+}
+
+/** Several wrk processes at once (one per URL), the same body and headers; summed requests and rates. */
+export async function wrkEach(urls, target, { connections, seconds }) {
+  const results = await Promise.all(urls.map((url) => wrk({ ...target, url }, { connections, seconds })));
+  const sum = (key) => results.reduce((total, r) => total + r[key], 0);
+  return { rps: sum('rps'), requests: sum('requests'), non2xx: sum('non2xx'), errors: sum('errors'), each: results };
+}
+
+export async function driver(job) {
+  return parseLastJson(await run(process.execPath, [join(benchDir, 'driver.mjs'), JSON.stringify(job)], { cwd: benchDir }));
+}
+
+const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+
+/**
+ * Memory per in-flight stream: the target process's RSS at rest, then with `streams` concurrent streams each
+ * holding its first chunk (driver.mjs hold), divided by the streams in flight.
+ */
+export async function heldStreams(target, pid, streams) {
+  await new Promise((r) => setTimeout(r, 1500));
+  const beforeKb = rssKb(pid);
+  const holder = start(process.execPath, [join(benchDir, 'driver.mjs'), JSON.stringify({ mode: 'hold', ...target, streams })], { cwd: benchDir, capture: true });
+  let duringKb;
+  let inFlight;
+  for (;;) {
+    const line = holder.output().split('\n').find((l) => l.includes('"holding"'));
+    if (line) {
+      inFlight = JSON.parse(line).inFlight;
+      await new Promise((r) => setTimeout(r, 1000));
+      duringKb = rssKb(pid);
+      break;
+    }
+    if (holder.child.exitCode !== null) throw new Error(`hold driver exited early: ${holder.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await holder.exited;
+  const done = parseLastJson(holder.output());
+  return { beforeKb, duringKb, inFlight, completed: done.completed, non2xx: done.non2xx, errors: done.errors, perStreamKb: (duringKb - beforeKb) / Math.max(1, inFlight) };
+}

@@ -1,0 +1,152 @@
+// RESULTS.md from one run's measurements: the issue's targets with met / NOT met, one table per phase, the
+// money check of the single instance, and the cluster section.
+import { PATHS } from './paths.mjs';
+
+const fmt = (n, d = 2) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(d) : '–');
+const met = (ok) => (ok === undefined ? '–' : ok ? 'met' : '**NOT met**');
+const ROLES = ['direct', 'gateway', 'portkey'];
+
+function targetRows(r) {
+  const rows = [];
+  const o = r.paths.openai;
+  if (o) {
+    const share = o.throughput.gateway.rps / o.throughput.direct.rps;
+    const vsPortkey = o.throughput.portkey ? o.throughput.gateway.rps / o.throughput.portkey.rps : undefined;
+    rows.push(['OpenAI pass-through throughput, share of direct', '>= 25 %', `${fmt(share * 100, 1)} %`, share >= 0.25]);
+    rows.push(['OpenAI pass-through throughput, multiple of Portkey', '>= 10x', `${fmt(vsPortkey, 1)}x`, vsPortkey === undefined ? undefined : vsPortkey >= 10]);
+  }
+  if (r.translationCost !== undefined) rows.push(['translation cost (1 - translated / OpenAI pass-through throughput)', '<= 15 %', `${fmt(r.translationCost * 100, 1)} %`, r.translationCost <= 0.15]);
+  for (const [name, p] of Object.entries(r.paths)) {
+    const overhead = p.ttfb.gateway.p50 - p.ttfb.direct.p50;
+    rows.push([`stream first-byte overhead (p50), ${PATHS[name].title}`, '< 1 ms', `${fmt(overhead, 3)} ms`, overhead < 1]);
+  }
+  for (const [name, p] of Object.entries(r.paths)) {
+    const added = p.latency.gateway.p99 - p.latency.direct.p99;
+    rows.push([`added p99 at ${r.rate} req/s, ${PATHS[name].title}`, '< 5 ms', `${fmt(added)} ms`, added < 5]);
+  }
+  for (const [name, p] of Object.entries(r.paths)) {
+    rows.push([`memory per in-flight stream, ${PATHS[name].title}`, '< 50 KB', `${fmt(p.memory.perStreamKb, 1)} KB`, p.memory.perStreamKb < 50]);
+  }
+  return rows;
+}
+
+function perPath(r, render) {
+  return Object.entries(r.paths).flatMap(([name, p]) => ROLES.filter((role) => p[render.phase][role]).map((role) => render.row(name, role, p[render.phase][role], p))).join('\n');
+}
+
+function clusterSection(r) {
+  if (!r.cluster) return '';
+  const [sqlite, pgSingle, pgCluster] = r.cluster;
+  const rows = r.cluster.map((c) => {
+    const worst = (key) => Math.max(...c.load.each.map((e) => e[key]));
+    return `| ${c.label} | ${fmt(c.load.rps, 0)} | ${fmt(worst('p50'), 1)} / ${fmt(worst('p99'), 1)} | ${fmt(c.latency.p50, 3)} / ${fmt(c.latency.p99, 3)} | ${fmt(c.latency.rps, 0)} | ${c.load.non2xx + c.latency.non2xx} / ${c.load.errors + c.latency.errors} | ${c.money.ok ? 'adds up' : '**does NOT add up**'} |`;
+  });
+  const money = r.cluster.map((c) => {
+    const f = c.money.figures;
+    const checks = c.money.checks.map(([what, pass]) => `${what}: ${pass ? 'yes' : '**NO**'}`).join(' · ');
+    return `- **${c.label}**: ${f.consumeRows} consume log rows; user charged ${f.userUsedQuota} = logs ${f.logQuota} = balance taken ${f.balanceSpent} = key ${f.tokenUsedQuota} = channels ${f.channelUsedQuota} = rollups ${f.rollupQuota}; open reservations ${f.openReservations}. ${checks}`;
+  });
+  return `
+## Cluster run (OpenAI pass-through, ${r.duration} s after a 2 s warm-up)
+
+Three setups one after the other, each on fresh data, the same driver shape for all: three wrk processes with
+${r.clusterConnections} connections each (aimed one per instance, or all three at the single instance), then
+${r.rate} req/s from driver.mjs spread round-robin over the instances. PostgreSQL is a fresh database per setup
+(dropped afterwards); Redis is shared, each cluster under its own key prefix.
+
+**This machine has 2 cores, shared by the three instances, PostgreSQL, Redis, the mock and the load drivers.**
+Three instances cannot be faster than one here: the run shows that a cluster is correct (the money adds up to
+the unit across instances) and what coordinating through PostgreSQL and Redis costs, not how it scales.
+
+| setup | req/s (sum of 3 drivers) | p50 / p99 ms under full load (worst driver) | p50 / p99 ms at ${r.rate} req/s | achieved req/s | non-2xx / errors | money |
+|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+${pgSingle && sqlite ? `PostgreSQL + Redis single instance: ${fmt((pgSingle.load.rps / sqlite.load.rps) * 100, 1)} % of the SQLite single instance. ` : ''}${pgCluster && pgSingle ? `Three instances on PostgreSQL + Redis: ${fmt((pgCluster.load.rps / pgSingle.load.rps) * 100, 1)} % of one instance on the same database.` : ''}
+
+Money check, read from the database after the run (every figure is quota units, summed over the run):
+
+${money.join('\n')}
+`;
+}
+
+/** Every measurement with non-2xx answers or socket errors: its numbers measure failures, not the relay. */
+function warnings(r) {
+  const out = [];
+  const check = (what, m) => {
+    if (m && (m.non2xx > 0 || m.errors > 0)) out.push(`- ${what}: ${m.non2xx} non-2xx answers, ${m.errors} errors`);
+  };
+  for (const [name, p] of Object.entries(r.paths)) {
+    for (const phase of ['throughput', 'latency', 'ttfb']) for (const role of ROLES) check(`${PATHS[name].title}, ${phase}, ${role}`, p[phase]?.[role]);
+    check(`${PATHS[name].title}, memory`, p.memory);
+  }
+  for (const c of r.cluster ?? []) {
+    check(`cluster ${c.label}, full load`, c.load);
+    check(`cluster ${c.label}, fixed rate`, c.latency);
+  }
+  return out.length === 0 ? '' : `\n**Warning: some requests failed; the numbers of these rows do not measure the relay:**\n\n${out.join('\n')}\n`;
+}
+
+export function renderReport(r) {
+  const pathList = Object.keys(r.paths).map((name) => `- **${PATHS[name].title}**: ${PATHS[name].flow}`).join('\n');
+  const targets = targetRows(r).map(([what, goal, value, ok]) => `| ${what} | ${goal} | ${value} | ${met(ok)} |`).join('\n');
+  const main = Object.keys(r.paths).length === 0 ? '' : `
+## Targets (issue 8, item 6)
+
+| target | goal | measured | status |
+|---|---|---|---|
+${targets}
+
+## 1. Non-stream throughput (wrk, 1 thread, ${r.connections} connections, ${r.duration} s after a 2 s warm-up)
+
+| path | target | req/s | share of direct | gateway ÷ this | p50 ms | p99 ms | non-2xx | socket errors | log bytes / request |
+|---|---|---|---|---|---|---|---|---|---|
+${perPath(r, {
+  phase: 'throughput',
+  row: (name, role, t, p) => `| ${PATHS[name].title} | ${role}${role === 'direct' && name !== 'openai' ? ' (Anthropic mock)' : ''} | ${fmt(t.rps, 0)} | ${fmt((t.rps / p.throughput.direct.rps) * 100, 1)} % | ${role === 'gateway' ? '' : `${fmt(p.throughput.gateway.rps / t.rps, 2)}x`} | ${fmt(t.p50, 2)} | ${fmt(t.p99, 2)} | ${t.non2xx} | ${t.errors} | ${role === 'gateway' ? fmt(t.logBytesPerRequest, 0) : ''} |`,
+})}
+${r.translationCost !== undefined ? `\nTranslation cost: 1 - ${fmt(r.paths.translated.throughput.gateway.rps, 0)} / ${fmt(r.paths.openai.throughput.gateway.rps, 0)} = **${fmt(r.translationCost * 100, 1)} %** (target <= 15 %).` : ''}
+The translated and the Anthropic paths share one direct measurement: both call the same Anthropic mock with the
+body the gateway sends it. The gateway's log (stdout and stderr appended to a file, default LOG_LEVEL) grew by the
+bytes shown per request during its throughput phase.${r.logSample ? ` A line from it:\n\n\`\`\`\n${r.logSample}\n\`\`\`` : ''}
+
+## 2. Added latency at a fixed ${r.rate} req/s (driver.mjs paced: open loop, evenly spaced, ${r.duration} s after a 2 s warm-up)
+
+| path | target | p50 ms | p90 ms | p99 ms | max ms | added p50 ms | added p99 ms | achieved req/s | non-2xx / errors |
+|---|---|---|---|---|---|---|---|---|---|
+${perPath(r, {
+  phase: 'latency',
+  row: (name, role, t, p) => `| ${PATHS[name].title} | ${role} | ${fmt(t.p50, 3)} | ${fmt(t.p90, 3)} | ${fmt(t.p99, 3)} | ${fmt(t.max, 1)} | ${role === 'direct' ? '' : fmt(t.p50 - p.latency.direct.p50, 3)} | ${role === 'direct' ? '' : fmt(t.p99 - p.latency.direct.p99, 3)} | ${fmt(t.rps, 0)} | ${t.non2xx} / ${t.errors} |`,
+})}
+
+## 3. Stream time to first byte (${r.ttfbN} sequential streaming requests after ${r.ttfbWarmup} warm-up ones, one connection)
+
+| path | target | p50 ms | p99 ms | overhead p50 ms | overhead p99 ms | non-2xx |
+|---|---|---|---|---|---|---|
+${perPath(r, {
+  phase: 'ttfb',
+  row: (name, role, t, p) => `| ${PATHS[name].title} | ${role} | ${fmt(t.p50, 3)} | ${fmt(t.p99, 3)} | ${role === 'direct' ? '' : fmt(t.p50 - p.ttfb.direct.p50, 3)} | ${role === 'direct' ? '' : fmt(t.p99 - p.ttfb.direct.p99, 3)} | ${t.non2xx} |`,
+})}
+
+## 4. Memory with ${r.streams} streams in flight through the gateway (each path on a fresh gateway process, after 50 streaming requests as a warm-up)
+
+| path | RSS at rest KB | RSS with the streams held KB | streams holding their first chunk | completed afterwards | non-2xx / errors | per stream |
+|---|---|---|---|---|---|---|
+${Object.entries(r.paths).map(([name, p]) => `| ${PATHS[name].title} | ${p.memory.beforeKb} | ${p.memory.duringKb} | ${p.memory.inFlight} | ${p.memory.completed} | ${p.memory.non2xx} / ${p.memory.errors} | **${fmt(p.memory.perStreamKb, 1)} KB** |`).join('\n')}
+
+## Money check of the single instance above
+
+${r.money ? `After every phase (readiness probes, warm-ups, ${fmt(r.money.figures.consumeRows, 0)} consume log rows): user charged ${r.money.figures.userUsedQuota} = sum of log quota ${r.money.figures.logQuota} = balance taken ${r.money.figures.balanceSpent} = key ${r.money.figures.tokenUsedQuota} = channels ${r.money.figures.channelUsedQuota} = rollups ${r.money.figures.rollupQuota}; open reservations: ${r.money.figures.openReservations}. ${r.money.ok ? '**Adds up.**' : '**Does NOT add up.**'}` : '–'}
+`;
+  return `# Benchmark results
+
+Run on ${r.date} · ${r.cores} cores (${r.cpu}) · Node ${r.node} · wrk ${r.wrkVersion} · load average ${r.loadBefore} before, ${r.loadAfter} after${r.quick ? ' · **QUICK mode: short phases, not a full run**' : ''}
+
+The gateway is started as a user starts it (\`node packages/server/dist/main.js\`, default settings: only PORT and
+where its data lives are set), its output appended to a log file; every feature on: key authentication, quota
+reservation and settlement, a consume log row and hourly rollups per request. Load comes from separate processes
+(wrk; driver.mjs). The load drivers, the mocks, the gateway and Portkey share the machine's cores on loopback, so
+absolute numbers are pessimistic and noisy; compare the ratios within this run.
+${warnings(r)}
+${pathList ? `Paths:\n\n${pathList}\n` : ''}${main}${clusterSection(r)}`;
+}
