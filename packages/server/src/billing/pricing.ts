@@ -41,8 +41,17 @@ const NO_CACHE_DISCOUNT = { read: 1, write: 1, write1h: 1 };
 
 /** Every ratio that prices a request of `model` for a user of `group`. */
 export function pricesFor(options: OptionStore, model: string, group: string): Prices {
-  const modelRatio = own(options.ratios('ModelRatio'), model);
-  const completionRatio = own(options.ratios('CompletionRatio'), model) ?? 1;
+  const names = priceNames(model);
+  const ratio = (key: 'ModelRatio' | 'CompletionRatio' | 'CacheReadRatio' | 'CacheWriteRatio' | 'CacheWrite1hRatio' | 'ReasoningRatio') => {
+    const map = options.ratios(key);
+    for (const name of names) {
+      const value = own(map, name);
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  };
+  const modelRatio = ratio('ModelRatio');
+  const completionRatio = ratio('CompletionRatio') ?? 1;
   // Bedrock names Claude `anthropic.claude-…` or `us.anthropic.claude-…`: the same family, the same cache prices.
   const base = model.slice(model.lastIndexOf('/') + 1).toLowerCase().replace(/^(?:[a-z-]+\.)?anthropic\./, '');
   const family = FAMILY_CACHE.find(([pattern]) => pattern.test(base))?.[1] ?? NO_CACHE_DISCOUNT;
@@ -50,12 +59,34 @@ export function pricesFor(options: OptionStore, model: string, group: string): P
     modelRatio: modelRatio ?? UNKNOWN_MODEL_RATIO,
     completionRatio,
     groupRatio: own(options.ratios('GroupRatio'), group) ?? 1,
-    cacheReadRatio: own(options.ratios('CacheReadRatio'), model) ?? family.read,
-    cacheWriteRatio: own(options.ratios('CacheWriteRatio'), model) ?? family.write,
-    cacheWrite1hRatio: own(options.ratios('CacheWrite1hRatio'), model) ?? family.write1h,
-    reasoningRatio: own(options.ratios('ReasoningRatio'), model) ?? completionRatio,
+    cacheReadRatio: ratio('CacheReadRatio') ?? family.read,
+    cacheWriteRatio: ratio('CacheWriteRatio') ?? family.write,
+    cacheWrite1hRatio: ratio('CacheWrite1hRatio') ?? family.write1h,
+    reasoningRatio: ratio('ReasoningRatio') ?? completionRatio,
     unknownModel: modelRatio === undefined,
   };
+}
+
+/**
+ * The names a model's price is looked up under, most specific first: the name as called, then the provider's own
+ * name of a model that a cloud or an aggregator renames. Bedrock `us.anthropic.claude-sonnet-4-20250514-v1:0` is
+ * Anthropic's `claude-sonnet-4-20250514`; Vertex `claude-sonnet-4@20250514` (and `claude-3-5-sonnet-v2@20241022`)
+ * too; an aggregator's `openai/gpt-4o` is `gpt-4o`. A price set for the exact name always wins.
+ */
+export function priceNames(model: string): string[] {
+  const names = [model];
+  const add = (name: string) => {
+    if (name && !names.includes(name)) names.push(name);
+  };
+  const bare = model.slice(model.lastIndexOf('/') + 1);
+  add(bare);
+  const bedrock = /^(?:[a-z]{2,4}\.)?((anthropic|amazon|meta|mistral|cohere|ai21|deepseek)\..+)$/.exec(bare);
+  if (bedrock) {
+    add(bedrock[1]);
+    if (bedrock[2] === 'anthropic') add(bedrock[1].slice('anthropic.'.length).replace(/-v\d+(?::\d+)?$/, ''));
+  }
+  if (bare.includes('@')) add(bare.replace(/-v\d+@/, '@').replace('@', '-'));
+  return names;
 }
 
 /** A ratio the map itself holds: names such as "__proto__" or "constructor" must not reach Object.prototype. */
