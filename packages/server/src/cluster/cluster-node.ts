@@ -12,6 +12,7 @@ const HEARTBEAT_MS = 2_000;
 export class ClusterNode {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly held = new Set<string>();
+  private readonly taking = new Set<Promise<boolean>>();
   private stopped = false;
 
   constructor(
@@ -42,8 +43,7 @@ export class ClusterNode {
       if (running) return;
       running = true;
       try {
-        if (!(await this.leases.acquire(lease, this.instanceId, ttl))) return;
-        this.held.add(lease);
+        if (!(await this.take(lease, ttl)) || this.stopped) return;
         await job();
       } catch (error) {
         this.onError(error, name);
@@ -57,12 +57,27 @@ export class ClusterNode {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
-    for (const lease of [...this.held, `instance:${this.instanceId}`]) await this.leases.release(lease, this.instanceId).catch(() => undefined);
+    await Promise.allSettled([...this.taking]);
+    for (const lease of new Set([...this.held, `instance:${this.instanceId}`])) await this.leases.release(lease, this.instanceId).catch(() => undefined);
   }
 
   private async beat(): Promise<void> {
     if (this.stopped) return;
-    await this.leases.acquire(`instance:${this.instanceId}`, this.instanceId, INSTANCE_TTL_MS).catch((error: unknown) => this.onError(error, 'instance lease'));
+    await this.take(`instance:${this.instanceId}`, INSTANCE_TTL_MS).catch((error: unknown) => this.onError(error, 'instance lease'));
+  }
+
+  /**
+   * Takes or renews a lease, counted as under way until it answers: stop() waits for these before it releases,
+   * or a renewal that reached the store after the release would hold the lease for a whole TTL after stopping.
+   */
+  private take(lease: string, ttlMs: number): Promise<boolean> {
+    const taking = this.leases.acquire(lease, this.instanceId, ttlMs).then((taken) => {
+      if (taken) this.held.add(lease);
+      return taken;
+    });
+    this.taking.add(taking);
+    void taking.catch(() => undefined).finally(() => this.taking.delete(taking));
+    return taking;
   }
 
   private repeat(ms: number, task: () => Promise<unknown>): void {

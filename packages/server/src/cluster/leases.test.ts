@@ -70,4 +70,32 @@ describe.each(stores)('$name leases', ({ open }) => {
       await close();
     }
   });
+
+  it('a renewal still under way when an instance stops does not keep its leases after stop()', async () => {
+    const { store, close } = await open();
+    // Every take answers 120 ms late, so stop() arrives while one is on its way.
+    const slow: LeaseStore = {
+      acquire: async (name, holder, ttl) => {
+        await new Promise((r) => setTimeout(r, 120));
+        return store.acquire(name, holder, ttl);
+      },
+      release: (name, holder) => store.release(name, holder),
+      isHeld: (name) => store.isHeld(name),
+    };
+    const job = `job-${Math.random()}`;
+    const node = new ClusterNode(slow, `slow-${Math.random()}`);
+    try {
+      await node.start();
+      node.every(job, 20, async () => undefined);
+      await new Promise((r) => setTimeout(r, 200)); // the first take landed; the next is under way
+      await node.stop();
+      expect(await store.isHeld(`job:${job}`)).toBe(false);
+      expect(await store.isHeld(`instance:${node.instanceId}`)).toBe(false);
+      await new Promise((r) => setTimeout(r, 150));
+      expect(await store.isHeld(`job:${job}`)).toBe(false);
+    } finally {
+      await node.stop();
+      await close();
+    }
+  });
 });
