@@ -163,6 +163,33 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
     expect(user.quota).toBe(0);
   });
 
+  it('reservations of one batch decide in queue order against what the earlier ones left: whole, partial or refused', async () => {
+    const user = await new UsersRepository(storage.db).insert({
+      username: 'batchuser', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
+      access_token: null, quota: 1_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'BATCH1', inviter_id: 0, created_at: 0,
+    });
+    const limited = await seedToken(storage, user, { remain_quota: 500 });
+    const unlimited = await seedToken(storage, user, { unlimited: true });
+    const ask = (n: number, token: { id: number }, amount: number, minimum: number) =>
+      ledger.reserve({ requestId: `batch-${user}-${n}`, userId: user, tokenId: token.id, unlimited: token === unlimited, amount, minimum });
+    // One event-loop turn: all seven commit in one transaction.
+    const results = await Promise.allSettled([
+      ask(1, limited, 300, 300), // key 500 -> 200, user 1000 -> 700
+      ask(2, limited, 300, 300), // the key has 200: refused
+      ask(3, limited, 300, 100), // partial: the key's 200 (key 0, user 500)
+      ask(4, unlimited, 400, 400), // user 500 -> 100
+      ask(5, unlimited, 200, 200), // the user has 100: refused
+      ask(6, unlimited, 200, 50), // partial: the user's 100
+      ask(7, unlimited, 0, 0), // nothing to take
+    ]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value.amount : (r.reason as InsufficientQuotaError).who))).toEqual([300, 'token', 200, 400, 'user', 100, 0]);
+    const after = await balances(limited.id);
+    expect(after.token.remain_quota).toBe(0);
+    expect((await storage.db.selectFrom('users').select('quota').where('id', '=', user).executeTakeFirstOrThrow()).quota).toBe(0);
+    const open = await storage.db.selectFrom('quota_reservations').select(['request_id', 'amount']).where('user_id', '=', user).orderBy('request_id').execute();
+    expect(open.map((r) => [r.request_id, Number(r.amount)])).toEqual([[`batch-${user}-1`, 300], [`batch-${user}-3`, 200], [`batch-${user}-4`, 400], [`batch-${user}-6`, 100], [`batch-${user}-7`, 0]]);
+  });
+
   it('a key at zero while its own reservations are in flight is not marked exhausted', async () => {
     const token = await seedToken(storage, userId, { remain_quota: 1_000 });
     const a = await ledger.reserve({ requestId: `fl-a-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 500 });

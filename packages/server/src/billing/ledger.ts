@@ -1,15 +1,15 @@
 import { LogType, TokenStatus } from '@model-relay/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../storage/database.js';
-import { chunks, placeholders, RawSql, valuesList } from '../storage/raw-sql.js';
+import { chunks, placeholders, RawSql, ROWS_PER_STATEMENT, valuesList } from '../storage/raw-sql.js';
 import type { Database } from '../storage/schema.js';
 import { InsufficientQuotaError, type Progress, type Reservation, type ReserveInput, type Settlement } from './ledger-types.js';
 import type { LowQuotaWatch } from './quota-reminder.js';
+import { takeReservations, type Claim } from './ledger-reservations.js';
 import { addRollup, hourOf, writeRollups, type Rollup } from './usage-rollups.js';
 
 export { InsufficientQuotaError, type Progress, type Reservation, type ReserveInput, type SettledUsage, type Settlement } from './ledger-types.js';
 
-type Claim = ReserveInput & { minimum: number; requested: number };
 type Job =
   | { kind: 'reserve'; reservation: Claim; resolve: (value: Reservation) => void; reject: (error: unknown) => void }
   | { kind: 'settle'; reservation: Reservation; settlement: Settlement; attempts: number; resolve: (value: number | undefined) => void; reject: (error: unknown) => void }
@@ -18,9 +18,8 @@ type Outcome = Reservation | InsufficientQuotaError | number | undefined;
 /** Users a commit took below the reminder threshold, with their quota after it. */
 type Crossings = Array<{ userId: number; quota: number }>;
 
-/** Largest number of jobs committed in one transaction, and of rows in one multi-row statement. */
+/** Largest number of jobs committed in one transaction. */
 const MAX_BATCH = 1024;
-const ROWS_PER_STATEMENT = 64;
 const LOG_COLUMNS = ['user_id', 'created_at', 'type', 'content', 'username', 'token_name', 'token_id', 'model_name', 'quota',
   'prompt_tokens', 'completion_tokens', 'channel_id', 'request_id', 'elapsed_time', 'is_stream',
   'first_byte_ms', 'channel_name', 'dialect', 'cached_tokens', 'cache_write_tokens', 'reasoning_tokens', 'error', 'attempts'] as const;
@@ -52,9 +51,9 @@ const byKey = <K extends number | string>(map: Map<K, Totals>) => [...map].sort(
  * and charges the actual cost, refunds the rest, bumps the usage counters and writes the consume log.
  *
  * Group commit: reservations and settlements queue up and every queued job is committed in one transaction
- * per event-loop turn. Each reservation still decides on its own (its conditional updates either take the
- * whole amount or nothing), while the batch's settlements touch each key, user and channel row once with the
- * summed amounts and write their logs in multi-row inserts. If a batch fails, each job is retried in a
+ * per event-loop turn. Each reservation still decides on its own (the whole amount, a partial one its minimum
+ * allows, or nothing, against the balances its predecessors in the batch left), while the batch touches each
+ * key, user and channel row once with the summed amounts and writes its logs in multi-row inserts. If a batch fails, each job is retried in a
  * transaction of its own, so one bad job never takes the others down. Nothing is half-written: a job's
  * writes land together or not at all.
  */
@@ -176,10 +175,11 @@ export class QuotaLedger {
   }
 
   /**
-   * Applies a batch inside one transaction. Rows are locked in one global order before anything changes:
-   * reservation rows (the claims), then keys, then users, then channels, each by ascending id; no two
-   * transactions, on any number of instances, can then wait on each other in a cycle (no deadlocks). Then
-   * settlements (they free quota), reservations, and progress records.
+   * Applies a batch inside one transaction. Rows are locked in one global order: reservation rows (the claims),
+   * then keys, then users, each by ascending id, before anything changes; channels are only ever added to, and
+   * their rows are locked by those updates, in ascending id order after every key and user row (and before the
+   * rollup rows). No two transactions, on any number of instances, can then wait on each other in a cycle (no
+   * deadlocks). Then settlements (they free quota), reservations, and progress records.
    */
   private async apply(trx: Transaction<Database>, batch: Job[], crossings: Crossings): Promise<Outcome[]> {
     const outcomes: Outcome[] = new Array(batch.length);
@@ -188,15 +188,14 @@ export class QuotaLedger {
     const open = settles.length > 0 ? await this.claim(trx, settles.map(({ job }) => job.reservation.requestId)) : new Set<string>();
     await this.lock(trx, 'tokens', [...settles.map(({ job }) => job.reservation.tokenId), ...reserves.filter(({ job }) => !job.reservation.unlimited).map(({ job }) => job.reservation.tokenId)]);
     await this.lock(trx, 'users', [...settles.map(({ job }) => job.reservation.userId), ...reserves.map(({ job }) => job.reservation.userId)]);
-    await this.lock(trx, 'channels', settles.map(({ job }) => job.settlement.channelId).filter((id) => id > 0));
 
     if (settles.length > 0) await this.applySettlements(trx, settles, open, outcomes, crossings);
     const reserved: Claim[] = [];
-    for (const { job, i } of reserves) {
-      const refused = await this.take(trx, job.reservation);
-      outcomes[i] = refused ?? job.reservation;
-      if (!refused) reserved.push(job.reservation);
-    }
+    const refusals = reserves.length > 0 ? await takeReservations(this.sql, trx, reserves.map(({ job }) => job.reservation)) : [];
+    reserves.forEach(({ job, i }, n) => {
+      outcomes[i] = refusals[n] ?? job.reservation;
+      if (!refusals[n]) reserved.push(job.reservation);
+    });
     const createdAt = now();
     for (const part of chunks(reserved, ROWS_PER_STATEMENT)) {
       await this.sql.run(
@@ -212,12 +211,23 @@ export class QuotaLedger {
     return outcomes;
   }
 
-  /** The claim: the reservation rows that still exist are deleted; each one pays out once. Returns their ids. */
+  /**
+   * The claim: the reservation rows that still exist are deleted; each one pays out once. Returns their ids.
+   * PostgreSQL and SQLite say which rows they deleted (one statement); MySQL has no DELETE ... RETURNING, so the
+   * rows are read locked first.
+   */
   private async claim(trx: Transaction<Database>, requestIds: string[]): Promise<Set<string>> {
     const open = new Set<string>();
     const ids = [...new Set(requestIds)].sort();
     for (const part of chunks(ids, ROWS_PER_STATEMENT)) {
       const list = placeholders(part.length);
+      if (this.dialect !== 'mysql') {
+        // PostgreSQL locks the rows in request-id order first, as the MySQL path does: no lock cycle between claims.
+        const rows = this.dialect === 'postgres' ? `select request_id from quota_reservations where request_id in (${list}) order by request_id for update` : list;
+        const deleted = await this.sql.run<{ request_id: string }>(trx, `delete from quota_reservations where request_id in (${rows}) returning request_id`, part);
+        for (const row of deleted.rows) open.add(row.request_id);
+        continue;
+      }
       const rows = await this.sql.run<{ request_id: string }>(trx, `select request_id from quota_reservations where request_id in (${list}) order by request_id${this.sql.forUpdate}`, part);
       for (const row of rows.rows) open.add(row.request_id);
       if (rows.rows.length > 0) await this.sql.run(trx, `delete from quota_reservations where request_id in (${list})`, part);
@@ -226,42 +236,12 @@ export class QuotaLedger {
   }
 
   /** Locks rows by ascending id (PostgreSQL and MySQL; SQLite has one writer at a time). */
-  private async lock(trx: Transaction<Database>, table: 'tokens' | 'users' | 'channels', ids: number[]): Promise<void> {
+  private async lock(trx: Transaction<Database>, table: 'tokens' | 'users', ids: number[]): Promise<void> {
     if (this.dialect === 'sqlite' || ids.length === 0) return;
     const sorted = [...new Set(ids)].sort((a, b) => a - b);
     for (const part of chunks(sorted, ROWS_PER_STATEMENT)) {
       await this.sql.run(trx, `select id from ${table} where id in (${placeholders(part.length)}) order by id for update`, part);
     }
-  }
-
-  /**
-   * A reservation's updates (token row, then user row: the lock order everywhere in the ledger). The whole
-   * amount is taken with one conditional update per row when both balances cover it; otherwise, when a
-   * minimum allows a partial reservation, the rows are locked and as much as both hold is taken.
-   */
-  private async take(trx: Transaction<Database>, r: Claim): Promise<InsufficientQuotaError | undefined> {
-    r.amount = r.requested; // a batch that failed and is retried job by job starts over
-    if (r.amount === 0) return undefined;
-    let refused: InsufficientQuotaError | undefined;
-    if (!r.unlimited) {
-      const token = await this.sql.changes(trx, 'update tokens set remain_quota = remain_quota - ? where id = ? and remain_quota >= ?', [r.amount, r.tokenId, r.amount]);
-      if (token === 0) refused = new InsufficientQuotaError('token');
-    }
-    if (!refused) {
-      const user = await this.sql.changes(trx, 'update users set quota = quota - ? where id = ? and quota >= ?', [r.amount, r.userId, r.amount]);
-      if (user > 0) return undefined;
-      if (!r.unlimited) await this.sql.run(trx, 'update tokens set remain_quota = remain_quota + ? where id = ?', [r.amount, r.tokenId]);
-      refused = new InsufficientQuotaError('user');
-    }
-    if (r.minimum >= r.amount) return refused;
-    const tokenQuota = r.unlimited ? Number.MAX_SAFE_INTEGER : await this.balance(trx, 'tokens', 'remain_quota', r.tokenId);
-    const userQuota = await this.balance(trx, 'users', 'quota', r.userId);
-    const take = Math.min(r.amount, tokenQuota, userQuota);
-    if (take < r.minimum || take <= 0) return new InsufficientQuotaError(tokenQuota < userQuota ? 'token' : 'user');
-    if (!r.unlimited) await this.sql.run(trx, 'update tokens set remain_quota = remain_quota - ? where id = ?', [take, r.tokenId]);
-    await this.sql.run(trx, 'update users set quota = quota - ? where id = ?', [take, r.userId]);
-    r.amount = take;
-    return undefined;
   }
 
   /** A balance read with the row locked for the rest of the transaction (PostgreSQL, MySQL; SQLite locks the database). */

@@ -1,13 +1,11 @@
 import type { Transaction } from 'kysely';
 import type { Dialect } from '../storage/database.js';
-import { chunks, type RawSql, valuesList } from '../storage/raw-sql.js';
+import { chunks, type RawSql, ROWS_PER_STATEMENT, valuesList } from '../storage/raw-sql.js';
 import type { Database } from '../storage/schema.js';
 import type { Reservation, Settlement } from './ledger-types.js';
 
 /** Hourly usage rollups (the dashboard reads them): summed per batch and upserted in the settlement's own transaction. */
 
-/** Rows per multi-row upsert. */
-const ROWS_PER_STATEMENT = 64;
 const ROLLUP_COLUMNS = ['hour', 'user_id', 'token_id', 'model', 'channel_id', 'instance_id', 'requests', 'failures', 'prompt_tokens', 'completion_tokens',
   'cached_tokens', 'reasoning_tokens', 'quota', 'latency_ms'] as const;
 /** The rollup columns a conflicting insert adds to. */

@@ -51,6 +51,9 @@ export function placeholders(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
 }
 
+/** Most rows in one multi-row statement or IN list (keeps statement texts, and so prepared statements, few). */
+export const ROWS_PER_STATEMENT = 64;
+
 /** Splits into chunks of at most `size` (keeps statement texts, and so prepared statements, few). */
 export function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
