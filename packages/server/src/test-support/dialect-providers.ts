@@ -105,6 +105,8 @@ export const PROVIDERS: ProviderRow[] = [
     start: () => bedrockUpstream({ strictTurns: true }),
     text: HELLO,
     usage: { prompt_tokens: 12, completion_tokens: 12 },
+    cacheUsage: CLAUDE_CACHE,
+    thinkingUsage: CLAUDE_THINKING,
   },
   {
     // Amazon Nova through Converse / ConverseStream: every client dialect is translated.
@@ -114,6 +116,9 @@ export const PROVIDERS: ProviderRow[] = [
     start: () => bedrockUpstream({}),
     text: HELLO,
     usage: { prompt_tokens: 9, completion_tokens: 10 },
+    // Converse reports the same cache split as InvokeModel; the thinking answer's reasoning comes within the output.
+    cacheUsage: CLAUDE_CACHE,
+    thinkingUsage: CLAUDE_THINKING,
   },
 ];
 

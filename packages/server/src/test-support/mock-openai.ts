@@ -26,6 +26,8 @@ export interface MockUpstream {
   close(): Promise<void>;
 }
 
+/** What the mock writes for a tool taking free text (Codex CLI's apply_patch). */
+export const MOCK_PATCH = '*** Begin Patch\n*** Add File: hello.txt\n+Hello\n*** End Patch';
 export const MOCK_REPLY = 'Hello from the mock upstream, this is a streamed answer.';
 const words = MOCK_REPLY.split(' ');
 
@@ -180,7 +182,11 @@ export function chatProblem(body: Record<string, unknown>): string | undefined {
 
 /** Tool call, reasoning and cached-usage answers, whole or streamed (arguments in pieces). */
 function chatScenario(res: ServerResponse, body: Record<string, unknown>, model: string, tool: string | undefined, mode: string): void {
-  const args = '{"city": "Paris"}';
+  // A tool taking one free-text `input` (a Responses custom tool, translated) gets a patch; any other the weather call.
+  const called = (body.tools as Array<{ function: { name: string; parameters?: { properties?: Record<string, { type?: string }> } } }> | undefined)?.find((t) => t.function.name === tool);
+  const freeText = called?.function.parameters?.properties?.input?.type === 'string';
+  const args = freeText ? JSON.stringify({ input: MOCK_PATCH }) : '{"city": "Paris"}';
+  const pieces = freeText ? [args.slice(0, 10), args.slice(10, 30), args.slice(30)] : ['{"city', '": "Par', 'is"}'];
   const reasoning = mode === 'reasoning' ? 'The user wants a short answer.' : undefined;
   const text = tool ? '' : MOCK_REPLY;
   const usage = {
@@ -205,7 +211,7 @@ function chatScenario(res: ServerResponse, body: Record<string, unknown>, model:
   if (reasoning) chunk({ reasoning_content: reasoning });
   if (tool) {
     chunk({ tool_calls: [{ index: 0, id: 'call_mock1', type: 'function', function: { name: tool, arguments: '' } }] });
-    for (const piece of ['{"city', '": "Par', 'is"}']) chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] });
+    for (const piece of pieces) chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] });
   } else for (const word of words) chunk({ content: `${word === words[0] ? '' : ' '}${word}` });
   chunk({}, finish);
   if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [], usage })}\n\n`);

@@ -5,7 +5,7 @@ import type { RelayStore } from '../../storage/repositories/relay-store.js';
 import type { ChannelRow } from '../../storage/schema.js';
 import type { UpstreamPools } from '../transport/upstream-pools.js';
 import { CredentialError, type CredentialResolver } from '../credentials/credential-resolver.js';
-import { targetOf } from '../pipeline/handle-relay.js';
+import { targetOf } from '../pipeline/attempt-channels.js';
 import { mapModel } from '../pipeline/map-model.js';
 import { emptyRequest, textOf, type ChatResponse } from '../canonical.js';
 import { dialectOf } from '../dialects/registry.js';

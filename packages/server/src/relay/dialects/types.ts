@@ -55,6 +55,8 @@ export interface WriteContext {
   includeUsage: boolean;
   /** Gemini: stream as a JSON array (no `alt=sse`). */
   jsonArray?: boolean;
+  /** Responses: the client's custom (free-text) tools, whose calls it expects as `custom_tool_call` items. */
+  freeformTools?: ReadonlySet<string>;
 }
 
 /** What billing and routing need from a client body without translating it. */
@@ -71,6 +73,8 @@ export interface RequestFacts {
   promptText(): string;
   /** The client asked for usage in a stream (OpenAI stream_options.include_usage). */
   includeUsage: boolean;
+  /** Responses: names of the client's custom (free-text) tools. */
+  freeformTools?: string[];
 }
 
 export interface Dialect {

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MOCK_REPLY, startMockUpstream, type MockUpstream } from '../../test-support/mock-openai.js';
+import { MOCK_PATCH, MOCK_REPLY, startMockUpstream, type MockUpstream } from '../../test-support/mock-openai.js';
 import { seedChannel, seedToken } from '../../test-support/seed.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 
@@ -102,6 +102,35 @@ describe('POST /v1/responses', () => {
     // cost of each plain answer: ceil((12 + 10 x 2) x 0.135) = 5
     const logs = await logsOf(token.id, 4);
     expect(logs.slice(0, 2).map((l) => l.quota)).toEqual([5, 5]);
+  });
+
+  it("Codex CLI's apply_patch (a custom free-text tool) through a Chat-only vendor: a custom_tool_call with the patch, whole and streamed, and its output goes back", async () => {
+    await seedChannel(t.ctx.storage, { type: 8, key: 'ok', baseUrl: mock.url, models: 'deepseek-chat' });
+    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 1_000_000 });
+    const openai = client(token.key);
+    const tools: OpenAI.Responses.Tool[] = [{ type: 'custom', name: 'apply_patch', description: 'Edit files.', format: { type: 'grammar', syntax: 'lark', definition: 'start: "*** Begin Patch" /(.|\\n)*/' } }];
+    const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'Add hello.txt' }];
+    const call = await openai.responses.create({ model: 'deepseek-chat', input, tools });
+    expect(call.output).toMatchObject([{ type: 'custom_tool_call', name: 'apply_patch', input: MOCK_PATCH, status: 'completed' }]);
+    // The vendor saw a function with one string parameter, the grammar in its description.
+    expect((mock.requests[0].body as { tools: unknown[] }).tools).toMatchObject([{ type: 'function', function: { name: 'apply_patch', description: expect.stringContaining('lark grammar'), parameters: { required: ['input'] } } }]);
+
+    const stream = openai.responses.stream({ model: 'deepseek-chat', input, tools });
+    const deltas: string[] = [];
+    stream.on('response.custom_tool_call_input.delta', (event) => deltas.push(event.delta));
+    const streamed = await stream.finalResponse();
+    expect(streamed.output).toMatchObject([{ type: 'custom_tool_call', name: 'apply_patch', input: MOCK_PATCH }]);
+    expect(deltas.join('')).toBe(MOCK_PATCH);
+
+    const ctc = call.output[0] as OpenAI.Responses.ResponseCustomToolCall;
+    const next = await openai.responses.create({ model: 'deepseek-chat', tools, input: [...input, ctc, { type: 'custom_tool_call_output', call_id: ctc.call_id, output: 'Done!' }] });
+    expect(next.output_text).toBe(MOCK_REPLY);
+    expect((mock.requests.at(-1)!.body as { messages: unknown[] }).messages.slice(-2)).toMatchObject([
+      { role: 'assistant', tool_calls: [{ id: ctc.call_id, function: { name: 'apply_patch', arguments: JSON.stringify({ input: MOCK_PATCH }) } }] },
+      { role: 'tool', tool_call_id: ctc.call_id, content: 'Done!' },
+    ]);
+    const logs = await logsOf(token.id, 3);
+    expect(logs).toHaveLength(3);
   });
 
   it('passed through, an answer cut at max_output_tokens (response.incomplete) is billed its usage, whole and streamed', async () => {

@@ -2,6 +2,7 @@ import type { Dialect } from '../types.js';
 import { openAiErrorBody } from '../openai-chat/index.js';
 import { asNumber, asString, collectText, parseEvent, promptBoundOf } from '../shared.js';
 import { buildResponsesRequest } from './build-request.js';
+import { customToolNames } from './freeform.js';
 import { parseResponsesRequest } from './parse-request.js';
 import { parseResponsesResponse, writeResponsesResponse } from './response.js';
 import { createResponsesStreamReader } from './stream-reader.js';
@@ -41,6 +42,7 @@ export const openAiResponsesDialect: Dialect = {
       promptText: () => collectText([body.instructions, body.input], isOpaque),
       // The terminal event always carries the usage.
       includeUsage: true,
+      freeformTools: customToolNames(body.tools),
     };
   },
   buildRequest: buildResponsesRequest,

@@ -7,6 +7,7 @@ import { anthropicDialect } from '../anthropic/index.js';
 import { SseDecoder } from '../../transport/frame-decoders.js';
 import { UpstreamStreamError } from '../shared.js';
 import { carry } from './carrier.js';
+import { FREEFORM_PARAMETERS } from './freeform.js';
 import { openAiResponsesDialect as responses } from './index.js';
 import { ResponsesStreamReader } from './stream-reader.js';
 
@@ -86,10 +87,34 @@ describe('a Responses request translated for another channel', () => {
     expect(responses.parseRequest({ model: 'm', input: 'x', max_output_tokens: 300, temperature: 0.2, top_p: 0.9 })).toMatchObject({ maxOutputTokens: 300, temperature: 0.2, topP: 0.9 });
   });
 
+  it("custom (free-text) tools, as Codex CLI's apply_patch: a function with one string `input`, the grammar in its description; calls and outputs round trip", () => {
+    const grammar = 'start: begin_patch hunk+ end_patch';
+    const request = responses.parseRequest({
+      model: 'gpt-5',
+      input: [
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix the typo' }] },
+        { type: 'custom_tool_call', call_id: 'call_1', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch' },
+        { type: 'custom_tool_call_output', call_id: 'call_1', output: 'Done!' },
+      ],
+      tools: [{ type: 'custom', name: 'apply_patch', description: 'Edits files.', format: { type: 'grammar', syntax: 'lark', definition: grammar } }],
+      tool_choice: { type: 'custom', name: 'apply_patch' },
+    });
+    expect(request.tools).toEqual([{ name: 'apply_patch', description: `Edits files.\n\nThe input must follow this lark grammar:\n${grammar}`, parameters: FREEFORM_PARAMETERS }]);
+    expect(request.toolChoice).toEqual({ type: 'tool', name: 'apply_patch' });
+    expect(request.messages.slice(1)).toEqual([
+      { role: 'assistant', content: [{ type: 'tool_call', id: 'call_1', name: 'apply_patch', arguments: JSON.stringify({ input: '*** Begin Patch\n*** End Patch' }) }] },
+      { role: 'user', content: [{ type: 'tool_result', callId: 'call_1', name: 'apply_patch', content: [{ type: 'text', text: 'Done!' }] }] },
+    ]);
+    // The facts tell the writers which calls go back as custom_tool_call items.
+    expect(responses.inspect({ model: 'gpt-5', input: 'x', tools: [{ type: 'function', name: 'shell' }, { type: 'custom', name: 'apply_patch' }] }, () => 0).freeformTools).toEqual(['apply_patch']);
+    expect(responses.inspect({ model: 'gpt-5', input: 'x' }, () => 0).freeformTools).toBeUndefined();
+  });
+
   it('refuses what only OpenAI can do with a clear 400', () => {
     expect(refusal({ tools: [{ type: 'web_search' }] })).toMatch(/web_search.*web_search = "disabled"/);
     expect(refusal({ tools: [{ type: 'file_search', vector_store_ids: ['vs_1'] }] })).toContain('file_search');
-    expect(refusal({ tools: [{ type: 'custom', name: 'apply_patch' }] })).toContain('custom');
+    expect(refusal({ tools: [{ type: 'custom' }] })).toContain('name');
+    expect(refusal({ input: [{ type: 'custom_tool_call', call_id: 'c1', input: 'x' }] })).toContain('custom_tool_call');
     expect(refusal({ tool_choice: { type: 'web_search_preview' } })).toContain('web_search_preview');
     expect(refusal({ previous_response_id: 'resp_1' })).toContain('previous_response_id');
     expect(refusal({ conversation: 'conv_1' })).toContain('conversation');
@@ -211,6 +236,44 @@ describe('answers written to a Responses client', () => {
       { type: 'tool_call', id: 'toolu_9', name: 'get_weather', arguments: '{"city":"Paris"}', signature: 'thought' },
     ]);
     expect(back.finishReason).toBe('tool_calls');
+  });
+
+  it('a call to a custom tool goes back as custom_tool_call with its text, whole and streamed (the SDK assembles it)', async () => {
+    const patch = '*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch';
+    const args = JSON.stringify({ input: patch });
+    const freeform = { ...context, freeformTools: new Set(['apply_patch']) };
+    const called: ChatResponse = { id: 'x', model: 'm', content: [{ type: 'tool_call', id: 'toolu_p', name: 'apply_patch', arguments: args }, { type: 'tool_call', id: 'toolu_s', name: 'shell', arguments: '{"command":["ls"]}' }], finishReason: 'tool_calls', usage: { prompt_tokens: 5, completion_tokens: 7 } };
+    const body = responses.writeResponse(called, freeform) as Record<string, any>;
+    expect(body.output).toMatchObject([
+      { type: 'custom_tool_call', status: 'completed', call_id: 'toolu_p', name: 'apply_patch', input: patch },
+      { type: 'function_call', call_id: 'toolu_s', name: 'shell', arguments: '{"command":["ls"]}' },
+    ]);
+
+    const writer = responses.createStreamWriter(freeform);
+    const parts: StreamPart[] = [
+      { type: 'start' },
+      { type: 'tool_call', index: 0, id: 'toolu_p', name: 'apply_patch' },
+      { type: 'tool_call_delta', index: 0, arguments: args.slice(0, 20) },
+      { type: 'tool_call_delta', index: 0, arguments: args.slice(20) },
+      { type: 'usage', usage: called.usage! },
+      { type: 'finish', reason: 'tool_calls' },
+    ];
+    const text = parts.map((p) => writer.write(p)).join('') + writer.end();
+    const events = framesOf(text).map((f) => JSON.parse(f.data));
+    expect(events.map((e) => e.type)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.custom_tool_call_input.delta',
+      'response.custom_tool_call_input.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(events[3]).toMatchObject({ delta: patch, output_index: 0 });
+    const final = await ResponseStream.fromReadableStream(new Response(framesOf(text).map((f) => f.data).join('\n')).body!).finalResponse();
+    expect(final.output).toMatchObject([{ type: 'custom_tool_call', call_id: 'toolu_p', name: 'apply_patch', input: patch }]);
+    // The gateway reads its own stream back to the same call.
+    expect(collectStream(readAll(text)).content).toEqual([{ type: 'tool_call', id: 'toolu_p', name: 'apply_patch', arguments: args }]);
   });
 
   it('a broken stream ends with error and response.failed, the output so far marked incomplete', () => {

@@ -2,6 +2,7 @@ import type { AssistantPart, ChatRequest, ImagePart, Message, ReasoningConfig, R
 import { emptyRequest } from '../../canonical.js';
 import { asArray, asNumber, asString, badRequest, imageFromUrl, isRecord } from '../shared.js';
 import { uncarry } from './carrier.js';
+import { freeformArguments, freeformTool } from './freeform.js';
 
 /**
  * An OpenAI Responses body (https://platform.openai.com/docs/api-reference/responses/create) as a canonical
@@ -73,9 +74,18 @@ function readItems(items: unknown[], request: ChatRequest): void {
       toolSignature = undefined;
       return;
     }
-    if (type === 'function_call_output') {
+    if (type === 'custom_tool_call') {
       const callId = asString(raw.call_id);
-      if (!callId) throw badRequest(`input[${index}]：function_call_output 缺少 call_id`);
+      const name = asString(raw.name);
+      if (!callId || !name) throw badRequest(`input[${index}]：custom_tool_call 缺少 call_id 或 name`);
+      names.set(callId, name);
+      append(request.messages, 'assistant', [{ type: 'tool_call', id: callId, name, arguments: freeformArguments(asString(raw.input) ?? ''), ...(toolSignature ? { signature: toolSignature } : {}) }]);
+      toolSignature = undefined;
+      return;
+    }
+    if (type === 'function_call_output' || type === 'custom_tool_call_output') {
+      const callId = asString(raw.call_id);
+      if (!callId) throw badRequest(`input[${index}]：${type} 缺少 call_id`);
       append(request.messages, 'user', [{ type: 'tool_result', callId, name: names.get(callId), content: toolOutput(raw.output, index) }]);
       return;
     }
@@ -156,6 +166,12 @@ function readTools(tools: unknown, request: ChatRequest): void {
   if (!Array.isArray(tools)) throw badRequest('tools 必须是数组');
   for (const tool of tools) {
     if (!isRecord(tool)) throw badRequest('tools 的每一项必须是对象');
+    if (tool.type === 'custom') {
+      const name = asString(tool.name);
+      if (!name) throw badRequest('tools 中的自定义工具缺少 name');
+      request.tools.push(freeformTool(tool, name));
+      continue;
+    }
     if (tool.type !== 'function') {
       const hint = tool.type === 'web_search' || tool.type === 'web_search_preview' ? '；Codex CLI 可在 config.toml 中设置 web_search = "disabled"' : '';
       throw badRequest(builtInTool(tool.type) + hint);
@@ -171,10 +187,10 @@ function readToolChoice(choice: unknown, request: ChatRequest): ToolChoice | und
   if (choice === undefined || choice === null) return undefined;
   if (choice === 'auto' || choice === 'none' || choice === 'required') return { type: choice };
   if (!isRecord(choice)) throw badRequest('tool_choice 无效');
-  if (choice.type === 'function' && asString(choice.name)) return { type: 'tool', name: choice.name as string };
+  if ((choice.type === 'function' || choice.type === 'custom') && asString(choice.name)) return { type: 'tool', name: choice.name as string };
   if (choice.type === 'allowed_tools') {
     // Only the allowed functions are offered: the restriction survives as a shorter tool list.
-    const allowed = new Set(asArray(choice.tools).flatMap((t) => (isRecord(t) && t.type === 'function' && typeof t.name === 'string' ? [t.name] : [])));
+    const allowed = new Set(asArray(choice.tools).flatMap((t) => (isRecord(t) && (t.type === 'function' || t.type === 'custom') && typeof t.name === 'string' ? [t.name] : [])));
     request.tools = request.tools.filter((t) => allowed.has(t.name));
     return { type: choice.mode === 'required' ? 'required' : 'auto' };
   }

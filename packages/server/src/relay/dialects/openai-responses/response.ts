@@ -3,6 +3,7 @@ import { tokenCount } from '../../../billing/usage.js';
 import type { WriteContext } from '../types.js';
 import { asArray, asString, isRecord, nowSeconds } from '../shared.js';
 import { carry, uncarry } from './carrier.js';
+import { freeformArguments, freeformInput } from './freeform.js';
 import { reasoningText } from './parse-request.js';
 
 type Item = Record<string, unknown>;
@@ -87,8 +88,8 @@ export function responseObject(
   };
 }
 
-/** Ids of output items, unique within the response: `msg_…`, `rs_…`, `fc_…`. */
-export const itemId = (responseId: string, kind: 'msg' | 'rs' | 'fc', index: number): string => `${kind}_${responseId.replace(/^resp_/, '')}${index.toString().padStart(3, '0')}`;
+/** Ids of output items, unique within the response: `msg_…`, `rs_…`, `fc_…`, `ctc_…`. */
+export const itemId = (responseId: string, kind: 'msg' | 'rs' | 'fc' | 'ctc', index: number): string => `${kind}_${responseId.replace(/^resp_/, '')}${index.toString().padStart(3, '0')}`;
 
 export const textPart = (text: string): Item => ({ type: 'output_text', text, annotations: [], logprobs: [] });
 
@@ -97,10 +98,13 @@ export function reasoningItem(id: string, text: string, carried?: Parameters<typ
   return { id, type: 'reasoning', summary: text ? [{ type: 'summary_text', text }] : [], ...(carried ? { encrypted_content: carry(carried) } : {}) };
 }
 
-/** The output items of an answer: text runs as messages, reasoning items, function calls. */
-export function outputItems(content: AssistantPart[], responseId: string): Item[] {
+/** A finished call to a custom tool: its text, not JSON arguments. */
+export const customCallItem = (id: string, status: string, callId: string, name: string, args: string): Item => ({ id, type: 'custom_tool_call', status, call_id: callId, name, input: freeformInput(args) });
+
+/** The output items of an answer: text runs as messages, reasoning items, function calls (custom tool calls for `freeform` tools). */
+export function outputItems(content: AssistantPart[], responseId: string, freeform?: ReadonlySet<string>): Item[] {
   const items: Item[] = [];
-  const id = (kind: 'msg' | 'rs' | 'fc') => itemId(responseId, kind, items.length);
+  const id = (kind: 'msg' | 'rs' | 'fc' | 'ctc') => itemId(responseId, kind, items.length);
   let message: { content: Item[] } | undefined;
   for (const part of content) {
     if (part.type === 'text') {
@@ -117,7 +121,8 @@ export function outputItems(content: AssistantPart[], responseId: string): Item[
       items.push(reasoningItem(id('rs'), part.text, carried));
     } else {
       if (part.signature) items.push(reasoningItem(id('rs'), '', { toolSignature: part.signature }));
-      items.push({ id: id('fc'), type: 'function_call', status: 'completed', call_id: part.id, name: part.name, arguments: part.arguments || '{}' });
+      if (freeform?.has(part.name)) items.push(customCallItem(id('ctc'), 'completed', part.id, part.name, part.arguments));
+      else items.push({ id: id('fc'), type: 'function_call', status: 'completed', call_id: part.id, name: part.name, arguments: part.arguments || '{}' });
     }
   }
   return items;
@@ -125,7 +130,7 @@ export function outputItems(content: AssistantPart[], responseId: string): Item[
 
 export function writeResponsesResponse(response: ChatResponse, context: WriteContext): Record<string, unknown> {
   const { status, incomplete, error } = statusOf(response.finishReason);
-  return responseObject(context, status, { output: outputItems(response.content, context.id), usage: response.usage, incomplete, error });
+  return responseObject(context, status, { output: outputItems(response.content, context.id, context.freeformTools), usage: response.usage, incomplete, error });
 }
 
 /** Output items -> canonical content. Unlike a request's input, reasoning without a signature is kept: it is the model's words. */
@@ -148,6 +153,9 @@ export function readOutput(items: unknown[]): AssistantPart[] {
     } else if (item.type === 'function_call') {
       const args = item.arguments;
       content.push({ type: 'tool_call', id: asString(item.call_id) ?? asString(item.id) ?? '', name: asString(item.name) ?? '', arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}), ...(toolSignature ? { signature: toolSignature } : {}) });
+      toolSignature = undefined;
+    } else if (item.type === 'custom_tool_call') {
+      content.push({ type: 'tool_call', id: asString(item.call_id) ?? asString(item.id) ?? '', name: asString(item.name) ?? '', arguments: freeformArguments(asString(item.input) ?? ''), ...(toolSignature ? { signature: toolSignature } : {}) });
       toolSignature = undefined;
     } else if (item.type === 'reasoning') {
       const carried = uncarry(item.encrypted_content);

@@ -2,14 +2,15 @@ import type { StreamPart } from '../../canonical.js';
 import type { Frame, StreamReader } from '../types.js';
 import { asArray, asString, isRecord, parseEvent, UpstreamStreamError } from '../shared.js';
 import { uncarry } from './carrier.js';
+import { freeformArguments } from './freeform.js';
 import { reasoningText } from './parse-request.js';
 import { finishOf, readResponsesUsage } from './response.js';
 
 /**
  * Reads a Responses event stream (https://platform.openai.com/docs/api-reference/responses-streaming). Text,
- * reasoning summaries and function-call arguments arrive as deltas; the usage only in the terminal event
- * (`response.completed`, or `response.incomplete` when the answer was cut short: both are billed). A
- * `response.failed` or `error` event breaks the stream.
+ * reasoning summaries and function-call arguments arrive as deltas (a custom tool's text is taken from its
+ * finished item); the usage only in the terminal event (`response.completed`, or `response.incomplete` when the
+ * answer was cut short: both are billed). A `response.failed` or `error` event breaks the stream.
  *
  * It remembers where the upstream's stream stood (last sequence number, response id), so that in a pass-through
  * the gateway's own error event can continue it (see the writer).
@@ -93,6 +94,10 @@ export class ResponsesStreamReader implements StreamReader {
       if (!this.calls.get(index)!.deltas && args) parts.push({ type: 'tool_call_delta', index, arguments: args });
       return parts;
     }
+    if (item.type === 'custom_tool_call') {
+      // Its text is taken whole from the finished item (its input deltas are not JSON arguments).
+      return [...this.openCall(index, item), { type: 'tool_call_delta', index, arguments: freeformArguments(asString(item.input) ?? '') }];
+    }
     if (item.type === 'message') {
       if (this.streamed.has(index)) return [];
       const text = asArray(item.content)
@@ -113,7 +118,7 @@ export class ResponsesStreamReader implements StreamReader {
   private finish(response: unknown, status: 'completed' | 'incomplete'): StreamPart[] {
     const json = isRecord(response) ? response : {};
     const parts: StreamPart[] = [...this.start(json)];
-    const hasCalls = this.calls.size > 0 || asArray(json.output).some((item) => isRecord(item) && item.type === 'function_call');
+    const hasCalls = this.calls.size > 0 || asArray(json.output).some((item) => isRecord(item) && (item.type === 'function_call' || item.type === 'custom_tool_call'));
     parts.push({ type: 'finish', reason: finishOf(json.status ?? status, json.incomplete_details, hasCalls) });
     const usage = readResponsesUsage(json.usage);
     if (usage) parts.push({ type: 'usage', usage });

@@ -1,7 +1,8 @@
 import type { FinishReason, StreamPart, Usage } from '../../canonical.js';
 import type { StreamReader, StreamWriter, WriteContext } from '../types.js';
 import { carry } from './carrier.js';
-import { itemId, reasoningItem, responseObject, statusOf, textPart } from './response.js';
+import { freeformInput } from './freeform.js';
+import { customCallItem, itemId, reasoningItem, responseObject, statusOf, textPart } from './response.js';
 import { ResponsesStreamReader } from './stream-reader.js';
 
 type Item = Record<string, unknown>;
@@ -10,12 +11,14 @@ type Item = Record<string, unknown>;
 type OpenItem =
   | { kind: 'message'; index: number; id: string; text: string }
   | { kind: 'reasoning'; index: number; id: string; text: string; signature: string; summary: boolean }
-  | { kind: 'function_call'; index: number; id: string; callId: string; name: string; arguments: string };
+  | { kind: 'function_call' | 'custom_tool_call'; index: number; id: string; callId: string; name: string; arguments: string };
+type OpenCall = Extract<OpenItem, { callId: string }>;
 
 /** An item as output_item.done (or a failed response's output) shows it. */
 function itemOf(item: OpenItem, status: 'completed' | 'incomplete'): Item {
   if (item.kind === 'message') return { id: item.id, type: 'message', status, role: 'assistant', content: [textPart(item.text)] };
   if (item.kind === 'reasoning') return reasoningItem(item.id, item.text, item.signature ? { signature: item.signature } : undefined);
+  if (item.kind === 'custom_tool_call') return customCallItem(item.id, status, item.callId, item.name, item.arguments);
   return { id: item.id, type: 'function_call', status, call_id: item.callId, name: item.name, arguments: argumentsOf(item) };
 }
 
@@ -42,7 +45,7 @@ export function createResponsesStreamWriter(context: WriteContext, continuing?: 
     started = true;
   }
   const output: Item[] = [];
-  const calls = new Map<number, Extract<OpenItem, { kind: 'function_call' }>>();
+  const calls = new Map<number, OpenCall>();
   let open: OpenItem | undefined;
   let finish: FinishReason | undefined;
   let usage: Usage | undefined;
@@ -77,6 +80,11 @@ export function createResponsesStreamWriter(context: WriteContext, continuing?: 
       out += event('response.reasoning_summary_part.done', { ...at, summary_index: 0, part: { type: 'summary_text', text: item.text } });
     } else if (item.kind === 'function_call') {
       out += event('response.function_call_arguments.done', { ...at, name: item.name, arguments: argumentsOf(item) });
+    } else if (item.kind === 'custom_tool_call') {
+      // The provider wrote JSON arguments around the text: the text is known whole only now, and goes out in one delta.
+      const input = freeformInput(item.arguments);
+      if (input) out += event('response.custom_tool_call_input.delta', { ...at, delta: input });
+      out += event('response.custom_tool_call_input.done', { ...at, input });
     }
     const done = itemOf(item, 'completed');
     output[item.index] = done;
@@ -117,8 +125,15 @@ export function createResponsesStreamWriter(context: WriteContext, continuing?: 
   const toolCall = (part: Extract<StreamPart, { type: 'tool_call' }>): string => {
     let out = close();
     if (part.signature) out += whole({ id: itemId(responseId, 'rs', output.length), type: 'reasoning', summary: [], encrypted_content: carry({ toolSignature: part.signature }) });
+    if (context.freeformTools?.has(part.name)) {
+      const id = itemId(responseId, 'ctc', output.length);
+      const call: OpenCall = { kind: 'custom_tool_call', index: output.length, id, callId: part.id, name: part.name, arguments: '' };
+      open = call;
+      calls.set(part.index, call);
+      return out + add({ id, type: 'custom_tool_call', status: 'in_progress', call_id: part.id, name: part.name, input: '' });
+    }
     const id = itemId(responseId, 'fc', output.length);
-    const call = { kind: 'function_call' as const, index: output.length, id, callId: part.id, name: part.name, arguments: '' };
+    const call: OpenCall = { kind: 'function_call', index: output.length, id, callId: part.id, name: part.name, arguments: '' };
     open = call;
     calls.set(part.index, call);
     return out + add({ id, type: 'function_call', status: 'in_progress', call_id: part.id, name: part.name, arguments: '' });
@@ -142,9 +157,10 @@ export function createResponsesStreamWriter(context: WriteContext, continuing?: 
         case 'tool_call':
           return out + toolCall(part);
         case 'tool_call_delta': {
-          const call = calls.get(part.index) ?? (open?.kind === 'function_call' ? open : undefined);
+          const call = calls.get(part.index) ?? (open?.kind === 'function_call' || open?.kind === 'custom_tool_call' ? open : undefined);
           if (!call || !part.arguments) return out;
           call.arguments += part.arguments;
+          if (call.kind === 'custom_tool_call') return out;
           return out + event('response.function_call_arguments.delta', { item_id: call.id, output_index: call.index, delta: part.arguments });
         }
         case 'finish':
