@@ -72,6 +72,25 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   'qwen-turbo': 0.0214,
   'qwen-plus': 0.0571,
   'qwen-max': 0.2857,
+  // Zhipu (CNY at 7 per US$), docs.bigmodel.cn model pages read 2026-11-23: GLM-4-Plus 5 CNY / 1M tokens (one price
+  // for input and output), Embedding-2 0.5 CNY / 1M; the GLM-4 page calls GLM-4-Flash a free model.
+  'glm-4-plus': 0.3571,
+  'glm-4-flash': 0,
+  'embedding-2': 0.0357,
+  // Alibaba Model Studio / DashScope (CNY), help.aliyun.com model list and text-embedding billing page, read
+  // 2026-11-23: qwen-long 0.0005 CNY / 1K input, 0.002 CNY / 1K output; text-embedding-v1 0.0007 CNY / 1K.
+  'qwen-long': 0.0357,
+  'text-embedding-v1': 0.05,
+  // iFlytek Spark, xfyun.cn/doc/spark/HTTP调用文档.html read 2026-11-23: Lite "支持免费使用" (free to use).
+  'Spark-Lite': 0,
+  // OpenRouter's own model pages (openrouter.ai/<id>), read 2026-11-23, under OpenRouter's ids: Claude 3.5 Sonnet
+  // US$3 / 15 per 1M, Gemini 2.0 Flash 001 US$0.10 / 0.40 per 1M.
+  'anthropic/claude-3.5-sonnet': 1.5,
+  'google/gemini-2.0-flash-001': 0.05,
+  // Cloudflare Workers AI, developers.cloudflare.com/workers-ai/platform/pricing/ (billed in neurons, listed per
+  // token), read 2026-11-23: llama-3.1-8b-instruct US$0.282 / 0.827 per 1M, mistral-7b-instruct-v0.1 US$0.110 / 0.190.
+  '@cf/meta/llama-3.1-8b-instruct': 0.141,
+  '@cf/mistral/mistral-7b-instruct-v0.1': 0.055,
 };
 
 export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
@@ -120,6 +139,11 @@ export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
   'codestral-latest': 3,
   'llama-3.1-8b-instant': 1.6,
   'llama-3.3-70b-versatile': 1.339,
+  'qwen-long': 4,
+  'anthropic/claude-3.5-sonnet': 5,
+  'google/gemini-2.0-flash-001': 4,
+  '@cf/meta/llama-3.1-8b-instruct': 2.933,
+  '@cf/mistral/mistral-7b-instruct-v0.1': 1.727,
 };
 
 /**

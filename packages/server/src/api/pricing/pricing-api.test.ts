@@ -87,3 +87,27 @@ describe('GET /api/pricing', () => {
     expect(body).toMatchObject({ success: true, group_ratio: { default: 1 } });
   });
 });
+
+describe('GET /api/pricing/unpriced', () => {
+  const unpriced = async (cookie?: string) => (await t.call({ method: 'GET', url: '/api/pricing/unpriced', cookie })).body;
+
+  it('lists the models enabled channels serve (any group) that would be billed at the unknown-model ratio, for admins only', async () => {
+    // mystery-model has no ratio; vip-model (vip group) has one; retired-model's channel is disabled.
+    expect(await unpriced(root)).toEqual({ success: true, message: '', data: ['mystery-model'] });
+    expect((await unpriced(vip)).success).toBe(false);
+    expect((await unpriced()).success).toBe(false);
+    await t.call({ method: 'PUT', url: '/api/option/', cookie: root, payload: { key: 'ModelRatio', value: '{"gpt-4o":1.25,"claude-sonnet-4-5":1.5,"vip-model":2,"mystery-model":3}' } });
+    try {
+      expect((await unpriced(root)).data).toEqual([]);
+    } finally {
+      await t.call({ method: 'PUT', url: '/api/option/', cookie: root, payload: { key: 'ModelRatio', value: '{"gpt-4o":1.25,"claude-sonnet-4-5":1.5,"vip-model":2}' } });
+    }
+  });
+
+  it('?models= (the channel form, before a channel exists) checks the given names', async () => {
+    const asked = async (models: string) => (await t.call({ method: 'GET', url: `/api/pricing/unpriced?models=${encodeURIComponent(models)}`, cookie: root })).body;
+    expect(await asked('gpt-4o, brand-new-model,vip-model,brand-new-model,,another-one')).toEqual({ success: true, message: '', data: ['brand-new-model', 'another-one'] });
+    expect((await asked('x'.repeat(70_000))).success).toBe(false);
+    expect((await t.call({ method: 'GET', url: '/api/pricing/unpriced?models=a', cookie: vip })).body.success).toBe(false);
+  });
+});

@@ -46,4 +46,18 @@ export class PricingService {
       usable_group: { [group]: group === DEFAULT_GROUP ? '默认分组' : `${group} 分组` },
     };
   }
+
+  /**
+   * The models enabled channels serve (any group) that have no model ratio of their own: the relay bills them at
+   * the unknown-model ratio and says so in the log. The channel list warns the admin about them.
+   */
+  async unpricedModels(): Promise<string[]> {
+    const rows = await this.db.selectFrom('abilities').select('model').distinct().where('enabled', '=', 1).orderBy('model').execute();
+    return this.unpricedAmong(rows.map(({ model }) => model));
+  }
+
+  /** Those of these model names that have no ratio, in their order. */
+  unpricedAmong(models: string[]): string[] {
+    return models.filter((model) => pricesFor(this.options, model, DEFAULT_GROUP).unknownModel);
+  }
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { resolveCaller } from '../../auth/authenticate.js';
+import { requireAdmin, resolveCaller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../lib/errors.js';
+import { queryString } from '../../lib/validate.js';
 import { PricingService } from './pricing-service.js';
 
 /**
@@ -17,5 +18,12 @@ export function pricingRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (!caller && !ctx.options.bool('PricingPageEnabled')) return fail('管理员未开放定价页面，请登录后查看');
     const user = caller ? await ctx.repositories.users.findById(caller.id) : undefined;
     return pricing.pricing(user?.group || undefined);
+  });
+  // Admin: the served models that are billed at the unknown-model ratio (no ModelRatio entry, no default price);
+  // with ?models=a,b (the channel form, before saving) those of the given names.
+  app.get('/api/pricing/unpriced', { preHandler: requireAdmin(ctx) }, async (request) => {
+    const asked = queryString(request.query, 'models', 64 * 1024);
+    const names = asked ? [...new Set(asked.split(',').map((m) => m.trim()).filter(Boolean))].slice(0, 1000) : undefined;
+    return { success: true, message: '', data: names ? pricing.unpricedAmong(names) : await pricing.unpricedModels() };
   });
 }

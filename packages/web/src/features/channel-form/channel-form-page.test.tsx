@@ -280,4 +280,15 @@ describe('channel form: edit', { timeout: 15_000 }, () => {
     // No key is composed without the SK; the server keeps the stored SK and makes the key from the merged config.
     expect(sent(calls, 'PUT')[0]?.body).toMatchObject({ id: 7, type: 33, key: '', config: JSON.stringify({ region: 'eu-central-1', ak: 'AKIA1', sk: '' }) });
   });
+
+  it('warns under the models about the chosen ones without a ratio (asked of the server, which knows the default prices)', async () => {
+    const calls = await renderForm({ 'GET /api/pricing/unpriced': (_body, url) => ok(new URL(url, 'http://x').searchParams.get('models')!.split(',').filter((m) => m.startsWith('my-')))() });
+    expect(screen.queryByText(/没有设置模型倍率/)).toBeNull();
+    fireEvent.change(input('输入自定义模型名称'), { target: { value: 'gpt-4o, my-model' } });
+    fireEvent.click(screen.getByRole('button', { name: '填入' }));
+    expect(await screen.findByText('以下模型没有设置模型倍率，调用时将按默认倍率 30 计费（可在 设置 → 运营设置 中设置）：my-model')).toBeTruthy();
+    expect(calls.filter((c) => c.url.startsWith('/api/pricing/unpriced')).at(-1)!.url).toBe(`/api/pricing/unpriced?models=${encodeURIComponent('gpt-4o,my-model')}`);
+    fireEvent.click(screen.getByRole('button', { name: '清除所有模型' }));
+    await waitFor(() => expect(screen.queryByText(/没有设置模型倍率/)).toBeNull());
+  });
 });

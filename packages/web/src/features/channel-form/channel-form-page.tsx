@@ -1,11 +1,12 @@
 import { AZURE_CHANNEL_TYPE, AZURE_DEFAULT_API_VERSION, CHANNEL_KEY_HINTS, CHANNEL_TYPES, MODEL_MAPPING_EXAMPLE, PROXY_CHANNEL_TYPE, channelInputSchema, firstIssueMessage, splitList } from '@model-relay/contract';
-import { Button, Card, Checkbox, Form, Input, InputNumber, Select, Space, Tag } from 'antd';
+import { Button, Card, Checkbox, Form, Input, InputNumber, Select, Space, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useCreateChannels } from '../../api/channels/create-channels';
 import { useChannel } from '../../api/channels/get-channel';
 import { useUpdateChannel } from '../../api/channels/update-channel';
 import { useGroups } from '../../api/groups/get-groups';
+import { useUnpricedAmong } from '../../api/pricing/get-unpriced-models';
 import { channelModelsOf, loadChannelModels } from '../../lib/channel-models';
 import { toast } from '../../lib/toast';
 import { buildChannelBody, type ChannelFormState } from './channel-body';
@@ -24,6 +25,7 @@ export default function ChannelFormPage() {
   const [config, setConfig] = useState<ChannelConfig>(EMPTY_CONFIG);
   const groups = [...new Set(['default', ...(useGroups().data ?? [])])];
   const [customModel, setCustomModel] = useState('');
+  const unpriced = useUnpricedAmong(state.models).data ?? [];
   const [, setModelsLoaded] = useState(0);
   const loaded = useChannel(editing ? Number(id) : undefined).data;
   const create = useCreateChannels();
@@ -128,6 +130,11 @@ export default function ChannelFormPage() {
                 </Button>
               </Space.Compact>
             </Space>
+            {unpriced.length > 0 && (
+              <Typography.Paragraph type="warning" style={{ marginTop: 8, marginBottom: 0 }}>
+                {`以下模型没有设置模型倍率，调用时将按默认倍率 30 计费（可在 设置 → 运营设置 中设置）：${unpriced.slice(0, 12).join('、')}${unpriced.length > 12 ? ` 等 ${unpriced.length} 个` : ''}`}
+              </Typography.Paragraph>
+            )}
           </Form.Item>
         )}
         <Form.Item label="模型重定向" extra="此项可选，用于修改请求体中的模型名称，为一个 JSON 字符串，键为请求中模型名称，值为要替换的模型名称">

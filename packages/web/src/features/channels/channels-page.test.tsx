@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { Route, Routes, useParams } from 'react-router';
+import { Route, Routes, useLocation, useParams } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mockApi, renderWith, users } from '../../test-support';
 import ChannelsPage from './channels-page';
@@ -28,6 +28,7 @@ async function renderPage(handlers: Parameters<typeof mockApi>[0] = {}, firstRow
     <Routes>
       <Route path="/channel" element={<ChannelsPage />} />
       <Route path="/channel/edit/:id" element={<EditProbe />} />
+      <Route path="/setting" element={<SettingsProbe />} />
     </Routes>,
     { user: users.root, path: '/channel' },
   );
@@ -232,4 +233,24 @@ describe('channel list', () => {
     expect(within(rowOf('claude')).getByText('6.00 秒')).toBeTruthy();
     expect(calls.filter((c) => c.url.startsWith('/api/channel/test/')).map((c) => c.url)).toEqual(['/api/channel/test/2?model=gpt-4o-mini', '/api/channel/test/1?model=']);
   });
+
+  it('warns about served models without a ratio (billed at the default 30), lists a dozen and links to the operation settings', async () => {
+    const models = Array.from({ length: 14 }, (_, i) => `mystery-${String(i + 1).padStart(2, '0')}`);
+    await renderPage({ 'GET /api/pricing/unpriced': () => ({ success: true, message: '', data: models }) });
+    expect(await screen.findByText('14 个模型没有设置模型倍率，调用时将按默认倍率 30 计费')).toBeTruthy();
+    const warning = screen.getByText('14 个模型没有设置模型倍率，调用时将按默认倍率 30 计费').closest('.ant-alert') as HTMLElement;
+    expect(within(warning).getByText(/mystery-01、mystery-02/).textContent).toContain('mystery-12 等 14 个');
+    expect(within(warning).queryByText(/mystery-13/)).toBeNull();
+    fireEvent.click(within(warning).getByRole('button', { name: '前往运营设置设置倍率' }));
+    expect(await screen.findByText('settings tab operation')).toBeTruthy();
+  });
+
+  it('no warning while every served model has a ratio', async () => {
+    await renderPage({ 'GET /api/pricing/unpriced': () => ({ success: true, message: '', data: [] }) });
+    expect(screen.queryByText(/没有设置模型倍率/)).toBeNull();
+  });
 });
+
+function SettingsProbe() {
+  return <p>settings tab {new URLSearchParams(useLocation().search).get('tab')}</p>;
+}

@@ -10,6 +10,7 @@ import { useTestAllChannels } from '../../api/channels/test-all-channels';
 import { useTestChannel } from '../../api/channels/test-channel';
 import { useUpdateChannel } from '../../api/channels/update-channel';
 import { useUpdateChannelBalance } from '../../api/channels/update-channel-balance';
+import { useUnpricedModels } from '../../api/pricing/get-unpriced-models';
 import type { ListColumn } from '../../components/list-table/columns';
 import { ListTable } from '../../components/list-table/list-table';
 import { formatTimestamp } from '../../lib/format';
@@ -18,6 +19,8 @@ import { toast } from '../../lib/toast';
 import { renderBalance, testResultDisplay } from './channel-display';
 
 const NOTICE_TOPIC = 'channel-test';
+/** How many unpriced model names the warning lists before it says "等 n 个". */
+const UNPRICED_SHOWN = 12;
 
 function statusTag(status: number) {
   if (status === ChannelStatus.Enabled) return <Tag color="green">已启用</Tag>;
@@ -43,6 +46,7 @@ export default function ChannelsPage() {
   const removeDisabled = useDeleteDisabledChannels();
   const testAll = useTestAllChannels();
   const status = useChannelTestStatus(watchingRun);
+  const unpriced = useUnpricedModels().data ?? [];
   // Only an answer asked for after the start counts: an older one may describe the previous run.
   const run = status.dataUpdatedAt >= watchingSince ? status.data : undefined;
 
@@ -233,6 +237,21 @@ export default function ChannelsPage() {
             markPromptSeen(NOTICE_TOPIC);
             setShowNotice(false);
           }}
+        />
+      )}
+      {unpriced.length > 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={`${unpriced.length} 个模型没有设置模型倍率，调用时将按默认倍率 30 计费`}
+          description={
+            <>
+              {unpriced.slice(0, UNPRICED_SHOWN).join('、')}
+              {unpriced.length > UNPRICED_SHOWN ? ` 等 ${unpriced.length} 个` : ''}。
+              <Button type="link" size="small" onClick={() => navigate('/setting?tab=operation')}>前往运营设置设置倍率</Button>
+            </>
+          }
         />
       )}
       {watchingRun && (

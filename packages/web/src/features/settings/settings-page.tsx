@@ -1,5 +1,6 @@
 import { Card, Tabs } from 'antd';
 import { lazy, Suspense } from 'react';
+import { useSearchParams } from 'react-router';
 import { PageLoading } from '../../components/page-loading';
 import { isAdmin, useUser } from '../../lib/session';
 import { PersonalSettings } from './personal-settings';
@@ -8,10 +9,14 @@ const OperationSettings = lazy(() => import('./operation-settings'));
 const SystemSettings = lazy(() => import('./system-settings'));
 const OtherSettings = lazy(() => import('./other-settings'));
 
-/** /setting: personal settings for everyone; operation, system and other settings for admins only. */
+/**
+ * /setting: personal settings for everyone; operation, system and other settings for admins only. `?tab=operation`
+ * (or system, other) opens that tab, for links from other screens.
+ */
 export default function SettingsPage() {
   const user = useUser();
   const admin = isAdmin(user);
+  const [params] = useSearchParams();
   const wrap = (node: React.ReactNode, page: string) => <Suspense fallback={<PageLoading page={page} />}>{node}</Suspense>;
   const items = [
     { key: 'personal', label: '个人设置', children: <PersonalSettings /> },
@@ -25,7 +30,7 @@ export default function SettingsPage() {
   ];
   return (
     <Card className="page-card">
-      <Tabs items={items} destroyOnHidden />
+      <Tabs items={items} defaultActiveKey={items.find((item) => item.key === params.get('tab'))?.key} destroyOnHidden />
     </Card>
   );
 }
