@@ -159,4 +159,17 @@ describe('dashboard', () => {
     fireEvent.click(screen.getByRole('button', { name: /导出 CSV/ }));
     expect(await screen.findByText('导出的数据超过 100000 行，请缩小时间范围或改为按天统计')).toBeTruthy();
   });
+
+  it('a range without any request says so (and how to make one) instead of drawing empty axes', async () => {
+    const empty: DashboardReport = { start: 0, end: 86400, granularity: 'day', totals: zero, series: [{ ...zero, time: 0 }], models: [], model_series: [], tokens: [] };
+    mockApi({
+      'GET /api/dashboard/self/summary': ok({ ...summary('self'), today: zero, month: zero }),
+      'GET /api/dashboard/self/report': ok(empty),
+      'GET /api/token/': ok([]),
+    });
+    renderWith(<DashboardPage />, { user: users.common, path: '/dashboard' });
+    const trend = await screen.findByLabelText('用量趋势：消费');
+    await waitFor(() => expect(trend.textContent).toContain('所选范围内还没有请求：用令牌调用模型，或在操练场试一试'));
+    expect(trend.querySelector('.recharts-responsive-container')).toBeNull();
+  });
 });

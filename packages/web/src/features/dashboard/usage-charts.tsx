@@ -29,38 +29,43 @@ export function TrendChart({ report, display }: { report: DashboardReport; displ
   return (
     <Card size="small" title="用量趋势" extra={<Segmented<Metric> size="small" options={['消费', '请求', 'Tokens']} value={metric} onChange={setMetric} />} style={{ marginBottom: 16 }}>
       <div aria-label={`用量趋势：${metric}`} style={{ width: '100%', height: HEIGHT }}>
-        <ResponsiveContainer width="100%" height="100%">
-          {metric === '消费' ? (
-            <BarChart data={rows} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
-              <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="label" tick={{ fontSize: 12 }} minTickGap={12} />
-              <YAxis tick={{ fontSize: 12 }} width={64} tickFormatter={(v: number) => axisAmount(v, display)} />
-              <Tooltip formatter={money} />
-              <Legend wrapperStyle={{ fontSize: 12 }} />
-              {models.map((model, i) => (
-                <Bar key={model} dataKey={model} stackId="spent" fill={COLORS[i % COLORS.length]} isAnimationActive={false} />
-              ))}
-            </BarChart>
-          ) : metric === '请求' ? (
-            <LineChart data={rows} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
-              <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="label" tick={{ fontSize: 12 }} minTickGap={12} />
-              <YAxis tick={{ fontSize: 12 }} width={48} allowDecimals={false} />
-              <Tooltip />
-              <Legend wrapperStyle={{ fontSize: 12 }} />
-              <Line type="monotone" dataKey="请求数" stroke={COLORS[0]} dot={false} isAnimationActive={false} />
-              <Line type="monotone" dataKey="失败数" stroke="#ff4d4f" dot={false} isAnimationActive={false} />
-            </LineChart>
-          ) : (
-            <BarChart data={rows} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
-              <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="label" tick={{ fontSize: 12 }} minTickGap={12} />
-              <YAxis tick={{ fontSize: 12 }} width={56} tickFormatter={(v: number) => abbreviate(v)} />
-              <Tooltip formatter={(v) => Number(v).toLocaleString('en-US')} />
-              <Bar dataKey="tokens" name="Tokens" fill={COLORS[1]} isAnimationActive={false} />
-            </BarChart>
-          )}
-        </ResponsiveContainer>
+        {report.totals.requests + report.totals.failures === 0 ? (
+          // Nothing in the range: say so instead of drawing empty axes.
+          <Empty style={{ paddingTop: 72 }} description="所选范围内还没有请求：用令牌调用模型，或在操练场试一试" />
+        ) : (
+          <ResponsiveContainer width="100%" height="100%">
+            {metric === '消费' ? (
+              <BarChart data={rows} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
+                <CartesianGrid strokeDasharray="3 3" vertical={false} />
+                <XAxis dataKey="label" tick={{ fontSize: 12 }} minTickGap={12} />
+                <YAxis tick={{ fontSize: 12 }} width={64} tickFormatter={(v: number) => axisAmount(v, display)} />
+                <Tooltip formatter={money} />
+                <Legend wrapperStyle={{ fontSize: 12 }} />
+                {models.map((model, i) => (
+                  <Bar key={model} dataKey={model} stackId="spent" fill={COLORS[i % COLORS.length]} isAnimationActive={false} />
+                ))}
+              </BarChart>
+            ) : metric === '请求' ? (
+              <LineChart data={rows} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
+                <CartesianGrid strokeDasharray="3 3" vertical={false} />
+                <XAxis dataKey="label" tick={{ fontSize: 12 }} minTickGap={12} />
+                <YAxis tick={{ fontSize: 12 }} width={48} allowDecimals={false} />
+                <Tooltip />
+                <Legend wrapperStyle={{ fontSize: 12 }} />
+                <Line type="monotone" dataKey="请求数" stroke={COLORS[0]} dot={false} isAnimationActive={false} />
+                <Line type="monotone" dataKey="失败数" stroke="#ff4d4f" dot={false} isAnimationActive={false} />
+              </LineChart>
+            ) : (
+              <BarChart data={rows} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
+                <CartesianGrid strokeDasharray="3 3" vertical={false} />
+                <XAxis dataKey="label" tick={{ fontSize: 12 }} minTickGap={12} />
+                <YAxis tick={{ fontSize: 12 }} width={56} tickFormatter={(v: number) => abbreviate(v)} />
+                <Tooltip formatter={(v) => Number(v).toLocaleString('en-US')} />
+                <Bar dataKey="tokens" name="Tokens" fill={COLORS[1]} isAnimationActive={false} />
+              </BarChart>
+            )}
+          </ResponsiveContainer>
+        )}
       </div>
     </Card>
   );
