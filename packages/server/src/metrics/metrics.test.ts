@@ -54,10 +54,14 @@ describe('/metrics', () => {
     await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
     const stream = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true });
     for await (const chunk of stream) void chunk;
-    await new Promise((r) => setTimeout(r, 100));
-
-    const families = await scrape();
     const label = `${channel}:metered`;
+    // The stream's request is counted when it settles, a moment after its last byte.
+    let families = await scrape();
+    for (let i = 0; i < 100 && family(families, 'relay_requests_total')?.metrics.find((m) => m.labels?.channel === label && m.labels?.outcome === 'success')?.value !== '2'; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      families = await scrape();
+    }
+
     const requests = family(families, 'relay_requests_total')!;
     expect(requests.type).toBe('COUNTER');
     expect(requests.metrics.find((m) => m.labels?.channel === label && m.labels?.outcome === 'success')).toMatchObject({ labels: { dialect: 'openai-chat', model: 'gpt-4o-mini' }, value: '2' });

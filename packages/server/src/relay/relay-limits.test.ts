@@ -63,7 +63,9 @@ describe('limits on /v1', () => {
     const owner = await user('default', { daily_quota_limit: 503 });
     const token = await seedToken(t.ctx.storage, owner, { remain_quota: 100_000 });
     expect((await call(token.key)).statusCode).toBe(200);
-    await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && (await t.ctx.storage.db.selectFrom('quota_reservations').select('id').where('token_id', '=', token.id).execute()).length > 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     const before = await t.ctx.storage.db.selectFrom('users').select('quota').where('id', '=', owner).executeTakeFirstOrThrow();
     expect(1_000_000 - Number(before.quota)).toBe(4);
     const refused = await call(token.key);

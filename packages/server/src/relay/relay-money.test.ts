@@ -135,12 +135,13 @@ describe('a request never costs more than it holds (no discount through in-fligh
 
 describe('a key at zero because its own requests are in flight is not exhausted', () => {
   it('1,000 key, two 500 reservations in flight, a third request: refused for now, key still enabled, works again afterwards', async () => {
-    await seedChannel(t.ctx.storage, { key: 'lag', baseUrl: mock.url, models: 'gpt-4o-mini' });
+    // The upstream answers after 3 s, so the third request comes while both are surely still held.
+    await seedChannel(t.ctx.storage, { key: 'lag:3000', baseUrl: mock.url, models: 'gpt-4o-mini' });
     const userId = await plainUser(100_000);
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 1_000 });
     const small = { ...chat, max_tokens: 10 };
     const inFlight = [client(token.key).chat.completions.create(small), client(token.key).chat.completions.create(small)];
-    await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && (await state(userId, token.id)).open.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
     expect((await state(userId, token.id)).token.remain_quota).toBe(0);
     await expect(client(token.key).chat.completions.create(small)).rejects.toMatchObject({ status: 429 });
     await Promise.all(inFlight);

@@ -68,7 +68,8 @@ export async function startMockUpstream(): Promise<MockUpstream> {
       }
       return res.end('data: [DONE]\n\n');
     }
-    if (mode === 'lag') await new Promise((r) => setTimeout(r, 300));
+    // `lag` answers after 300 ms, `lag:<ms>` after that many.
+    if (mode === 'lag') await new Promise((r) => setTimeout(r, Number(key.split(':')[1]) || 300));
     if (mode === 'fail-500') return json(res, 500, { error: { message: 'upstream exploded', type: 'server_error' } });
     if (mode === 'fail-429') return json(res, 429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } });
     if (mode === 'fail-401') return json(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });

@@ -167,8 +167,9 @@ describe.each(PROVIDERS)('OpenAI SDK responses -> $name channel', (row) => {
 
   it('state and built-in tools: kept for OpenAI, refused with a clear 400 (and no charge) when translated', async () => {
     const before = await remaining();
-    const first = await openai().responses.create({ model: models.ok, input: 'Hello' });
-    const charged = before - (await remaining());
+    const { data: first, response } = await openai().responses.create({ model: models.ok, input: 'Hello' }).withResponse();
+    const charged = (await logOf(response.headers.get('x-request-id'))).quota;
+    expect(before - (await remaining())).toBe(charged);
     const follow = openai().responses.create({ model: models.ok, input: 'And then?', previous_response_id: first.id });
     const search = openai().responses.create({ model: models.ok, input: 'News?', tools: [{ type: 'web_search' }] });
     if (passThrough) {
