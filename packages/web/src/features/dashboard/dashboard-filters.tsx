@@ -1,6 +1,6 @@
 import { DASHBOARD_MAX_DAYS, DASHBOARD_MAX_HOUR_DAYS, type DashboardGranularity, type TokenDto } from '@model-relay/contract';
 import { DownloadOutlined } from '@ant-design/icons';
-import { Button, DatePicker, Form, Input, InputNumber, Segmented, Select } from 'antd';
+import { Button, DatePicker, Form, Grid, Input, InputNumber, Segmented, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { rangeDays, type DashboardFilters } from './chart-data';
 
@@ -36,14 +36,17 @@ export function DashboardFiltersForm({
   models: string[];
   tokens: TokenDto[];
 }) {
+  // On a phone the two dates take the whole width: inline, they would run past the card's edge.
+  const narrow = !Grid.useBreakpoint().sm;
   const set = <K extends keyof DashboardFilters>(key: K, value: DashboardFilters[K]) => onChange({ ...draft, [key]: value });
   const hourAllowed = rangeDays(draft.range) <= DASHBOARD_MAX_HOUR_DAYS;
   const setRange = (range: [Dayjs, Dayjs]) => onChange({ ...draft, range, granularity: rangeDays(range) <= DASHBOARD_MAX_HOUR_DAYS ? draft.granularity : 'day' });
   return (
     <Form layout="inline" style={{ marginBottom: 16, rowGap: 8 }} onFinish={onApply}>
-      <Form.Item label="时间范围">
+      <Form.Item label="时间范围" style={narrow ? { width: '100%' } : undefined}>
         <DatePicker.RangePicker
           aria-label="时间范围"
+          style={narrow ? { width: '100%' } : undefined}
           value={draft.range}
           presets={PRESETS}
           allowClear={false}

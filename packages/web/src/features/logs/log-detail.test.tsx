@@ -10,7 +10,7 @@ const base: LogDto = {
   channel_name: 'anthropic-main', dialect: 'anthropic', cached_tokens: 800, cache_write_tokens: 100, reasoning_tokens: 64, error: '', attempts: [],
 };
 const failed: LogDto = {
-  ...base, id: 2, type: 5, quota: 0, content: '', token_name: 'broken-key', request_id: 'req-bad-2', prompt_tokens: 0, completion_tokens: 0, is_stream: false, first_byte_ms: 0,
+  ...base, id: 2, type: 5, quota: 0, content: '', token_name: 'broken-key', request_id: 'req-bad-2', prompt_tokens: 0, completion_tokens: 0, is_stream: false, first_byte_ms: 0, elapsed_time: 87,
   cached_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, dialect: 'openai-chat', error: '所有渠道均失败：上游返回 503',
   attempts: [
     { channel_id: 7, channel_name: 'anthropic-main', status: 429, reason: 'Rate limit reached' },
@@ -68,6 +68,8 @@ describe('request detail in the log screen', () => {
       ['2', '#9 backup', '未连接', 'connect ECONNREFUSED'],
     ]);
     expect(valueOf(detail, '首字时间')).toBe('—');
+    // a request that took less than a second reads in milliseconds, not "0.00 秒"
+    expect(valueOf(detail, '总耗时')).toBe("87 毫秒");
   });
 
   it('users see their own failures and reasons, without the channel columns', async () => {

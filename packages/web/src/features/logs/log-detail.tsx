@@ -11,7 +11,8 @@ const DIALECTS: Record<string, string> = {
 export const dialectLabel = (dialect: string) => DIALECTS[dialect] ?? (dialect || '—');
 
 const ms = (value: number) => (value > 0 ? `${value.toLocaleString('en-US')} 毫秒` : '—');
-const seconds = (value: number) => `${(value / 1000).toFixed(2)} 秒`;
+/** A whole request: milliseconds below a second (a fast answer is not "0.00 秒"), seconds above. */
+const duration = (value: number) => (value < 1000 ? `${Math.max(0, Math.round(value))} 毫秒` : `${(value / 1000).toFixed(2)} 秒`);
 
 /**
  * The detail of one request, opened from its log row: timing, stream, channel (admins), dialect, every kind of
@@ -22,7 +23,7 @@ export function LogDetail({ log, admin }: { log: LogDto; admin: boolean }) {
   const attempts = log.attempts ?? [];
   const items = [
     { key: 'request_id', label: '请求 ID', children: <code>{log.request_id || '—'}</code> },
-    { key: 'elapsed', label: '总耗时', children: seconds(log.elapsed_time) },
+    { key: 'elapsed', label: '总耗时', children: duration(log.elapsed_time) },
     { key: 'first_byte', label: '首字时间', children: ms(log.first_byte_ms) },
     { key: 'stream', label: '流式', children: log.is_stream ? '是' : '否' },
     { key: 'dialect', label: '接口格式', children: dialectLabel(log.dialect) },
