@@ -69,9 +69,12 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   'moonshot-v1-32k': 1.714,
   'moonshot-v1-128k': 4.286,
   'glm-4': 3.572,
+  // Alibaba Model Studio (CNY at 7 per US$; the mainland list as many public price tables copy it, read 2026-11-23, not
+  // Alibaba's own page): qwen-turbo 0.0003 / 0.0006 CNY per 1K input / output, qwen-plus 0.0008 / 0.002, qwen-max
+  // 0.0024 / 0.0096.
   'qwen-turbo': 0.0214,
   'qwen-plus': 0.0571,
-  'qwen-max': 0.2857,
+  'qwen-max': 0.1714,
   // Zhipu (CNY at 7 per US$), docs.bigmodel.cn model pages read 2026-11-23: GLM-4-Plus 5 CNY / 1M tokens (one price
   // for input and output), Embedding-2 0.5 CNY / 1M; the GLM-4 page calls GLM-4-Flash a free model.
   'glm-4-plus': 0.3571,
@@ -140,6 +143,9 @@ export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
   'llama-3.1-8b-instant': 1.6,
   'llama-3.3-70b-versatile': 1.339,
   'qwen-long': 4,
+  'qwen-turbo': 2,
+  'qwen-plus': 2.5,
+  'qwen-max': 4,
   'anthropic/claude-3.5-sonnet': 5,
   'google/gemini-2.0-flash-001': 4,
   '@cf/meta/llama-3.1-8b-instruct': 2.933,
