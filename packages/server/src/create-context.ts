@@ -101,7 +101,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     if (event.kind === 'options' || event.kind === 'all') options.load().catch((error: unknown) => reportError(error, 'reloading options'));
   });
   const users = new UsersRepository(storage.db, cache);
-  const logs = new LogsRepository(storage.db);
+  const logs = new LogsRepository(storage.db, storage.reader);
   const shared = redis ? new RedisSharedStore(redis) : new MemorySharedStore();
   const emailCodes = new EmailCodes(shared);
   const userService = new UserService(storage.db, users, logs, options, emailCodes);

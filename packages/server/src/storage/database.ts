@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { readWorkerDialect, SqliteReadWorker } from './read-worker.js';
 import { Kysely, Migrator, MysqlDialect, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import { createPool as createMysqlPool } from 'mysql2';
 import pg from 'pg';
@@ -16,6 +17,11 @@ export type Dialect = 'sqlite' | 'postgres' | 'mysql';
 
 export interface Storage {
   db: Kysely<Database>;
+  /**
+   * For long read-only queries (dashboard sums, log searches): on an SQLite file they run on a worker thread
+   * (read-worker.ts) so they cannot stop the event loop; otherwise the same as `db`.
+   */
+  reader: Kysely<Database>;
   dialect: Dialect;
   close(): Promise<void>;
   /** SQLite on a file only: the worker that checkpoints the WAL. */
@@ -102,12 +108,17 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     await db.destroy();
     throw error;
   }
+  // Started after the migrations: the worker's connection is read-only and needs the file and its schema.
+  const sqliteFile = dialect === 'sqlite' && (options.sqlitePath ?? './data/gateway.db') !== ':memory:';
+  const reader = sqliteFile ? new Kysely<Database>({ dialect: readWorkerDialect(new SqliteReadWorker(options.sqlitePath ?? './data/gateway.db'), db) }) : db;
   return {
     db,
+    reader,
     dialect,
     checkpointer,
     async close() {
-      // The worker's connection closes first, so the main one is the last and checkpoints the WAL away.
+      // The workers' connections close first, so the main one is the last and checkpoints the WAL away.
+      if (reader !== db) await reader.destroy();
       await checkpointer?.stop();
       await db.destroy();
     },

@@ -8,7 +8,7 @@ import { createDashboardService, type Scope } from './dashboard-service.js';
  * the routes without /self are everyone's (admins), with filters by user, key, model and channel.
  */
 export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const dashboard = createDashboardService(ctx.storage.db, ctx.repositories.users, ctx.options);
+  const dashboard = createDashboardService(ctx.storage.reader, ctx.repositories.users, ctx.options);
   const user = { preHandler: requireUser(ctx) };
   const admin = { preHandler: requireAdmin(ctx) };
   const self = (request: FastifyRequest): Scope => ({ kind: 'self', caller: callerOf(request) });
