@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test-support/databases.js';
 import type { Storage } from './database.js';
-import { LogsRepository } from './repositories/logs.js';
+import { DELETE_BATCH, LogsRepository } from './repositories/logs.js';
 import { OptionsRepository } from './repositories/options.js';
 import { UsersRepository } from './repositories/users.js';
 
@@ -108,5 +108,22 @@ describe.each(testDatabases())('storage on $name', (database) => {
     expect(await logs.sumQuota({ username: 'bob' })).toBe(0);
     expect(await logs.deleteBefore(250)).toBe(2);
     expect(await logs.list({}, 0)).toHaveLength(1);
+  });
+
+  it('a large cleanup deletes in batches, oldest first, and keeps every newer row', async () => {
+    const logs = new LogsRepository(storage.db);
+    await storage.db.deleteFrom('logs').execute();
+    const old = 2 * DELETE_BATCH + 7;
+    const rows = Array.from({ length: old + 50 }, (_, i) => ({ user_id: 1, username: 'alice', type: 2, created_at: 1_000 + i, quota: 1 }));
+    for (let i = 0; i < rows.length; i += 500) await storage.db.insertInto('logs').values(rows.slice(i, i + 500)).execute();
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 0);
+    expect(await logs.deleteBefore(1_000 + old)).toBe(old);
+    clearInterval(ticker);
+    expect(turns).toBeGreaterThan(0); // the event loop turned while it ran
+    const left = await storage.db.selectFrom('logs').select('created_at').orderBy('created_at').execute();
+    expect(left).toHaveLength(50);
+    expect(left[0].created_at).toBe(1_000 + old);
+    expect(await logs.deleteBefore(1_000 + old)).toBe(0);
   });
 });

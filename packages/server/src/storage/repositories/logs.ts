@@ -15,15 +15,22 @@ export interface LogFilter {
   requestId?: string;
 }
 
+/** Rows per statement of a cleanup (see deleteBefore). */
+export const DELETE_BATCH = 2_000;
+
 export class LogsRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** `reader` runs the searches and sums (Storage.reader: off the event loop on SQLite); writes go to `db`. */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly reader: Kysely<Database> = db,
+  ) {}
 
   async insert(log: NewLog, db: Kysely<Database> = this.db): Promise<void> {
     await db.insertInto('logs').values(log).execute();
   }
 
   private filtered(filter: LogFilter) {
-    let query = this.db.selectFrom('logs');
+    let query = this.reader.selectFrom('logs');
     if (filter.type) query = query.where('type', '=', filter.type);
     if (filter.userId) query = query.where('user_id', '=', filter.userId);
     if (filter.username) query = query.where('username', '=', filter.username);
@@ -53,8 +60,20 @@ export class LogsRepository {
     return Number(row?.total ?? 0);
   }
 
+  /**
+   * Deletes the rows older than `timestamp`, oldest first, DELETE_BATCH rows per statement with a turn of the event
+   * loop between: a first cleanup of a large table is many short statements, not one that holds the database (and,
+   * on SQLite, the event loop and every request with it) for seconds. Returns how many rows went.
+   */
   async deleteBefore(timestamp: number): Promise<number> {
-    const result = await this.db.deleteFrom('logs').where('created_at', '<', timestamp).executeTakeFirst();
-    return Number(result.numDeletedRows ?? 0);
+    let total = 0;
+    for (;;) {
+      const ids = (await this.db.selectFrom('logs').select('id').where('created_at', '<', timestamp).orderBy('created_at').limit(DELETE_BATCH).execute()).map((r) => r.id);
+      if (ids.length === 0) return total;
+      const result = await this.db.deleteFrom('logs').where('id', 'in', ids).executeTakeFirst();
+      total += Number(result.numDeletedRows ?? 0);
+      if (ids.length < DELETE_BATCH) return total;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 }
