@@ -110,7 +110,9 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   }
   // Started after the migrations: the worker's connection is read-only and needs the file and its schema.
   const sqliteFile = dialect === 'sqlite' && (options.sqlitePath ?? './data/gateway.db') !== ':memory:';
-  const reader = sqliteFile ? new Kysely<Database>({ dialect: readWorkerDialect(new SqliteReadWorker(options.sqlitePath ?? './data/gateway.db'), db) }) : db;
+  // Two workers: a dashboard report's two scans run side by side.
+  const readers = sqliteFile ? [0, 1].map(() => new SqliteReadWorker(options.sqlitePath ?? './data/gateway.db')) : [];
+  const reader = sqliteFile ? new Kysely<Database>({ dialect: readWorkerDialect(readers, db) }) : db;
   return {
     db,
     reader,

@@ -72,12 +72,23 @@ describe('long reads of an SQLite file on a worker thread (Storage.reader)', () 
     expect(onWorker.longestGap).toBeLessThan(onWorker.took / 2);
   });
 
+  it('a short read is not queued behind a long one: the reads go to the least busy of two workers', async () => {
+    const storage = await fileStorage('two');
+    let n = 500_000;
+    while ((await loopWhile(() => busyQuery(storage.reader, n))).took < 400 && n < 64_000_000) n *= 2;
+    const order: string[] = [];
+    const long = busyQuery(storage.reader, n).then(() => order.push('long'));
+    const short = storage.reader.selectFrom('logs').select('id').execute().then(() => order.push('short'));
+    await Promise.all([long, short]);
+    expect(order).toEqual(['short', 'long']);
+  });
+
   it('refuses writes, and a reader whose worker has stopped reads on the main connection', async () => {
     const storage = await fileStorage('fallback');
     await expect(storage.reader.insertInto('logs').values({ user_id: 1, created_at: 1, type: 2, content: 'x', username: 'u', token_name: 't', model_name: 'm', quota: 1, prompt_tokens: 0, completion_tokens: 0, channel_id: 0 }).execute()).rejects.toThrow();
     expect(await storage.db.selectFrom('logs').select('id').execute()).toEqual([]);
     const worker = new SqliteReadWorker(join(dir, 'fallback.db'));
-    const reader = new Kysely<Database>({ dialect: readWorkerDialect(worker, storage.db) });
+    const reader = new Kysely<Database>({ dialect: readWorkerDialect([worker], storage.db) });
     expect(Number((await busyQuery(reader, 10)).rows[0].n)).toBe(10);
     await worker.stop();
     expect(worker.alive).toBe(false);

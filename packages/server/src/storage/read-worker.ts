@@ -90,6 +90,11 @@ export class SqliteReadWorker {
     return this.failure === undefined;
   }
 
+  /** Queries sent and not yet answered. */
+  get busy(): number {
+    return this.pending.size;
+  }
+
   /** Rows of one query, on the worker thread. While a query runs the worker is ref'd, so it is not cut short. */
   all(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
     if (this.failure) return Promise.reject(this.failure);
@@ -113,13 +118,15 @@ export class SqliteReadWorker {
 }
 
 /**
- * A Kysely dialect whose queries run on `worker`, falling back to `main` (the same database) when the worker is
- * gone. Read-only: no transactions, and the worker refuses statements that do not return rows.
+ * A Kysely dialect whose queries run on the least busy of `workers` (several, so the two scans of a dashboard report
+ * run side by side on two cores), falling back to `main` (the same database) when none is left. Read-only: no
+ * transactions, and the workers refuse statements that do not return rows.
  */
-export function readWorkerDialect<DB>(worker: SqliteReadWorker, main: Kysely<DB>): Dialect {
+export function readWorkerDialect<DB>(workers: SqliteReadWorker[], main: Kysely<DB>): Dialect {
   const connection: DatabaseConnection = {
     async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-      if (!worker.alive) return main.executeQuery<R>(CompiledQuery.raw(compiled.sql, [...compiled.parameters]));
+      const worker = workers.filter((w) => w.alive).sort((a, b) => a.busy - b.busy)[0];
+      if (!worker) return main.executeQuery<R>(CompiledQuery.raw(compiled.sql, [...compiled.parameters]));
       return { rows: (await worker.all(compiled.sql, compiled.parameters)) as R[] };
     },
     // eslint-disable-next-line require-yield
@@ -136,7 +143,9 @@ export function readWorkerDialect<DB>(worker: SqliteReadWorker, main: Kysely<DB>
     commitTransaction: async () => undefined,
     rollbackTransaction: async () => undefined,
     releaseConnection: async () => undefined,
-    destroy: async () => worker.stop(),
+    destroy: async () => {
+      await Promise.all(workers.map((w) => w.stop()));
+    },
   };
   return {
     createAdapter: () => new SqliteAdapter(),
