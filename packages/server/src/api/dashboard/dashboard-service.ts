@@ -132,7 +132,7 @@ export class DashboardService {
       return [time, r.user_id, names.users.get(r.user_id) ?? missing('用户', r.user_id), r.token_id, token, r.model, r.channel_id, channel, ...counters(r)];
     });
     const day = (t: number) => formatLocal(t, tz, 'day').replace(/-/g, '');
-    return { filename: `usage-${day(filter.start)}-${day(filter.end - 1)}.csv`, csv: toCsv(header, body) };
+    return { filename: `usage-${day(filter.start)}-${day(filter.end - 1)}.csv`, csv: await toCsv(header, body) };
   }
 
   private async ownAccount(id: number) {
