@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect, type APIRequestContext } from '@playwright/test';
+import { recordToasts } from './toasts.js';
 
 const serverMain = fileURLToPath(new URL('../../packages/server/dist/main.js', import.meta.url));
 
@@ -41,6 +42,7 @@ export const test = base.extend<{ gateway: GatewayServer; gatewayEnv: Record<str
   // The page depends on the gateway so it closes first: the server never waits on a browser's open connections.
   page: async ({ page, gateway }, use) => {
     void gateway;
+    await recordToasts(page);
     await use(page);
   },
   gateway: async ({ playwright, gatewayEnv }, use) => {

@@ -1,4 +1,5 @@
 import { expect, test } from '../support/fixtures.js';
+import { expectToast } from '../support/toasts.js';
 import type { Page } from '@playwright/test';
 
 async function login(page: Page, url: string, username: string, password: string) {
@@ -15,15 +16,15 @@ test('first start: root logs in with the default password, is sent to change it,
   await expect(page.getByText('请立刻修改默认密码！').first()).toBeVisible();
   await page.getByPlaceholder('请输入新的密码，最短 8 位').fill('a-better-password');
   await page.getByRole('button', { name: '提交' }).click();
-  await expect(page.getByText('用户信息更新成功！')).toBeVisible();
+  await expectToast(page, '用户信息更新成功！');
 
   // log out through the user menu, the old password no longer works, the new one does
   await page.getByRole('button', { name: '用户菜单' }).click();
   await page.getByRole('menuitem', { name: '注销' }).click();
-  await expect(page.getByText('注销成功！')).toBeVisible();
+  await expectToast(page, '注销成功！');
   await expect(page).toHaveURL(/\/login$/);
   await login(page, gateway.url, 'root', '123456');
-  await expect(page.getByText('用户名或密码错误，或用户已被封禁')).toBeVisible();
+  await expectToast(page, '用户名或密码错误，或用户已被封禁');
   await login(page, gateway.url, 'root', 'a-better-password');
   await expect(page).toHaveURL(/\/token$/);
 });
@@ -35,17 +36,17 @@ test('a visitor registers, is sent to login, logs in and lands on /token', async
   await page.getByPlaceholder('输入密码，最短 8 位，最长 20 位').fill('short');
   await page.getByPlaceholder('再次输入密码').fill('short');
   await page.getByRole('button', { name: '注册' }).last().click();
-  await expect(page.getByText('密码长度不得小于 8 位！')).toBeVisible();
+  await expectToast(page, '密码长度不得小于 8 位！');
   await page.getByPlaceholder('输入密码，最短 8 位，最长 20 位').fill('password123');
   await page.getByPlaceholder('再次输入密码').fill('password124');
   await page.getByRole('button', { name: '注册' }).last().click();
-  await expect(page.getByText('两次输入的密码不一致')).toBeVisible();
+  await expectToast(page, '两次输入的密码不一致');
   await page.getByPlaceholder('再次输入密码').fill('password123');
   await page.getByRole('button', { name: '注册' }).last().click();
-  await expect(page.getByText('注册成功！')).toBeVisible();
+  await expectToast(page, '注册成功！');
   await expect(page).toHaveURL(/\/login$/);
   await login(page, gateway.url, 'newbie', 'password123');
-  await expect(page.getByText('登录成功！')).toBeVisible();
+  await expectToast(page, '登录成功！');
   await expect(page).toHaveURL(/\/dashboard$/);
   // an ordinary user sees no admin menu items
   await expect(page.getByRole('menuitem', { name: '用户' })).toHaveCount(0);

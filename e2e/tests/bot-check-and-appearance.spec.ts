@@ -1,5 +1,6 @@
 import { startMockTurnstile, type MockTurnstile } from '../../packages/server/src/test-support/mock-turnstile.js';
 import { expect, test as base } from '../support/fixtures.js';
+import { expectToast } from '../support/toasts.js';
 
 const SITE = { siteKey: '0x4AAAAAAAe2e-site', secretKey: '0x4AAAAAAAe2e-secret' };
 
@@ -18,6 +19,12 @@ async function setOptions(api: import('@playwright/test').APIRequestContext, opt
   for (const [key, value] of options) expect((await (await api.put('/api/option/', { data: { key, value } })).json()).success, key).toBe(true);
 }
 
+/** Ticks the widget and waits until it has passed (its token obtained and handed to the page). */
+async function checkWidget(page: import('@playwright/test').Page) {
+  await page.getByRole('checkbox', { name: '确认您是真人' }).check();
+  await expect(page.getByText('已通过验证')).toBeVisible();
+}
+
 async function fillRegistration(page: import('@playwright/test').Page, username: string) {
   await page.getByPlaceholder('输入用户名，最长 12 位').fill(username);
   await page.getByPlaceholder('输入密码，最短 8 位，最长 20 位').fill('password123');
@@ -32,12 +39,15 @@ test('Turnstile on: registration shows the widget, warns until it passes, and th
   await fillRegistration(page, 'human');
   await expect(page.getByRole('checkbox', { name: '确认您是真人' })).toBeVisible();
   await page.getByRole('button', { name: '注册' }).last().click();
-  await expect(page.getByText('请稍后几秒重试，Turnstile 正在检查用户环境！')).toBeVisible();
+  await expectToast(page, '请稍后几秒重试，Turnstile 正在检查用户环境！');
   expect(turnstile.requests.filter((r) => r.path.endsWith('/siteverify'))).toHaveLength(0);
 
-  await page.getByRole('checkbox', { name: '确认您是真人' }).check();
+  // The widget asks its service for a token once ticked; the form takes it only when that answer has arrived (as
+  // with the real widget, a click before it only repeats the warning). Wait for the widget's own answer.
+  await checkWidget(page);
   await page.getByRole('button', { name: '注册' }).last().click();
-  await expect(page.getByText('注册成功！')).toBeVisible();
+  await expectToast(page, '注册成功！');
+  await expect(page).toHaveURL(/\/login$/);
   const verify = turnstile.requests.filter((r) => r.path.endsWith('/siteverify'));
   expect(verify).toHaveLength(1);
   expect(verify[0].body).toMatchObject({ secret: SITE.secretKey });
@@ -54,11 +64,11 @@ test('Turnstile on: the reset request screen shows the widget and warns until it
   await page.goto(`${gateway.url}/reset`);
   await page.getByPlaceholder('邮箱地址').fill('nobody@example.com');
   await page.getByRole('button', { name: '提交' }).click();
-  await expect(page.getByText('请稍后几秒重试，Turnstile 正在检查用户环境！')).toBeVisible();
-  await page.getByRole('checkbox', { name: '确认您是真人' }).check();
+  await expectToast(page, '请稍后几秒重试，Turnstile 正在检查用户环境！');
+  await checkWidget(page);
   await page.getByRole('button', { name: '提交' }).click();
   // past the bot-check, the server answers about the address itself
-  await expect(page.getByText('该邮箱地址未注册')).toBeVisible();
+  await expectToast(page, '该邮箱地址未注册');
 });
 
 test('Turnstile off: no widget, registration goes through without a token', async ({ page, gateway, turnstile }) => {
@@ -66,7 +76,7 @@ test('Turnstile off: no widget, registration goes through without a token', asyn
   await fillRegistration(page, 'plainuser');
   await expect(page.getByRole('checkbox', { name: '确认您是真人' })).toHaveCount(0);
   await page.getByRole('button', { name: '注册' }).last().click();
-  await expect(page.getByText('注册成功！')).toBeVisible();
+  await expectToast(page, '注册成功！');
   expect(turnstile.requests).toHaveLength(0);
 });
 
@@ -103,7 +113,7 @@ test('the dark theme chosen in other settings applies to the whole console', asy
   await page.getByRole('combobox', { name: '主题名称' }).click();
   await page.locator('.ant-select-item-option').filter({ hasText: '深色' }).click();
   await page.getByRole('button', { name: '保存个性化设置' }).click();
-  await expect(page.getByText('保存成功')).toBeVisible();
+  await expectToast(page, '保存成功');
   // applied at once, and for everyone after a reload
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await page.reload();

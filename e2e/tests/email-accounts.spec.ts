@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { readMail, startTestSmtp, type TestSmtp } from '../../packages/server/src/test-support/smtp.js';
 import { expect, test as base } from '../support/fixtures.js';
+import { expectToast } from '../support/toasts.js';
 
 /** Each test gets its own real SMTP server; the gateway is configured to send through it. */
 const test = base.extend<{ smtp: TestSmtp }>({
@@ -51,7 +52,7 @@ test('registration with e-mail verification: the code arrives through SMTP, a wr
   await page.getByRole('button', { name: '获取验证码' }).click();
   await page.getByPlaceholder('输入邮箱地址').fill('mailer@example.com');
   await page.getByRole('button', { name: '获取验证码' }).click();
-  await expect(page.getByText('验证码发送成功，请检查你的邮箱！')).toBeVisible();
+  await expectToast(page, '验证码发送成功，请检查你的邮箱！');
   await expect(page.getByRole('button', { name: /重新发送 \(\d+\)/ })).toBeDisabled();
   const mail = await mailTo(smtp, 'mailer@example.com');
   expect(smtp.mails).toHaveLength(1);
@@ -60,10 +61,10 @@ test('registration with e-mail verification: the code arrives through SMTP, a wr
 
   await page.getByPlaceholder('输入验证码').fill('WRONG1');
   await page.getByRole('button', { name: '注册' }).last().click();
-  await expect(page.getByText('验证码错误或已过期')).toBeVisible();
+  await expectToast(page, '验证码错误或已过期');
   await page.getByPlaceholder('输入验证码').fill(code);
   await page.getByRole('button', { name: '注册' }).last().click();
-  await expect(page.getByText('注册成功！')).toBeVisible();
+  await expectToast(page, '注册成功！');
   await expect(page).toHaveURL(/\/login$/);
 
   await login(page, gateway.url, 'mailer@example.com', 'password123');
@@ -86,7 +87,7 @@ test('password reset: request from the login page, follow the mailed link, get a
   await expect(page.getByText('请输入邮箱地址')).toBeVisible();
   await page.getByPlaceholder('邮箱地址').fill('forgetful@example.com');
   await page.getByRole('button', { name: '提交' }).click();
-  await expect(page.getByText('重置邮件发送成功，请检查邮箱！')).toBeVisible();
+  await expectToast(page, '重置邮件发送成功，请检查邮箱！');
   await expect(page.getByRole('button', { name: /重试 \(\d+\)/ })).toBeDisabled();
 
   const mail = await mailTo(smtp, 'forgetful@example.com');
@@ -106,14 +107,14 @@ test('password reset: request from the login page, follow the mailed link, get a
   await expect(page.getByText(`密码已重置，新密码已复制到剪贴板：${password}`)).toBeVisible();
 
   await login(page, gateway.url, 'forgetful', 'password123');
-  await expect(page.getByText('用户名或密码错误，或用户已被封禁')).toBeVisible();
+  await expectToast(page, '用户名或密码错误，或用户已被封禁');
   await login(page, gateway.url, 'forgetful', password);
   await expect(page).toHaveURL(/\/dashboard$/);
 
   // the link works once
   await page.goto(link);
   await page.getByRole('button', { name: '提交' }).click();
-  await expect(page.getByText('重置链接非法或已过期')).toBeVisible();
+  await expectToast(page, '重置链接非法或已过期');
 });
 
 // covers S2-SETTINGS-PERSONAL-14, S2-SETTINGS-PERSONAL-15, S2-SETTINGS-PERSONAL-16, S5-VALID-08, S7-API-31, S8-ERRORS-19
@@ -131,7 +132,7 @@ test('binding an e-mail in personal settings: code by mail, resend counting down
   await page.clock.install();
   await page.clock.pauseAt(Date.now() + 1_000);
   await dialog.getByRole('button', { name: '获取验证码' }).click();
-  await expect(page.getByText('验证码发送成功，请检查你的邮箱！')).toBeVisible();
+  await expectToast(page, '验证码发送成功，请检查你的邮箱！');
   await expect(dialog.getByRole('button', { name: '重新发送 (30)' })).toBeDisabled();
   // one second at a time: each tick re-renders before the next timer is set
   for (let s = 29; s >= 1; s--) {
@@ -147,7 +148,7 @@ test('binding an e-mail in personal settings: code by mail, resend counting down
   await expect(dialog).toBeVisible();
   await dialog.getByPlaceholder('验证码').fill(code);
   await dialog.getByRole('button', { name: '确认绑定' }).click();
-  await expect(page.getByText('邮箱账户绑定成功！')).toBeVisible();
+  await expectToast(page, '邮箱账户绑定成功！');
   await expect(page.getByText('binder@example.com')).toBeVisible();
   const self = await (await gateway.apiAs('binder@example.com', 'password123')).get('/api/user/self');
   expect((await self.json()).data.email).toBe('binder@example.com');

@@ -7,6 +7,7 @@ import { bedrockCredentials, startMockBedrock } from '../../packages/server/src/
 import { startMockGemini } from '../../packages/server/src/test-support/upstreams/gemini.js';
 import { startMockVertex } from '../../packages/server/src/test-support/upstreams/vertex.js';
 import { expect, test } from '../support/fixtures.js';
+import { expectToast } from '../support/toasts.js';
 import { login, userWithKey } from '../support/usage.js';
 
 /**
@@ -104,7 +105,7 @@ for (const row of ROWS) {
       await page.getByRole('button', { name: '填入', exact: true }).click();
       await fill(page);
       await page.getByRole('button', { name: '提交' }).click();
-      await expect(page.getByText('渠道创建成功！')).toBeVisible();
+      await expectToast(page, '渠道创建成功！');
       await expect(page).toHaveURL(/\/channel$/);
 
       // The list's test button calls the provider in its own protocol.

@@ -4,7 +4,7 @@ import { addChannel } from '../support/usage.js';
 // issue 11: /pricing lists every model of the group with its prices per million tokens; GET /api/pricing as new-api
 test('the pricing page: visitors see the default group\'s models with input, output and cache prices; an admin can close it to visitors', async ({ page, gateway }) => {
   const root = await gateway.apiAs('root', '123456');
-  await addChannel(root, { name: 'prices', baseUrl: 'http://127.0.0.1:9', models: 'gpt-4o-mini,claude-sonnet-4-5' });
+  await addChannel(root, { name: 'prices', baseUrl: 'http://127.0.0.1:9', models: 'gpt-4o-mini,acme-private-1' });
 
   // what chat clients read
   const api = await (await fetch(`${gateway.url}/api/pricing`)).json();
@@ -19,12 +19,12 @@ test('the pricing page: visitors see the default group\'s models with input, out
   const mini = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'gpt-4o-mini', exact: true }) });
   await expect(mini.locator('td')).toHaveText(['gpt-4o-mini', '$0.15', '$0.60', '$0.075', '$0.15']);
   // a model without a configured ratio is priced at the (expensive) default ratio 30, and says so
-  const claude = page.getByRole('row').filter({ hasText: 'claude-sonnet-4-5' });
-  await expect(claude.locator('td').nth(0)).toHaveText('claude-sonnet-4-5默认倍率');
-  await expect(claude.locator('td').nth(1)).toHaveText('$60.00');
-  await page.getByPlaceholder('搜索模型名称').fill('claude');
+  const unpriced = page.getByRole('row').filter({ hasText: 'acme-private-1' });
+  await expect(unpriced.locator('td').nth(0)).toHaveText('acme-private-1默认倍率');
+  await expect(unpriced.locator('td').nth(1)).toHaveText('$60.00');
+  await page.getByPlaceholder('搜索模型名称').fill('acme');
   await expect(mini).toHaveCount(0);
-  await expect(claude).toBeVisible();
+  await expect(unpriced).toBeVisible();
 
   // closed to visitors: the menu entry goes, the page says so; a signed-in user still sees the prices
   await root.put('/api/option/', { data: { key: 'PricingPageEnabled', value: 'false' } });

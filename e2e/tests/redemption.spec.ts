@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.js';
+import { expectToast } from '../support/toasts.js';
 
 async function login(page: Page, url: string, username: string, password: string) {
   await page.goto(`${url}/login`);
@@ -35,7 +36,7 @@ test('an admin creates redemption codes in the browser and gets them as a text f
   expect(lines.pop()).toBe('');
   expect(lines).toHaveLength(3);
   for (const code of lines) expect(code).toMatch(/^[0-9a-f]{32}$/);
-  await expect(page.getByText('兑换码创建成功！已生成 3 个并下载')).toBeVisible();
+  await expectToast(page, '兑换码创建成功！已生成 3 个并下载');
 
   // The file holds exactly the codes the server keeps, unused, with the chosen quota.
   await expect(page).toHaveURL(/\/redemption$/);
@@ -65,10 +66,10 @@ test('a user redeems a code on the top-up screen and sees the balance change eve
   await expect(remaining).toContainText('$0.00');
 
   await page.getByRole('button', { name: '兑换' }).click();
-  await expect(page.getByText('请输入兑换码！')).toBeVisible();
+  await expectToast(page, '请输入兑换码！');
   await page.getByRole('textbox', { name: '兑换码' }).fill(code);
   await page.getByRole('button', { name: '兑换' }).click();
-  await expect(page.getByText('充值成功！')).toBeVisible();
+  await expectToast(page, '充值成功！');
   await expect(page.getByText('已成功兑换 $10.00')).toBeVisible();
   await expect(remaining).toContainText('$10.00');
   await expect(balance).toHaveText('$10.00');
@@ -76,7 +77,7 @@ test('a user redeems a code on the top-up screen and sees the balance change eve
   // The same code again: refused, nothing added.
   await page.getByRole('textbox', { name: '兑换码' }).fill(code);
   await page.getByRole('button', { name: '兑换' }).click();
-  await expect(page.getByText('该兑换码已被使用')).toBeVisible();
+  await expectToast(page, '该兑换码已被使用');
   await page.reload();
   await expect(remaining).toContainText('$10.00');
   await expect(balance).toHaveText('$10.00');

@@ -1,4 +1,5 @@
 import { expect, test } from '../support/fixtures.js';
+import { expectToast } from '../support/toasts.js';
 import { startMockUpstream } from '../support/mock-upstream.js';
 
 // covers S2-ROUTES-08, S2-ROUTES-16, S6-ROLES-07, S6-ROLES-10, S8-ERRORS-27
@@ -26,7 +27,7 @@ test('an admin adds a channel in the browser; a user creates a key, calls the ga
     await page.getByRole('button', { name: '填入', exact: true }).click();
     await page.getByRole('textbox', { name: '密钥' }).fill('sk-upstream-key');
     await page.getByRole('button', { name: '提交' }).click();
-    await expect(page.getByText('渠道创建成功！')).toBeVisible();
+    await expectToast(page, '渠道创建成功！');
     await expect(page).toHaveURL(/\/channel$/);
     await expect(page.getByRole('row').filter({ hasText: 'mock-openai' })).toBeVisible();
     await page.getByRole('button', { name: '用户菜单' }).click();
@@ -47,7 +48,7 @@ test('an admin adds a channel in the browser; a user creates a key, calls the ga
     const row = page.getByRole('row').filter({ hasText: 'shop-key' });
     await row.getByRole('button', { name: '复制' }).first().click();
     // The whole key is fetched for the copy (the list shows it masked): read the clipboard once it is written.
-    await expect(page.getByText('已复制到剪贴板！')).toBeVisible();
+    await expectToast(page, '已复制到剪贴板！');
     const key = await page.evaluate(() => navigator.clipboard.readText());
     expect(key).toMatch(/^sk-/);
 

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.js';
+import { expectToast } from '../support/toasts.js';
 
 async function login(page: Page, url: string, username: string, password: string) {
   await page.goto(`${url}/login`);
@@ -113,7 +114,7 @@ test('after logging out in the browser, a copy of the old session cookie is refu
   expect(session?.secure).toBe(false); // plain HTTP here; Secure behind HTTPS (see session-lifecycle.test.ts)
   await page.getByRole('button', { name: '用户菜单' }).click();
   await page.getByRole('menuitem', { name: '注销' }).click();
-  await expect(page.getByText('注销成功！')).toBeVisible();
+  await expectToast(page, '注销成功！');
 
   const replay = await playwright.request.newContext({ baseURL: gateway.url, extraHTTPHeaders: { cookie: `session=${session!.value}` } });
   const res = await replay.get('/api/user/self');

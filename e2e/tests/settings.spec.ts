@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.js';
+import { expectToast } from '../support/toasts.js';
 
 async function login(page: Page, url: string, username: string, password: string, landing: RegExp) {
   await page.goto(`${url}/login`);
@@ -22,7 +23,7 @@ test('personal settings: system token, invite link, and deleting the own account
   await expect(page.getByRole('tab', { name: '其他设置' })).toHaveCount(0);
 
   await page.getByRole('button', { name: '生成系统访问令牌' }).click();
-  await expect(page.getByText('令牌已重置并已复制到剪贴板')).toBeVisible();
+  await expectToast(page, '令牌已重置并已复制到剪贴板');
   const token = await page.getByRole('textbox', { name: '系统访问令牌' }).inputValue();
   expect(token).toMatch(/^[0-9a-f]{32}$/);
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
@@ -31,7 +32,7 @@ test('personal settings: system token, invite link, and deleting the own account
   expect(viaToken.data.username).toBe('leaver');
 
   await page.getByRole('button', { name: '复制邀请链接' }).click();
-  await expect(page.getByText('邀请链接已复制到剪切板')).toBeVisible();
+  await expectToast(page, '邀请链接已复制到剪切板');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`^${gateway.url.replace(/[.]/g, '\\.')}/register\\?aff=[A-Za-z0-9]{4}$`));
 
   await page.getByRole('button', { name: '更新个人信息' }).click();
@@ -41,10 +42,10 @@ test('personal settings: system token, invite link, and deleting the own account
   await page.getByRole('button', { name: '删除个人账户' }).click();
   await page.getByPlaceholder(/输入你的账户名/).fill('someone-else');
   await page.getByRole('dialog').getByRole('button', { name: '删除' }).click();
-  await expect(page.getByText('请输入你的账户名以确认删除！')).toBeVisible();
+  await expectToast(page, '请输入你的账户名以确认删除！');
   await page.getByPlaceholder(/输入你的账户名/).fill('leaver');
   await page.getByRole('dialog').getByRole('button', { name: '删除' }).click();
-  await expect(page.getByText('账户已删除！')).toBeVisible();
+  await expectToast(page, '账户已删除！');
   await expect(page).toHaveURL(/\/login$/);
   expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
   const gone = await (await root.get('/api/user/search?keyword=leaver')).json();
@@ -68,7 +69,7 @@ test('operation settings: numbers saved, a checkbox sent at once, an invalid rat
 
   await page.getByRole('spinbutton', { name: '失败重试次数' }).fill('3');
   await page.getByRole('button', { name: '保存通用设置' }).click();
-  await expect(page.getByText('保存成功')).toBeVisible();
+  await expectToast(page, '保存成功');
   await page.getByRole('spinbutton', { name: '新用户初始额度' }).fill('12345');
   await page.getByRole('button', { name: '保存额度设置' }).click();
   await page.getByRole('checkbox', { name: '失败时自动禁用通道' }).click();
@@ -103,7 +104,7 @@ test('turning password login off asks first; the system name shows in the top ba
   await page.getByRole('tab', { name: '其他设置' }).click();
   await page.getByRole('textbox', { name: '系统名称' }).fill('星河网关');
   await page.getByRole('button', { name: '保存个性化设置' }).click();
-  await expect(page.getByText('保存成功')).toBeVisible();
+  await expectToast(page, '保存成功');
   await expect(page.getByRole('banner').getByText('星河网关')).toBeVisible();
   expect((await (await root.get('/api/status')).json()).data.system_name).toBe('星河网关');
 });

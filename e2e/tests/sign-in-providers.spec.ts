@@ -3,6 +3,7 @@ import { startMockGitHub, type MockGitHub } from '../../packages/server/src/test
 import { startMockLark, type MockLark } from '../../packages/server/src/test-support/mock-lark.js';
 import { startMockWeChatServer, type MockWeChatServer } from '../../packages/server/src/test-support/mock-wechat-server.js';
 import { expect, test as base, type GatewayServer } from '../support/fixtures.js';
+import { expectToast } from '../support/toasts.js';
 
 interface Providers {
   github: MockGitHub;
@@ -62,7 +63,7 @@ test('GitHub: a new visitor signs in through the authorisation window and become
   await page.getByRole('button', { name: 'GitHub 登录' }).click();
   const popup = await popupPromise;
   await popup.waitForURL(/\/$/);
-  await expect(popup.getByText('登录成功！')).toBeVisible();
+  await expectToast(popup, '登录成功！');
   // the authorisation page got the client id, the state and scope user:email; GitHub sent code and state back
   const authorize = providers.github.requests.find((r) => r.path === '/login/oauth/authorize')!;
   expect(authorize.query.get('client_id')).toBe('Iv1.e2e');
@@ -87,7 +88,7 @@ test('GitHub: a signed-in user binds the account from personal settings, then si
   await page.getByRole('button', { name: /绑定 GitHub 账号/ }).click();
   const popup = await popupPromise;
   await popup.waitForURL(/\/setting$/);
-  await expect(popup.getByText('绑定成功！')).toBeVisible();
+  await expectToast(popup, '绑定成功！');
   await expect(popup.getByText('4242')).toBeVisible();
 
   // signed out, GitHub now signs this user in
@@ -109,7 +110,7 @@ test('GitHub: a refused sign-in (registration closed) says so and leads back to 
   const popupPromise = page.waitForEvent('popup');
   await page.getByRole('button', { name: 'GitHub 登录' }).click();
   const popup = await popupPromise;
-  await expect(popup.getByText('管理员关闭了新用户注册')).toBeVisible();
+  await expectToast(popup, '管理员关闭了新用户注册');
   await expect(popup.getByText('操作失败，重定向至登录界面中...')).toBeVisible();
   await popup.waitForURL(/\/login$/);
 });
@@ -141,7 +142,7 @@ test('Lark: sign-in creates a user; another user binds a Lark account from perso
   await page.getByRole('button', { name: '绑定飞书账号' }).click();
   const bound = await bindPopup;
   await bound.waitForURL(/\/setting$/);
-  await expect(bound.getByText('绑定成功！')).toBeVisible();
+  await expectToast(bound, '绑定成功！');
   await expect(bound.getByText('ou_second')).toBeVisible();
 });
 
@@ -156,10 +157,10 @@ test('WeChat: sign in with the code from the official account (lands on /), and 
   // a code older than three minutes is refused
   await dialog.getByPlaceholder('验证码').fill(providers.wechat.issueCode('wx-e2e-user', 200));
   await dialog.getByRole('button', { name: '登录' }).click();
-  await expect(page.getByText('验证码错误或已过期')).toBeVisible();
+  await expectToast(page, '验证码错误或已过期');
   await dialog.getByPlaceholder('验证码').fill(providers.wechat.issueCode('wx-e2e-user'));
   await dialog.getByRole('button', { name: '登录' }).click();
-  await expect(page.getByText('登录成功！')).toBeVisible();
+  await expectToast(page, '登录成功！');
   await expect(page).toHaveURL(new RegExp(`^${gateway.url}/$`));
   expect(await page.evaluate(() => JSON.parse(localStorage.getItem('user')!).wechat_id)).toBe('wx-e2e-user');
 
@@ -173,6 +174,6 @@ test('WeChat: sign in with the code from the official account (lands on /), and 
   const bindDialog = page.getByRole('dialog', { name: '绑定微信账号' });
   await bindDialog.getByPlaceholder('验证码').fill(providers.wechat.issueCode('wx-second'));
   await bindDialog.getByRole('button', { name: '绑定' }).click();
-  await expect(page.getByText('微信账户绑定成功！')).toBeVisible();
+  await expectToast(page, '微信账户绑定成功！');
   await expect(page.getByText('wx-second')).toBeVisible();
 });

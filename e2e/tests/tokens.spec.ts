@@ -1,4 +1,5 @@
 import { expect, test } from '../support/fixtures.js';
+import { expectToast } from '../support/toasts.js';
 
 // covers S2-TOKENS-01, S2-TOKENS-15, S2-TOKENS-07, S2-TOKENS-09, S2-TOKENS-10, S2-TOKENS-11, S2-TOKENS-14, S2-TOKENFORM-01, S5-VALID-29, S5-VALID-32, S8-ERRORS-29, S8-ERRORS-30
 test('a user creates a key, copies it as sk-..., disables, enables, edits and deletes it', async ({ page, gateway, context }) => {
@@ -23,7 +24,7 @@ test('a user creates a key, copies it as sk-..., disables, enables, edits and de
   await page.getByPlaceholder('请输入名称').fill('my-key');
   await page.getByRole('button', { name: '一小时' }).click();
   await page.getByRole('button', { name: '提交' }).click();
-  await expect(page.getByText('令牌创建成功，请在列表页面点击复制获取令牌！')).toBeVisible();
+  await expectToast(page, '令牌创建成功，请在列表页面点击复制获取令牌！');
   await expect(page).toHaveURL(/\/token$/);
   const row = page.getByRole('row').filter({ hasText: 'my-key' });
   await expect(row.getByText('已启用')).toBeVisible();
@@ -31,7 +32,7 @@ test('a user creates a key, copies it as sk-..., disables, enables, edits and de
   // The list shows the key masked; copying fetches the whole key and writes it.
   await expect(row.getByText(/^sk-[A-Za-z0-9]{4}\*{4}[A-Za-z0-9]{4}$/)).toBeVisible();
   await row.getByRole('button', { name: '复制' }).first().click();
-  await expect(page.getByText('已复制到剪贴板！')).toBeVisible();
+  await expectToast(page, '已复制到剪贴板！');
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toMatch(/^sk-[A-Za-z0-9]{48}$/);
 
@@ -45,7 +46,7 @@ test('a user creates a key, copies it as sk-..., disables, enables, edits and de
   await expect(page.getByPlaceholder('请输入名称')).toHaveValue('my-key');
   await page.getByPlaceholder('请输入名称').fill('renamed-key');
   await page.getByRole('button', { name: '提交' }).click();
-  await expect(page.getByText('令牌更新成功！')).toBeVisible();
+  await expectToast(page, '令牌更新成功！');
   await expect(page).toHaveURL(/\/token$/);
   const renamed = page.getByRole('row').filter({ hasText: 'renamed-key' });
   await renamed.getByRole('button', { name: '删除' }).click();

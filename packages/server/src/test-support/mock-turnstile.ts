@@ -83,12 +83,17 @@ const WIDGET_SCRIPT = `(function () {
           .then(function (answer) {
             if (!answer.token) { box.checked = false; if (options['error-callback']) options['error-callback'](answer.error); return; }
             widgets[id].token = answer.token;
+            // Like the real widget's success tick: the check has passed and the page has the token.
+            var passed = document.createElement('span');
+            passed.textContent = ' 已通过验证';
+            passed.setAttribute('data-turnstile', 'passed');
+            label.appendChild(passed);
             if (options.callback) options.callback(answer.token);
           });
       });
       return id;
     },
-    reset: function (id) { var w = widgets[id]; if (w) { w.box.checked = false; w.token = ''; } },
+    reset: function (id) { var w = widgets[id]; if (w) { w.box.checked = false; w.token = ''; var p = w.label.querySelector('[data-turnstile]'); if (p) p.remove(); } },
     remove: function (id) { var w = widgets[id]; if (w) { w.label.remove(); delete widgets[id]; } },
     getResponse: function (id) { var w = widgets[id]; return w ? w.token : undefined; }
   };
