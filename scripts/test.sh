@@ -7,10 +7,10 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
 step() { printf '\n=== %s ===\n' "$*"; }
 
-step "system packages (Chromium, Chinese fonts)"
-if ! command -v chromium >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -qi 'wqy'; then
+step "system packages (Chromium, Chinese fonts; ip and unshare for the real-client suite's network namespace)"
+if ! command -v chromium >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -qi 'wqy' || ! command -v ip >/dev/null 2>&1 || ! command -v unshare >/dev/null 2>&1; then
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei iproute2 util-linux >/dev/null
 fi
 
 step "database and cache services"

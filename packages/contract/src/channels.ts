@@ -167,6 +167,8 @@ export interface ChannelDto {
   group: string;
   used_quota: number;
   request_count: number;
+  /** Answers whose upstream usage report was wrong (用量异常) and billed at the request's bound or the gateway's count. */
+  usage_anomalies: number;
   model_mapping: string;
   config: string;
   system_prompt: string;

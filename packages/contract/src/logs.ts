@@ -30,6 +30,18 @@ export interface LogDto {
   error: string;
   /** the channels a relay request tried, in order, and why each one was left */
   attempts: LogAttempt[];
+  /** how the request was routed: session affinity, and the fallback models it went through (null for older rows) */
+  routing: LogRouting | null;
+}
+
+/** How a relay request found the channel that answered it. */
+export interface LogRouting {
+  /** The channel was the one this agent session used last (session affinity). */
+  affinity: boolean;
+  /** The model the client asked for. */
+  requested_model: string;
+  /** The models tried in order when the first had no channel that could serve it (fallbacks); empty when none were. */
+  models: string[];
 }
 
 export interface LogAttempt {

@@ -44,6 +44,9 @@ export const TEXT_OPTION_KEYS = [
   'TopUpLink',
   'ChatLink',
   'GroupLimits',
+  'SessionAffinityHeader',
+  'ModelFallbacks',
+  'GroupModelFallbacks',
 ] as const;
 
 /** Options holding secrets: never returned by GET /api/option/, saved only when non-empty. */
@@ -64,6 +67,7 @@ export const INTEGER_OPTION_KEYS = [
   'QuotaRemindThreshold',
   'PreConsumedQuota',
   'RetryTimes',
+  'SessionAffinityMinutes',
 ] as const;
 
 export const NUMBER_OPTION_KEYS = ['QuotaPerUnit', 'ChannelDisableThreshold'] as const;
@@ -182,8 +186,42 @@ export function parseGroupLimits(text: string): Record<string, GroupLimit> | und
   return parsed as Record<string, GroupLimit>;
 }
 
+/**
+ * Model fallbacks (ModelFallbacks option): a model to the models tried in order when no channel can serve it,
+ * {"gpt-4o": ["gpt-4o-mini", "claude-sonnet-4-5"]}; undefined when the text is not such a map of non-empty names.
+ */
+export function parseModelFallbacks(text: string): Record<string, string[]> | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text || '{}');
+  } catch {
+    return undefined;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  for (const [model, chain] of Object.entries(parsed)) {
+    if (!model.trim() || !Array.isArray(chain) || chain.some((name) => typeof name !== 'string' || !name.trim() || name.length > 200)) return undefined;
+  }
+  return parsed as Record<string, string[]>;
+}
+
+/** Fallbacks per group (GroupModelFallbacks option): {"vip": {"gpt-4o": ["claude-opus-4-1"]}}, a group's own entry winning. */
+export function parseGroupModelFallbacks(text: string): Record<string, Record<string, string[]>> | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text || '{}');
+  } catch {
+    return undefined;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  for (const map of Object.values(parsed)) if (!parseModelFallbacks(JSON.stringify(map ?? null))) return undefined;
+  return parsed as Record<string, Record<string, string[]>>;
+}
+
+export const MODEL_FALLBACKS_INVALID = '模型回退不是合法的 JSON：应为 {"模型": ["回退模型1", "回退模型2"]}';
+export const GROUP_MODEL_FALLBACKS_INVALID = '分组模型回退不是合法的 JSON：应为 {"分组": {"模型": ["回退模型1"]}}';
+
 /** Options that hold long texts, pictures as data URLs or JSON maps: up to what a TEXT column holds on MySQL. */
-const LONG_OPTION_KEYS = new Set<string>(['Notice', 'Footer', 'About', 'HomePageContent', 'Logo', 'WeChatAccountQRCodeImageURL', 'EmailDomainWhitelist', ...RATIO_OPTION_KEYS]);
+const LONG_OPTION_KEYS = new Set<string>(['Notice', 'Footer', 'About', 'HomePageContent', 'Logo', 'WeChatAccountQRCodeImageURL', 'EmailDomainWhitelist', 'ModelFallbacks', 'GroupModelFallbacks', ...RATIO_OPTION_KEYS]);
 /** Every other option (addresses, ids, secrets, numbers) is one short line. */
 export const OPTION_VALUE_MAX = 2048;
 

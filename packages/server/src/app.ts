@@ -23,6 +23,9 @@ import { relayRoutes } from './relay/routes.js';
 import { UserFacingError } from './lib/errors.js';
 import { answerFrameworkError, toApiFailure } from './http/api-errors.js';
 import { MAX_JSON_DEPTH, jsonNestedDeeperThan, limitApiBodies } from './http/body-limits.js';
+import type { Logger } from 'pino';
+import { RequestLogger } from './http/request-logger.js';
+import { LARGE_JSON_BYTES, LargeJson } from './relay/ingress/large-json.js';
 import { isCrossSiteRequest, isGuardedApiRequest } from './http/cross-site-guard.js';
 import { applySecurityHeaders } from './http/security-headers.js';
 import { serverTimeouts } from './http/server-timeouts.js';
@@ -52,7 +55,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const app = Fastify({
     // One access line per request, written in the background (pino's asynchronous destination batches the
     // writes), instead of Fastify's two synchronous lines: logging must not cost the relay its throughput.
-    ...(options.logLevel ? { loggerInstance: accessLog(options.logLevel) } : { logger: false }),
+    ...(options.logLevel ? { loggerInstance: accessLog(options.logLevel), childLoggerFactory: (logger, bindings) => new RequestLogger(logger as unknown as Logger, String(bindings.reqId ?? '')) as unknown as FastifyBaseLogger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
     // Forwarded headers are believed only from the configured proxies (none by default).
     trustProxy: ctx.config.TRUSTED_PROXIES ? ctx.config.TRUSTED_PROXIES.split(',') : false,
@@ -68,8 +71,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // Malformed or absurdly nested JSON is a 400 with a Chinese message (never the parser's English).
   const parseJson = app.getDefaultJsonParser('error', 'ignore');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = String(body);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
+    // A large relay body is parsed on a body worker, never here (relay/ingress/large-json.ts).
+    if (bytes.length > LARGE_JSON_BYTES && /^\/v1(beta)?\//.test(request.url)) return done(null, new LargeJson(bytes));
+    const text = bytes.toString('utf8');
     if (text === '') return done(null, undefined);
     if (jsonNestedDeeperThan(text, MAX_JSON_DEPTH)) return done(new BadJsonError(`请求体嵌套层级过深（最多 ${MAX_JSON_DEPTH} 层）`));
     return parseJson(request, text, (error, value) => (error ? done(new BadJsonError('请求体不是合法的 JSON')) : done(null, value)));

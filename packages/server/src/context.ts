@@ -5,6 +5,8 @@ import type { RedemptionService } from './api/redemption/redemption-service.js';
 import type { TokenService } from './api/token/token-service.js';
 import type { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import type { UserService } from './api/user/user-service.js';
+import type { BodyWorkers } from './relay/ingress/large-json.js';
+import type { SessionAffinity } from './relay/pipeline/route-request.js';
 import type { TokenCounter } from './billing/count-tokens.js';
 import type { GatewayMetrics } from './metrics/gateway-metrics.js';
 import type { UsageLimits } from './billing/usage-limits.js';
@@ -57,7 +59,7 @@ export interface AppContext {
   integrations: Integrations;
   channelTests: ChannelTestRunner;
   notifier: Notifier;
-  relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools; counter: TokenCounter; credentials: CredentialResolver; inFlight: InFlightRequests; limits: UsageLimits; metrics: GatewayMetrics };
+  relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools; counter: TokenCounter; bodies: BodyWorkers; credentials: CredentialResolver; inFlight: InFlightRequests; limits: UsageLimits; affinity: SessionAffinity; metrics: GatewayMetrics };
   version: string;
   startTime: number;
 }

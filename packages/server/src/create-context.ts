@@ -7,6 +7,8 @@ import { TokenService } from './api/token/token-service.js';
 import { ChannelTestRunner } from './relay/channel-health/test-all.js';
 import { ChannelsRepository } from './storage/repositories/channels.js';
 import { UserService } from './api/user/user-service.js';
+import { BodyWorkers } from './relay/ingress/large-json.js';
+import { SessionAffinity } from './relay/pipeline/route-request.js';
 import { TokenCounter } from './billing/count-tokens.js';
 import { GatewayMetrics, type ChannelHealthSource } from './metrics/gateway-metrics.js';
 import { UsageLimits } from './billing/usage-limits.js';
@@ -127,9 +129,11 @@ export async function createContext(config: Config): Promise<AppContext> {
     ledger,
     pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000),
     counter: new TokenCounter(),
+    bodies: new BodyWorkers(),
     credentials: new CredentialResolver(CREDENTIAL_SOURCES),
     inFlight,
     limits: new UsageLimits(redis, (error) => reportError(error, 'usage limits')),
+    affinity: new SessionAffinity(shared, options),
     metrics,
   };
 
@@ -179,6 +183,7 @@ export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.cluster.bus.close();
   await ctx.relay.pools.close();
   await ctx.relay.counter.close();
+  await ctx.relay.bodies.closeAll();
   ctx.redis?.disconnect();
   await ctx.storage.close();
 }

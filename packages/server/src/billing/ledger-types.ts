@@ -28,6 +28,8 @@ export interface Settlement {
   usage?: SettledUsage;
   /** False when the request was never served (refused, failed): it is settled (refunded) but not counted as a request. */
   served?: boolean;
+  /** The upstream's usage report was wrong (用量异常): counted on the channel (channels.usage_anomalies). */
+  usageAnomaly?: boolean;
   /** Log row to write in the same transaction (a consume log unless `type` says otherwise); its quota is what was charged. */
   log?: Omit<NewLog, 'quota' | 'type'> & { type?: number };
 }

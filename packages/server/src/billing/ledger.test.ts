@@ -53,13 +53,32 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
     expect(open).toEqual([]);
   });
 
-  it('a cost above the reservation takes only what is left: never negative, token marked exhausted', async () => {
+  // covers issue 19 item 2: what a request costs is paid from the user's balance; the key's quota is a cap, not a discount
+  it('a cost above the reservation is paid from the user balance in full: the key goes to zero and is exhausted, the log says so', async () => {
     const token = await seedToken(storage, userId, { remain_quota: 100 });
+    const userBefore = (await balances(token.id)).user.quota;
     const reservation = await ledger.reserve({ requestId: `over-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 60 });
-    expect(await ledger.settle(reservation, { cost: 500, channelId: 0 })).toBe(100);
+    const log = { user_id: userId, username: 'payer', created_at: 1, token_id: token.id, content: 'x', request_id: `over-${token.id}` };
+    expect(await ledger.settle(reservation, { cost: 500, channelId: 0, log })).toBe(500);
     const after = await balances(token.id);
+    expect(after.user.quota).toBe(userBefore - 500);
     expect(after.token.remain_quota).toBe(0);
     expect(after.token.status).toBe(4);
+    const row = await storage.db.selectFrom('logs').selectAll().where('request_id', '=', `over-${token.id}`).executeTakeFirstOrThrow();
+    expect(row.quota).toBe(500);
+    expect(row.content).toContain('超出预留 440');
+    expect(row.content).toContain('令牌额度已用尽');
+  });
+
+  it('a cost above the reservation never takes more than the user has', async () => {
+    const poor = await new UsersRepository(storage.db).insert({
+      username: 'poor', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
+      access_token: null, quota: 1_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'POOR1', inviter_id: 0, created_at: 0,
+    });
+    const token = await seedToken(storage, poor, { unlimited: true });
+    const reservation = await ledger.reserve({ requestId: `drain-${token.id}`, userId: poor, tokenId: token.id, unlimited: true, amount: 100 });
+    expect(await ledger.settle(reservation, { cost: 50_000, channelId: 0 })).toBe(1_000);
+    expect((await storage.db.selectFrom('users').select('quota').where('id', '=', poor).executeTakeFirstOrThrow()).quota).toBe(0);
   });
 
   it('parallel reserve/settle on one token never overdraws and every unit is accounted for', async () => {

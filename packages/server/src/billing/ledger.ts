@@ -22,7 +22,7 @@ type Crossings = Array<{ userId: number; quota: number }>;
 const MAX_BATCH = 1024;
 const LOG_COLUMNS = ['user_id', 'created_at', 'type', 'content', 'username', 'token_name', 'token_id', 'model_name', 'quota',
   'prompt_tokens', 'completion_tokens', 'channel_id', 'request_id', 'elapsed_time', 'is_stream',
-  'first_byte_ms', 'channel_name', 'dialect', 'cached_tokens', 'cache_write_tokens', 'reasoning_tokens', 'error', 'attempts'] as const;
+  'first_byte_ms', 'channel_name', 'dialect', 'cached_tokens', 'cache_write_tokens', 'reasoning_tokens', 'error', 'attempts', 'routing'] as const;
 const RESERVATION_COLUMNS = ['request_id', 'user_id', 'token_id', 'amount', 'charged', 'status', 'created_at', 'settled_at', 'instance_id', 'model', 'prompt_estimate', 'is_stream'] as const;
 /** A settlement that cannot be committed (database unreachable) is retried, waiting up to this long between tries. */
 const MAX_RETRY_DELAY_MS = 30_000;
@@ -33,15 +33,17 @@ interface Totals {
   refund: number;
   charged: number;
   count: number;
+  anomalies: number;
 }
 /** `count` is 0 for a failed request: it settles (refunds) but is not a request served. */
-const add = <K>(map: Map<K, Totals>, key: K, refund: number, charged: number, count = 1) => {
+const add = <K>(map: Map<K, Totals>, key: K, refund: number, charged: number, count = 1, anomalies = 0) => {
   const totals = map.get(key);
   if (totals) {
     totals.refund += refund;
     totals.charged += charged;
     totals.count += count;
-  } else map.set(key, { refund, charged, count });
+    totals.anomalies += anomalies;
+  } else map.set(key, { refund, charged, count, anomalies });
 };
 const byKey = <K extends number | string>(map: Map<K, Totals>) => [...map].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 
@@ -83,8 +85,10 @@ export class QuotaLedger {
 
   /**
    * Settles a reservation once. Returns the amount charged, or undefined when it was already settled.
-   * When the real cost exceeds the reservation, the extra is taken only as far as the balances allow:
-   * quotas never go negative; the log records what was actually charged.
+   * When the real cost exceeds the reservation (a provider that ignored the limits it was sent), the user pays the
+   * difference as far as their balance allows: the key's remaining quota is a cap checked before the call, not
+   * a discount after it, so the key goes to zero (and is exhausted) without limiting the charge. Nothing goes
+   * negative; the log records what was charged and why it differs from the reservation.
    */
   settle(reservation: Reservation, settlement: Settlement): Promise<number | undefined> {
     return new Promise((resolve, reject) => this.enqueue({ kind: 'settle', reservation, settlement, attempts: 0, resolve, reject }));
@@ -272,20 +276,28 @@ export class QuotaLedger {
       const cost = Math.max(0, Math.ceil(settlement.cost));
       let charged = Math.min(cost, reservation.amount);
       const refund = reservation.amount - charged;
-      if (cost > charged) charged += await this.takeExtra(trx, reservation, cost - charged);
+      let extra = '';
+      if (cost > charged) {
+        const taken = await this.takeExtra(trx, reservation, cost - charged);
+        charged += taken.user;
+        // Never silent: the log says what the reservation missed and what the balances could pay of it.
+        extra =
+          charged < cost
+            ? `（超出预留 ${cost - reservation.amount}，用户余额不足：应扣 ${cost}，实扣 ${charged}）`
+            : `（超出预留 ${cost - reservation.amount}，已从用户余额补扣）`;
+        if (taken.keyEmptied) extra += '（令牌额度已用尽）';
+      }
       outcomes[i] = charged;
-      // Only when a provider went past the output cap and the balances could not cover it: never silent.
-      const shortfall = cost > charged ? `（额度不足：应扣 ${cost}，实扣 ${charged}）` : '';
       const served = settlement.served === false || settlement.usage?.failed ? 0 : 1;
       add(tokens, `${reservation.tokenId}:${reservation.unlimited ? 1 : 0}`, reservation.unlimited ? 0 : refund, charged, served);
       add(users, reservation.userId, refund, charged, served);
-      if (settlement.channelId > 0) add(channels, settlement.channelId, 0, charged);
+      if (settlement.channelId > 0) add(channels, settlement.channelId, 0, charged, 1, settlement.usageAnomaly ? 1 : 0);
       const log = settlement.log;
       if (log) {
-        logs.push([log.user_id ?? reservation.userId, log.created_at, log.type ?? LogType.Consume, (log.content ?? '') + shortfall, log.username, log.token_name ?? '', log.token_id ?? reservation.tokenId,
+        logs.push([log.user_id ?? reservation.userId, log.created_at, log.type ?? LogType.Consume, (log.content ?? '') + extra, log.username, log.token_name ?? '', log.token_id ?? reservation.tokenId,
           log.model_name ?? '', charged, log.prompt_tokens ?? 0, log.completion_tokens ?? 0, log.channel_id ?? 0, log.request_id ?? '', log.elapsed_time ?? 0, log.is_stream ?? 0,
           log.first_byte_ms ?? 0, (log.channel_name ?? '').slice(0, 64), (log.dialect ?? '').slice(0, 32), log.cached_tokens ?? 0, log.cache_write_tokens ?? 0, log.reasoning_tokens ?? 0,
-          log.error ?? null, log.attempts ?? null]);
+          log.error ?? null, log.attempts ?? null, log.routing ?? null]);
       }
       if (settlement.usage) addRollup(rollups, hourOf(accessed), reservation, settlement, charged);
     }
@@ -313,7 +325,9 @@ export class QuotaLedger {
     }
     await this.findCrossings(trx, users, crossings);
     for (const [id, t] of byKey(channels)) {
-      await this.sql.run(trx, 'update channels set used_quota = used_quota + ?, request_count = request_count + ? where id = ?', [t.charged, t.count, id]);
+      if (t.anomalies > 0) {
+        await this.sql.run(trx, 'update channels set used_quota = used_quota + ?, request_count = request_count + ?, usage_anomalies = usage_anomalies + ? where id = ?', [t.charged, t.count, t.anomalies, id]);
+      } else await this.sql.run(trx, 'update channels set used_quota = used_quota + ?, request_count = request_count + ? where id = ?', [t.charged, t.count, id]);
     }
     for (const part of chunks(logs, ROWS_PER_STATEMENT)) {
       await this.sql.run(trx, `insert into logs (${LOG_COLUMNS.join(', ')}) values ${valuesList(part.length, LOG_COLUMNS.length)}`, part.flat());
@@ -340,16 +354,22 @@ export class QuotaLedger {
     }
   }
 
-  /** Takes up to `extra` more from the token and the user, as far as both have it. */
-  private async takeExtra(trx: Transaction<Database>, r: Reservation, extra: number): Promise<number> {
-    const tokenQuota = r.unlimited ? Number.MAX_SAFE_INTEGER : await this.balance(trx, 'tokens', 'remain_quota', r.tokenId);
+  /**
+   * Takes up to `extra` more from the user, as far as their balance goes; the key's remaining quota goes down by
+   * the same amount but not below zero (it capped the request before the call; it cannot discount it after).
+   */
+  private async takeExtra(trx: Transaction<Database>, r: Reservation, extra: number): Promise<{ user: number; keyEmptied: boolean }> {
     const userQuota = await this.balance(trx, 'users', 'quota', r.userId);
-    const take = Math.max(0, Math.min(extra, userQuota, tokenQuota));
-    if (take > 0) {
-      if (!r.unlimited) await this.sql.run(trx, 'update tokens set remain_quota = remain_quota - ? where id = ?', [take, r.tokenId]);
-      await this.sql.run(trx, 'update users set quota = quota - ? where id = ?', [take, r.userId]);
+    const take = Math.max(0, Math.min(extra, userQuota));
+    let keyEmptied = false;
+    if (!r.unlimited && take > 0) {
+      const keyQuota = await this.balance(trx, 'tokens', 'remain_quota', r.tokenId);
+      const fromKey = Math.min(take, keyQuota);
+      keyEmptied = fromKey < take || keyQuota - fromKey === 0;
+      if (fromKey > 0) await this.sql.run(trx, 'update tokens set remain_quota = remain_quota - ? where id = ?', [fromKey, r.tokenId]);
     }
-    return take;
+    if (take > 0) await this.sql.run(trx, 'update users set quota = quota - ? where id = ?', [take, r.userId]);
+    return { user: take, keyEmptied };
   }
 }
 

@@ -1,3 +1,5 @@
+import { canonicalModelName } from './model-name.js';
+
 /**
  * Published output limits, used to bound what one request can cost before it is sent: when a client sets no
  * `max_tokens`, the reservation covers the model's own output limit (and when the balance cannot cover that,
@@ -28,22 +30,12 @@ const OUTPUT_LIMITS: Array<[RegExp, number]> = [
 export const DEFAULT_OUTPUT_LIMIT = 16_384;
 
 export function outputLimitOf(model: string): number {
-  const name = baseName(model);
+  return knownOutputLimitOf(model) ?? DEFAULT_OUTPUT_LIMIT;
+}
+
+/** The model's published output limit, or undefined when the model is not in the table. */
+export function knownOutputLimitOf(model: string): number | undefined {
+  const name = canonicalModelName(model);
   for (const [pattern, limit] of OUTPUT_LIMITS) if (pattern.test(name)) return limit;
-  return DEFAULT_OUTPUT_LIMIT;
-}
-
-/**
- * Prompt tokens one input image can cost at most. Most vision models stay below 2,000 (OpenAI's high detail
- * tops out near 1,105, Claude near 1,600, Gemini at 258 per tile), but OpenAI's small models count images at
- * a multiple so that their price matches the large model's (gpt-4o-mini: up to ~37,000 tokens).
- */
-export function imageTokenBoundOf(model: string): number {
-  return /^(gpt-4o-mini|gpt-4\.1-(mini|nano)|o\d-mini|gpt-5-(mini|nano))/.test(baseName(model)) ? 40_000 : 2_000;
-}
-
-function baseName(model: string): string {
-  const slash = model.lastIndexOf('/');
-  // Bedrock's `anthropic.claude-…` and inference profiles' `us.anthropic.claude-…` are Claude's own models.
-  return (slash >= 0 ? model.slice(slash + 1) : model).toLowerCase().replace(/^(?:[a-z-]+\.)?anthropic\./, '');
+  return undefined;
 }

@@ -1,10 +1,13 @@
 import { outputLimitOf } from './model-limits.js';
 import { costOf, rawCostOf, type Prices } from './pricing.js';
+import type { Usage } from './usage.js';
 
 /** Fewest output tokens worth sending a request for when the balance cannot cover the full allowance. */
 export const MIN_OUTPUT_TOKENS = 16;
 /** No model writes more than this in one answer: a client's larger max_tokens (1e308, 2^63) counts as this. */
 export const MAX_OUTPUT_TOKENS = 1_000_000;
+/** Output tokens one generated image can cost (gpt-image-1 at high quality, 1536 x 1024: 6,240). */
+export const IMAGE_OUTPUT_TOKENS = 6_240;
 
 export interface ReservationRequest {
   model: string;
@@ -16,6 +19,10 @@ export interface ReservationRequest {
   maxTokens: number;
   /** Answers asked for (`n`). */
   choices: number;
+  /** Images the request generates (the images endpoint's `n`), billed per image or as image tokens. */
+  images?: number;
+  /** Prompt-cache writes the request asks for (Anthropic's cache_control): 'none', or a TTL; unknown when absent. */
+  cacheWrites?: 'none' | '5m' | '1h';
   /** PreConsumedQuota: the least a priced request reserves. */
   floor: number;
 }
@@ -27,33 +34,59 @@ export interface ReservationPlan {
   minimum: number;
   /** Output tokens per answer the full amount covers. */
   outputTokens: number;
-  /** Unrounded cost of the prompt bound and of one output token. */
+  /** Unrounded cost of the prompt bound and of one output token, each at its dearest price. */
   promptCost: number;
   outputTokenCost: number;
 }
 
 /**
- * How much a request must hold before it is sent (issue: users underpaying through their own in-flight
- * requests). The amount bounds the real cost: the prompt's upper bound plus every output token the request
- * may produce (the client's max_tokens, else the model's output limit) for each answer. When the balances
- * cannot cover that, the ledger may take less, down to `minimum`, and `outputCapFor` then tells the upstream
- * how many tokens it may produce, so the request still never costs more than it holds.
+ * How much a request must hold before it is sent: an upper bound of what the upstream can bill. The prompt's
+ * upper bound at its dearest input price (a prompt may be written to the cache, which costs more than reading
+ * it), plus every output token the request may produce (the largest output limit the client sent, else the
+ * model's output limit) for each answer at the dearest output price, plus the images it generates. When the
+ * balances cannot cover that, the ledger may take less, down to `minimum`, and `outputCapFor` then tells the
+ * upstream how many tokens it may produce, so the request still never costs more than it holds.
  */
 export function planReservation(request: ReservationRequest, prices: Prices): ReservationPlan {
   const limit = outputLimitOf(request.model);
   const outputTokens = request.generates ? (request.maxTokens > 0 ? Math.min(request.maxTokens, MAX_OUTPUT_TOKENS) : limit) : 0;
-  const full = costOf({ prompt_tokens: request.promptBound, completion_tokens: outputTokens * request.choices }, prices);
+  const images = request.images ?? 0;
+  const dearest = dearestUsage(prices, request.cacheWrites);
+  const full = Math.max(
+    costOf(dearest(request.promptBound, outputTokens * request.choices + images * IMAGE_OUTPUT_TOKENS), prices),
+    costOf({ ...dearest(request.promptBound, outputTokens * request.choices), images }, prices),
+  );
   const floor = prices.modelRatio > 0 && prices.groupRatio > 0 ? request.floor : 0;
   const amount = Math.min(Math.max(full, floor), Number.MAX_SAFE_INTEGER);
   const fewest = request.generates ? Math.min(outputTokens, MIN_OUTPUT_TOKENS) : 0;
-  const minimum = Math.min(amount, costOf({ prompt_tokens: request.promptBound, completion_tokens: fewest * request.choices }, prices));
+  const minimum = Math.min(amount, costOf(dearest(request.promptBound, fewest * request.choices), prices));
   return {
     amount,
     minimum,
     outputTokens,
-    promptCost: rawCostOf({ prompt_tokens: request.promptBound, completion_tokens: 0 }, prices),
-    outputTokenCost: rawCostOf({ prompt_tokens: 0, completion_tokens: 1 }, prices),
+    promptCost: rawCostOf(dearest(request.promptBound, 0), prices),
+    outputTokenCost: rawCostOf(dearest(0, 1), prices),
   };
+}
+
+/**
+ * Usages of given totals priced at their dearest: the prompt as the priciest input the request can be billed for
+ * (a cache write where one is asked for, or where the client's dialect cannot say), the output as the priciest output.
+ */
+function dearestUsage(prices: Prices, cacheWrites: ReservationRequest['cacheWrites']) {
+  const write =
+    cacheWrites === 'none' ? undefined
+    : cacheWrites === '5m' ? (prices.cacheWriteRatio > 1 ? 'cache_write_tokens' : undefined)
+    : prices.cacheWrite1hRatio > 1 && (cacheWrites === '1h' || prices.cacheWrite1hRatio >= prices.cacheWriteRatio) ? 'cache_write_1h_tokens'
+    : prices.cacheWriteRatio > 1 ? 'cache_write_tokens'
+    : undefined;
+  const reasoning = prices.reasoningRatio > prices.completionRatio;
+  return (prompt: number, completion: number): Usage => ({
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    ...(write ? { [write]: prompt } : {}),
+    ...(reasoning ? { reasoning_tokens: completion } : {}),
+  });
 }
 
 /**

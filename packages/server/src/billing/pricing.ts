@@ -1,4 +1,5 @@
 import type { OptionStore } from '../options/option-store.js';
+import { canonicalModelName } from './model-name.js';
 import type { Usage } from './usage.js';
 
 /** Ratio used for a model missing from ModelRatio (US$0.06 / 1K tokens): expensive on purpose, so an unpriced model never runs free. */
@@ -48,12 +49,17 @@ export function pricesFor(options: OptionStore, model: string, group: string): P
       const value = own(map, name);
       if (value !== undefined) return value;
     }
+    // An undated alias (claude-sonnet-4-5) is priced as its latest dated model (claude-sonnet-4-5-20250929).
+    for (const name of names) {
+      const dated = datedVersionOf(map, name);
+      if (dated !== undefined) return map[dated];
+    }
     return undefined;
   };
   const modelRatio = ratio('ModelRatio');
   const completionRatio = ratio('CompletionRatio') ?? 1;
   // Bedrock names Claude `anthropic.claude-…` or `us.anthropic.claude-…`: the same family, the same cache prices.
-  const base = model.slice(model.lastIndexOf('/') + 1).toLowerCase().replace(/^(?:[a-z-]+\.)?anthropic\./, '');
+  const base = canonicalModelName(model);
   const family = FAMILY_CACHE.find(([pattern]) => pattern.test(base))?.[1] ?? NO_CACHE_DISCOUNT;
   return {
     modelRatio: modelRatio ?? UNKNOWN_MODEL_RATIO,
@@ -87,6 +93,16 @@ export function priceNames(model: string): string[] {
   }
   if (bare.includes('@')) add(bare.replace(/-v\d+@/, '@').replace('@', '-'));
   return names;
+}
+
+/** The latest `<alias>-<date>` key of a ratio map (dates as 20250929 or 2025-09-29), if any. */
+function datedVersionOf(map: Record<string, number>, alias: string): string | undefined {
+  let best: string | undefined;
+  for (const key of Object.keys(map)) {
+    if (!key.startsWith(`${alias}-`) || !/^(\d{8}|\d{4}-\d{2}-\d{2})$/.test(key.slice(alias.length + 1))) continue;
+    if (best === undefined || key > best) best = key;
+  }
+  return best;
 }
 
 /** A ratio the map itself holds: names such as "__proto__" or "constructor" must not reach Object.prototype. */

@@ -23,12 +23,40 @@ export interface Usage {
    * then counts the prompt itself and bills the rest of the total as completion.
    */
   total_only?: number;
+  /**
+   * Totals the upstream left out ('missing') or reported unusably ('malformed': negative, not a JSON number, not
+   * finite), recorded as 0: the pipeline replaces them by its own count of what was sent and received.
+   */
+  unreported?: { prompt?: Unreported; completion?: Unreported };
 }
+
+export type Unreported = 'missing' | 'malformed';
 
 export const EMPTY_USAGE: Usage = Object.freeze({ prompt_tokens: 0, completion_tokens: 0 });
 
-/** Non-negative integer or 0: provider reports are not trusted to be well-formed. */
+/**
+ * A count as a provider reported it: a finite, non-negative JSON number (floored), else undefined. Strings,
+ * negatives, NaN and infinities are not counts: provider reports are not trusted to be well-formed.
+ */
+export function reportedCount(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;
+}
+
+/** A part of a report that is billed only when present and well-formed (cache reads, reasoning): else 0. */
 export function tokenCount(value: unknown): number {
-  const n = Number(value);
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+  return reportedCount(value) ?? 0;
+}
+
+/**
+ * A usage from the two totals as the upstream reported them (raw JSON values): a total that is not a count is
+ * recorded in `unreported` (as 0), so that the pipeline counts it instead.
+ */
+export function usageOf(prompt: unknown, completion: unknown): Usage {
+  const promptTokens = reportedCount(prompt);
+  const completionTokens = reportedCount(completion);
+  const usage: Usage = { prompt_tokens: promptTokens ?? 0, completion_tokens: completionTokens ?? 0 };
+  const why = (raw: unknown): Unreported => (raw === undefined || raw === null ? 'missing' : 'malformed');
+  if (promptTokens === undefined) (usage.unreported ??= {}).prompt = why(prompt);
+  if (completionTokens === undefined) (usage.unreported ??= {}).completion = why(completion);
+  return usage;
 }

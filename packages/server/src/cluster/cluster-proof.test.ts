@@ -47,7 +47,7 @@ describe.skipIf(!redisUrl || !serverBuilt() || servers.length === 0).each(server
       const quota = u < 6 ? 200_000 : 2_000;
       const result = await storage.db
         .insertInto('users')
-        .values({ username: `load${u}`, password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '', access_token: null, quota, used_quota: 0, request_count: 0, group: 'default', aff_code: `LOAD${u}`, inviter_id: 0, created_at: 0 })
+        .values({ username: `load${u}`, username_key: `load${u}`, password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '', access_token: null, quota, used_quota: 0, request_count: 0, group: 'default', aff_code: `LOAD${u}`, inviter_id: 0, created_at: 0 })
         .executeTakeFirst();
       const id = Number(result.insertId ?? (await storage.db.selectFrom('users').select('id').where('username', '=', `load${u}`).executeTakeFirstOrThrow()).id);
       users.push({ id, quota });

@@ -20,6 +20,8 @@ export interface RelayObservation {
   cachedTokens: number;
   reasoningTokens: number;
   quota: number;
+  /** The upstream's usage report was wrong (用量异常): billed at the request's bound or at the gateway's count. */
+  usageAnomaly?: boolean;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -36,6 +38,7 @@ export class GatewayMetrics {
   private readonly firstByte: Histogram<'dialect'>;
   private readonly tokens: Counter<'model' | 'channel' | 'kind'>;
   private readonly quota: Counter<'model' | 'channel'>;
+  private readonly anomalies: Counter<'model' | 'channel'>;
   private readonly batchSize: Histogram;
   private readonly commitSeconds: Histogram;
 
@@ -47,6 +50,12 @@ export class GatewayMetrics {
     this.firstByte = new Histogram({ name: 'relay_first_byte_seconds', help: 'Time from request to the first byte of the answer', labelNames: ['dialect'], buckets: LATENCY_BUCKETS, registers });
     this.tokens = new Counter({ name: 'relay_tokens_total', help: 'Tokens billed, by model, channel and kind (prompt, completion, cached, reasoning)', labelNames: ['model', 'channel', 'kind'], registers });
     this.quota = new Counter({ name: 'relay_quota_total', help: 'Quota charged, by model and channel', labelNames: ['model', 'channel'], registers });
+    this.anomalies = new Counter({
+      name: 'relay_usage_anomalies_total',
+      help: 'Answers whose upstream usage report was unusable, implausibly low or above what the request allowed (billed at the bound or at the gateway count)',
+      labelNames: ['model', 'channel'],
+      registers,
+    });
     new Gauge({ name: 'relay_in_flight_requests', help: 'Relay requests (streams included) being served now', registers, collect() { this.set(options.inFlight()); } });
     this.batchSize = new Histogram({ name: 'ledger_batch_jobs', help: 'Reservations and settlements committed per ledger transaction', buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500, 1024], registers });
     this.commitSeconds = new Histogram({ name: 'ledger_commit_seconds', help: 'Time one ledger transaction took', buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1], registers });
@@ -85,6 +94,7 @@ export class GatewayMetrics {
       if (count > 0) this.tokens.inc({ model: o.model, channel, kind }, count);
     }
     if (o.quota > 0) this.quota.inc({ model: o.model, channel }, o.quota);
+    if (o.usageAnomaly) this.anomalies.inc({ model: o.model, channel });
   }
 
   observeCommit(jobs: number, seconds: number): void {

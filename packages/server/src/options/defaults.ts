@@ -241,6 +241,13 @@ export const DEFAULT_OPTIONS: Record<OptionKey, string> = {
   ChatLink: '',
   // Per-group default limits for users whose own are 0, e.g. {"default": {"rpm": 60, "daily": 500000}}.
   GroupLimits: '{}',
+  // Requests of one agent session (Claude Code, Codex, Gemini CLI, or the header named here) stay on one channel
+  // for this many minutes after their last request, so the provider's prompt cache keeps hitting; 0 turns it off.
+  SessionAffinityMinutes: '60',
+  SessionAffinityHeader: '',
+  // Models tried in order when no channel can serve the one asked for: {"gpt-4o": ["gpt-4o-mini"]}, and per group.
+  ModelFallbacks: '{}',
+  GroupModelFallbacks: '{}',
   QuotaPerUnit: '500000',
   ChannelDisableThreshold: '5',
   QuotaForNewUser: '0',

@@ -9,6 +9,10 @@ import {
   isSecretOptionKey,
   optionValueProblem,
   parseGroupLimits,
+  parseGroupModelFallbacks,
+  parseModelFallbacks,
+  GROUP_MODEL_FALLBACKS_INVALID,
+  MODEL_FALLBACKS_INVALID,
   type OptionKey,
   type RatioOptionKey,
 } from '@model-relay/contract';
@@ -106,6 +110,13 @@ export class OptionStore {
       fail(`主题只能是 ${THEMES.join(' / ')}`);
     } else if (key === 'GroupLimits') {
       if (!parseGroupLimits(value)) fail('分组限额不是合法的 JSON：每个分组的 rpm、tpm、daily、monthly 必须是非负整数');
+    } else if (key === 'ModelFallbacks') {
+      if (!parseModelFallbacks(value)) fail(MODEL_FALLBACKS_INVALID);
+    } else if (key === 'GroupModelFallbacks') {
+      if (!parseGroupModelFallbacks(value)) fail(GROUP_MODEL_FALLBACKS_INVALID);
+    } else if (key === 'SessionAffinityHeader') {
+      value = value.trim().toLowerCase();
+      if (value && !/^[a-z0-9!#$%&'*+.^_`|~-]{1,100}$/.test(value)) fail('会话请求头名称无效：只能包含字母、数字和 - _ 等字符');
     } else if (key === 'ServerAddress') {
       value = value.trim().replace(/\/$/, '');
     }

@@ -103,6 +103,11 @@ export interface ChatRequest {
   responseFormat?: ResponseFormat;
   reasoning?: ReasoningConfig;
   parallelToolCalls?: boolean;
+  /**
+   * Web search run by the provider (OpenAI's web_search tool, Anthropic's web_search server tool, Gemini's Google
+   * Search): built as the upstream's own; an upstream without one refuses the request naming the tool.
+   */
+  webSearch?: { maxUses?: number; allowedDomains?: string[] };
   /** An end-user id for the provider's abuse monitoring. */
   user?: string;
   stream: boolean;

@@ -3,6 +3,14 @@
  * The one place relay failures become HTTP responses.
  */
 export class RelayError extends Error {
+  /**
+   * An upstream's own error in the client's dialect (a pass-through): answered as the provider sent it, status and
+   * body, with the channel's secrets and address taken out.
+   */
+  upstream?: { status: number; body: string; contentType: string };
+  /** OpenAI's `param`, when the upstream named the field at fault. */
+  param = '';
+
   constructor(
     readonly status: number,
     message: string,
@@ -15,6 +23,28 @@ export class RelayError extends Error {
   }
 
   toBody(): { error: { message: string; type: string; param: string; code: string | null } } {
-    return { error: { message: this.message, type: this.type, param: '', code: this.code } };
+    return { error: { message: this.message, type: this.type, param: this.param, code: this.code } };
+  }
+}
+
+/** OpenAI's error type for an HTTP status: the nearest kind when a provider's error is translated for an OpenAI client. */
+export function openAiErrorType(status: number): string {
+  if (status === 401) return 'authentication_error';
+  if (status === 403) return 'permission_error';
+  if (status === 404) return 'not_found_error';
+  if (status === 429) return 'rate_limit_error';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request_error';
+}
+
+/** OpenAI's `code` and `param` of an upstream error body, when it has them (OpenAI and the vendors that copy it). */
+export function upstreamErrorDetail(body: string): { code: string | null; param: string } {
+  try {
+    const parsed = JSON.parse(body) as { error?: { code?: unknown; param?: unknown } };
+    const error = parsed && typeof parsed === 'object' ? parsed.error : undefined;
+    if (!error || typeof error !== 'object') return { code: null, param: '' };
+    return { code: typeof error.code === 'string' ? error.code : null, param: typeof error.param === 'string' ? error.param : '' };
+  } catch {
+    return { code: null, param: '' };
   }
 }

@@ -111,16 +111,21 @@ describe('a request never costs more than it holds (no discount through in-fligh
     expect(reasoning.max_completion_tokens).toBeLessThan(100_000);
   });
 
-  it('a provider that ignores the cap is charged as far as the balance allows, and the log says so', async () => {
-    await seedChannel(t.ctx.storage, { key: 'overrun', baseUrl: mock.url, models: 'gpt-4o-mini' });
+  // covers issue 19 item 4: absurd upstream usage cannot drain a balance
+  it('a provider that ignores the cap is billed at the bound it was sent: flagged 用量异常, counted on the channel', async () => {
+    const channelId = await seedChannel(t.ctx.storage, { key: 'overrun', baseUrl: mock.url, models: 'gpt-4o-mini' });
     const userId = await plainUser(1_000);
     const token = await seedToken(t.ctx.storage, userId, { unlimited: true });
     await client(token.key).chat.completions.create({ ...chat, max_tokens: 10 });
     const after = await settled(userId, token.id, 1);
-    expect(after.user.quota).toBe(0);
-    expect(after.logs[0].quota).toBe(1_000);
-    expect(after.logs[0].content).toContain('额度不足');
-    expect(after.logs[0].content).toContain('实扣 1000');
+    const prices = pricesFor(t.ctx.options, 'gpt-4o-mini', 'default');
+    expect(after.logs[0].completion_tokens).toBe(10);
+    expect(after.logs[0].quota).toBe(costOf({ prompt_tokens: after.logs[0].prompt_tokens, completion_tokens: 10 }, prices));
+    expect(after.user.quota).toBe(1_000 - after.logs[0].quota);
+    expect(after.logs[0].content).toContain('用量异常');
+    expect(after.logs[0].content).toContain('上游报告输出 5000 tokens');
+    const channel = await t.ctx.storage.db.selectFrom('channels').select('usage_anomalies').where('id', '=', channelId).executeTakeFirstOrThrow();
+    expect(Number(channel.usage_anomalies)).toBe(1);
   });
 
   it('a balance that cannot pay for the prompt and a few tokens is refused before anything is sent', async () => {
@@ -153,14 +158,23 @@ describe('a key at zero because its own requests are in flight is not exhausted'
     expect((await settled(userId, token.id, 3)).token.status).toBe(1);
   });
 
-  it('a key whose last quota is really spent is marked exhausted', async () => {
-    await seedChannel(t.ctx.storage, { key: 'overrun', baseUrl: mock.url, models: 'gpt-4o-mini' });
+  // covers issue 19 item 2: what a request costs is paid from the user's balance, the key's quota is a cap
+  it('a cost beyond the reservation (provider-run web search) is paid in full by the user; the key is emptied and exhausted', async () => {
+    await seedChannel(t.ctx.storage, { key: 'search', baseUrl: mock.url, models: 'gpt-4o-mini' });
     const userId = await plainUser(100_000);
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 800 });
-    await client(token.key).chat.completions.create({ ...chat, max_tokens: 10 });
+    await client(token.key).chat.completions.create({ ...chat, max_tokens: 10, web_search_options: {} });
     const after = await settled(userId, token.id, 1);
+    const prices = pricesFor(t.ctx.options, 'gpt-4o-mini', 'default');
+    const cost = costOf({ prompt_tokens: after.logs[0].prompt_tokens, completion_tokens: after.logs[0].completion_tokens }, prices);
+    expect(after.logs[0].prompt_tokens).toBeGreaterThan(30_000);
+    expect(cost).toBeGreaterThan(800);
+    expect(after.logs[0].quota).toBe(cost);
+    expect(after.user.quota).toBe(100_000 - cost);
     expect(after.token.remain_quota).toBe(0);
     expect(after.token.status).toBe(4);
+    expect(after.logs[0].content).toContain('超出预留');
+    expect(after.logs[0].content).toContain('令牌额度已用尽');
     await expect(client(token.key).chat.completions.create(chat)).rejects.toMatchObject({ status: 429 });
   });
 });

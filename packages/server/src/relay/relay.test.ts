@@ -313,7 +313,8 @@ describe('retries, faults and settlement on every path', () => {
     await t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
     const dead = await seedChannel(t.ctx.storage, { key: 'fail-401', baseUrl: mock.url, models: 'gpt-4o-mini' });
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 100_000 });
-    await expect(client(token.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 401 });
+    // The channel's key was refused, not the client's: a 502, never the upstream's 401 (issue 15).
+    await expect(client(token.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 502 });
     const channel = await t.ctx.storage.db.selectFrom('channels').selectAll().where('id', '=', dead).executeTakeFirstOrThrow();
     expect(channel.status).toBe(3);
     const system = await t.ctx.storage.db.selectFrom('logs').selectAll().where('type', '=', 4).execute();

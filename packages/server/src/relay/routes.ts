@@ -60,7 +60,11 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayDeps): Promis
 export function errorHandler(dialect: Dialect) {
   return (error: FastifyError, request: Parameters<Parameters<FastifyInstance['setErrorHandler']>[0]>[1], reply: Parameters<Parameters<FastifyInstance['setErrorHandler']>[0]>[2]) => {
     if (reply.sent || reply.raw.headersSent) return;
-    if (error instanceof RelayError) return reply.status(error.status).headers(error.headers).send(dialect.errorBody(error.status, error.message, error.code, error.type));
+    if (error instanceof RelayError) {
+      // The provider's own error, to a client of its own dialect: as it was sent.
+      if (error.upstream) return reply.status(error.upstream.status).headers(error.headers).header('content-type', error.upstream.contentType).send(error.upstream.body);
+      return reply.status(error.status).headers(error.headers).send(dialect.errorBody(error.status, error.message, error.code, error.type, error.param));
+    }
     if (error.statusCode && error.statusCode < 500) {
       // The app's own refusals (malformed or too deeply nested JSON) already say what is wrong, in Chinese.
       const message =

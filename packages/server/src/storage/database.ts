@@ -10,6 +10,8 @@ import { channelTestErrorMigration } from './migrations/002-channel-test-error.j
 import { sessionVersionMigration } from './migrations/004-session-version.js';
 import { clusterMigration } from './migrations/005-cluster.js';
 import { usageMigration } from './migrations/006-usage.js';
+import { usageChecksMigration } from './migrations/007-usage-checks.js';
+import { routingMigration } from './migrations/008-routing.js';
 import type { Database } from './schema.js';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
@@ -127,14 +129,21 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   };
 }
 
-async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<void> {
-  const migrations: Record<string, Migration> = {
+/** Every schema migration by name (numbered by the change that needed it). */
+export function schemaMigrations(dialect: Dialect): Record<string, Migration> {
+  return {
     '001-initial': initialMigration(dialect),
     '002-channel-test-error': channelTestErrorMigration(),
     '004-session-version': sessionVersionMigration,
     '005-cluster': clusterMigration,
     '006-usage': usageMigration(dialect),
+    '007-usage-checks': usageChecksMigration(dialect),
+    '008-routing': routingMigration,
   };
+}
+
+async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+  const migrations = schemaMigrations(dialect);
   // Migrations are numbered by the change that needed them, and changes land in any order.
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();

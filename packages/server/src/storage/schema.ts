@@ -30,6 +30,8 @@ export interface UsersTable {
   monthly_quota_limit: Generated<number>;
   /** Carried by every session cookie; incremented to end all of the user's sessions (password change, ban, role change). */
   session_version: Generated<number>;
+  /** The username case-folded (storage/username-key.ts), unique: names differing only in case are one account (migration 007). */
+  username_key: Generated<string>;
 }
 
 export interface TokensTable {
@@ -78,6 +80,8 @@ export interface ChannelsTable {
   priority: number;
   config: string;
   system_prompt: string;
+  /** Answers whose upstream usage report was wrong and billed at the request's bound or the gateway's count (migration 007). */
+  usage_anomalies: Generated<number>;
 }
 
 /** One row per (group, model, channel): the index the relay uses to pick channels. */
@@ -132,6 +136,8 @@ export interface LogsTable {
   error: string | null;
   /** JSON list of the channels tried, each with why it was left: [{channel_id, channel_name, status, reason}]. */
   attempts: string | null;
+  /** JSON of how the request was routed (contract LogRouting): session affinity, fallback models (migration 008). */
+  routing?: string | null;
 }
 
 /** Hourly sums of settled requests per user x key x model x channel (and instance), for charts and totals. */

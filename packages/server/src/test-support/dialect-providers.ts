@@ -10,6 +10,13 @@ import { startMockVertex } from './upstreams/vertex.js';
  * The providers of the dialect matrix (relay/e2e/dialect-matrix.test.ts): one row per provider, with the mock that
  * speaks its protocol and what that mock answers and reports. A new provider in the matrix is a new row.
  */
+/**
+ * A long document to ask about in prompt-cache scenarios: a provider caches only long prompts (Claude from 1,024
+ * tokens), and the gateway bills no more prompt tokens than a prompt can hold (issue 19), so the recorded cache
+ * usage (up to 3,334 prompt tokens) needs a prompt of that size.
+ */
+export const HANDBOOK = Array.from({ length: 400 }, (_, i) => `Step ${i + 1}: hold the reset button of the router for ten seconds and wait for the lights.`).join('\n');
+
 /** How a mock answers: normally, forced to its answer that reads the prompt cache or that thinks, or a fault. */
 export type Behaviour = ChannelMode;
 
@@ -71,7 +78,7 @@ export const PROVIDERS: ProviderRow[] = [
     start: async () => ({ ...(await startMockUpstream()), channel: (b) => ({ key: b === 'thinking' ? 'reasoning' : b }) }),
     text: MOCK_REPLY,
     usage: { prompt_tokens: 12, completion_tokens: 10 },
-    cacheUsage: { prompt_tokens: 40, completion_tokens: 20, cached_tokens: 32 },
+    cacheUsage: { prompt_tokens: 2048, completion_tokens: 20, cached_tokens: 1920 },
     thinkingUsage: { prompt_tokens: 40, completion_tokens: 20, reasoning_tokens: 8 },
   },
   {

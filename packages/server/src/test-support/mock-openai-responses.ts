@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { fixtures, parseSse } from './upstreams/fixtures.js';
+import { measuredPromptTokens, scriptedCall } from './upstreams/tool-script.js';
 
 /**
  * OpenAI's Responses API (https://platform.openai.com/docs/api-reference/responses) for the local OpenAI mock:
@@ -38,7 +39,7 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 
 /** Request parameters the API knows (ResponseCreateParams); anything else is refused as OpenAI refuses it. */
 const PARAMETERS = new Set([
-  'background', 'context_management', 'conversation', 'include', 'input', 'instructions', 'max_output_tokens', 'max_tool_calls', 'metadata',
+  'background', 'client_metadata', 'context_management', 'conversation', 'include', 'input', 'instructions', 'max_output_tokens', 'max_tool_calls', 'metadata',
   'model', 'moderation', 'parallel_tool_calls', 'previous_response_id', 'prompt', 'prompt_cache_key', 'prompt_cache_options',
   'prompt_cache_retention', 'reasoning', 'safety_identifier', 'service_tier', 'store', 'stream', 'stream_options', 'temperature', 'text',
   'tool_choice', 'tools', 'top_logprobs', 'top_p', 'truncation', 'user',
@@ -214,21 +215,29 @@ export function responsesReply(body: Json, mode: string, memory: ResponsesMemory
   let events: Json[] = parseSse(fx.text(`responses-${scenario}.stream.txt`)).map((e) => e.data);
   const model = String(body.model);
   const keepModel = typeof response.model === 'string' && response.model.startsWith(model);
-  const toolName = isObject(body.tool_choice) && body.tool_choice.type === 'function' ? body.tool_choice.name : functionTools(body)[0]?.name;
+  const scripted = scriptedCall(functionTools(body).map((t: Json) => t.name));
+  const toolName = scripted?.name ?? (isObject(body.tool_choice) && body.tool_choice.type === 'function' ? body.tool_choice.name : functionTools(body)[0]?.name);
+  const scriptedArgs = scripted ? JSON.stringify(scripted.args) : undefined;
   const summary = isObject(body.reasoning) && (body.reasoning.summary || body.reasoning.generate_summary);
   const encrypted = Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
   const store = body.store !== false;
 
   const item = (value: Json) => {
     if (value.type === 'function_call' && toolName) value.name = toolName;
+    if (value.type === 'function_call' && scriptedArgs) value.arguments = scriptedArgs;
     if (value.type === 'reasoning') {
       if (!summary) value.summary = [];
       if (!encrypted) delete value.encrypted_content;
       else if (value.encrypted_content) memory.encrypted.add(value.encrypted_content);
     }
   };
+  const measuredInput = measuredPromptTokens(body);
   const whole = (value: Json) => {
     if (!keepModel) value.model = model;
+    if (measuredInput !== undefined && isObject(value.usage)) {
+      value.usage.total_tokens = (value.usage.total_tokens ?? 0) - (value.usage.input_tokens ?? 0) + measuredInput;
+      value.usage.input_tokens = measuredInput;
+    }
     value.store = store;
     value.output.forEach(item);
     if (mode === 'incomplete' && value.status === 'completed') {
@@ -242,7 +251,14 @@ export function responsesReply(body: Json, mode: string, memory: ResponsesMemory
     if (isObject(event.response)) whole(event.response);
     if (isObject(event.item)) item(event.item);
     if (event.type === 'response.function_call_arguments.done' && toolName) event.name = toolName;
+    if (event.type === 'response.function_call_arguments.done' && scriptedArgs) event.arguments = scriptedArgs;
     if (mode === 'incomplete' && event.type === 'response.completed') event.type = 'response.incomplete';
+  }
+  // A scripted call's arguments go out in one delta.
+  if (scriptedArgs) {
+    events = events.flatMap((e) =>
+      e.type === 'response.function_call_arguments.delta' ? [] : e.type === 'response.function_call_arguments.done' ? [{ type: 'response.function_call_arguments.delta', item_id: e.item_id, output_index: e.output_index, delta: scriptedArgs }, e] : [e],
+    );
   }
   events.forEach((event, index) => (event.sequence_number = index));
   if (store) for (const id of [response.id, ...response.output.map((o: Json) => o.id)]) memory.stored.add(id);
@@ -286,5 +302,7 @@ export async function answerResponses(res: ServerResponse, raw: unknown, mode: s
     res.end(responsesEvent({ type: 'response.failed', sequence_number: cut, response: failed }));
     return;
   }
+  // `linger`: the connection stays open a while after response.completed, as a busy upstream's may.
+  if (mode === 'linger') await sleep(1_500);
   res.end();
 }

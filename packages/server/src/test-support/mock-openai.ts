@@ -1,16 +1,22 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerResponses, responsesMemory } from './mock-openai-responses.js';
+import { measuredPromptTokens, scriptedCall } from './upstreams/tool-script.js';
 
 /**
  * A local upstream speaking OpenAI's documented wire format (https://platform.openai.com/docs/api-reference):
  * chat completions (JSON and SSE with `stream_options.include_usage`), completions, embeddings, images,
  * audio speech / transcription / translation and moderations. Behaviour is steered per request by the key
  * (`Authorization: Bearer <mode>`), so several channels can point at one mock and act differently:
- *   ok | fail-500 | fail-429 | fail-401 | slow (never answers) | break (stream dies mid-way) | no-usage | total-only | slow-stream
+ *   ok | fail-400 (names the field, param and code) | fail-500 | fail-429 | fail-401 | slow (never answers) | break (stream dies mid-way) | no-usage | total-only | slow-stream
  *   endless (a stream that writes a word every 100 ms for a minute, until the caller goes away)
  *   long (writes up to 5,000 tokens, fewer when the request's max_tokens / max_completion_tokens says so)
+ *   long-legacy (the same, honouring max_tokens only, as older OpenAI-compatible vendors do)
  *   overrun (reports 5,000 completion tokens whatever the request allowed, as a provider ignoring the cap would)
+ *   cache-memory (a provider's prompt cache: the same first message seen before under the same key is reported as
+ *     cached prompt tokens; keys `cache-memory:<n>` are separate accounts, each with its own cache)
+ *   search (30,000 prompt tokens more than the request holds: the results of a provider-run web search)
+ *   usage-negative | usage-strings | usage-huge (a broken report: -100 / -500, totals as words, 1e15 output tokens)
  *   tool (calls the first declared tool with {"city":"Paris"}; also the answer to any request that declares tools and
  *     whose last message is not a tool result) | reasoning (DeepSeek-style reasoning_content + reasoning_tokens)
  *   cache (usage reports cached prompt tokens)
@@ -31,6 +37,14 @@ export const MOCK_PATCH = '*** Begin Patch\n*** Add File: hello.txt\n+Hello\n***
 export const MOCK_REPLY = 'Hello from the mock upstream, this is a streamed answer.';
 const words = MOCK_REPLY.split(' ');
 
+/** Characters of every string in a request's messages (their text, roughly). */
+function textLength(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + textLength(item), 0);
+  if (value && typeof value === 'object') return Object.entries(value).reduce((sum, [key, item]) => sum + (key === 'role' ? 0 : textLength(item)), 0);
+  return 0;
+}
+
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -45,6 +59,16 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 
 export async function startMockUpstream(): Promise<MockUpstream> {
   const requests: MockUpstream['requests'] = [];
+  /** The first messages each account (key) has seen: a repeat is a prompt-cache hit. */
+  const caches = new Map<string, Set<string>>();
+  const promptCache = (key: string, body: Record<string, unknown> | undefined): boolean => {
+    const first = JSON.stringify((body?.messages as unknown[] | undefined)?.[0] ?? '');
+    const seen = caches.get(key) ?? new Set<string>();
+    caches.set(key, seen);
+    const hit = seen.has(first);
+    seen.add(first);
+    return hit;
+  };
   const memory = responsesMemory();
   const server: Server = createServer(async (req, res) => {
     const raw = await readBody(req);
@@ -71,6 +95,10 @@ export async function startMockUpstream(): Promise<MockUpstream> {
     // `lag` answers after 300 ms, `lag:<ms>` after that many.
     if (mode === 'lag') await new Promise((r) => setTimeout(r, Number(key.split(':')[1]) || 300));
     if (mode === 'fail-500') return json(res, 500, { error: { message: 'upstream exploded', type: 'server_error' } });
+    // OpenAI's answer to a bad field, naming it (param) and giving a code; it also names the host it runs on.
+    if (mode === 'fail-400') {
+      return json(res, 400, { error: { message: `Invalid value for 'temperature' at ${req.headers.host}: expected a number, got a string.`, type: 'invalid_request_error', param: 'temperature', code: 'invalid_type' } });
+    }
     if (mode === 'fail-429') return json(res, 429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } });
     if (mode === 'fail-401') return json(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
     const model = String(body?.model ?? 'whisper-1');
@@ -83,13 +111,23 @@ export async function startMockUpstream(): Promise<MockUpstream> {
       const messages = body.messages as Array<Record<string, unknown>>;
       const tools = Array.isArray(body.tools) ? (body.tools as Array<{ function: { name: string } }>) : [];
       const callsTool = tools.length > 0 && (mode === 'tool' || (mode === 'ok' && messages.at(-1)?.role !== 'tool'));
-      if (callsTool || mode === 'reasoning' || mode === 'cache') return chatScenario(res, body, model, callsTool ? tools[0].function.name : undefined, mode);
+      const scripted = scriptedCall(tools.map((t) => t.function.name));
+      if (callsTool || mode === 'reasoning' || mode === 'cache') return chatScenario(res, body, model, callsTool ? (scripted?.name ?? tools[0].function.name) : undefined, mode);
     }
     if (path.endsWith('/chat/completions') || path.endsWith('/completions')) {
       const chat = path.endsWith('/chat/completions');
-      const cap = Number(body?.max_completion_tokens ?? body?.max_tokens ?? Infinity);
-      const written = mode === 'long' ? Math.min(5000, cap) : mode === 'overrun' ? 5000 : words.length;
-      const usage = mode === 'total-only' ? { total_tokens: 12 + words.length } : { prompt_tokens: 12, completion_tokens: written, total_tokens: 12 + written };
+      // `long-legacy`: an older vendor that honours max_tokens and ignores max_completion_tokens.
+      const cap = Number((mode === 'long-legacy' ? body?.max_tokens : (body?.max_completion_tokens ?? body?.max_tokens)) ?? Infinity);
+      const written = mode === 'long' || mode === 'long-legacy' ? Math.min(5000, cap) : mode === 'overrun' ? 5000 : words.length;
+      // About four characters a token, at least 12 (what the short prompts of the tests are billed); `search` adds
+      // the 30,000 tokens of results a provider-run web search feeds the model.
+      const prompt = (measuredPromptTokens(body) ?? Math.max(12, Math.ceil(textLength(body?.messages ?? body?.prompt) / 4))) + (mode === 'search' ? 30_000 : 0);
+      const usage =
+        mode === 'total-only' ? { total_tokens: prompt + words.length }
+        : mode === 'usage-negative' ? { prompt_tokens: -100, completion_tokens: -500, total_tokens: -600 }
+        : mode === 'usage-strings' ? { prompt_tokens: 'twelve', completion_tokens: 'ten', total_tokens: 'lots' }
+        : mode === 'usage-huge' ? { prompt_tokens: 12, completion_tokens: 1e15, total_tokens: 1e15 }
+        : { prompt_tokens: prompt, completion_tokens: written, total_tokens: prompt + written, ...(mode === 'cache-memory' ? { prompt_tokens_details: { cached_tokens: promptCache(key, body) ? prompt - 12 : 0 } } : {}) };
       if (body?.stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         const includeUsage = withUsage && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage;
@@ -186,15 +224,18 @@ function chatScenario(res: ServerResponse, body: Record<string, unknown>, model:
   // A tool taking one free-text `input` (a Responses custom tool, translated) gets a patch; any other the weather call.
   const called = (body.tools as Array<{ function: { name: string; parameters?: { properties?: Record<string, { type?: string }> } } }> | undefined)?.find((t) => t.function.name === tool);
   const freeText = called?.function.parameters?.properties?.input?.type === 'string';
-  const args = freeText ? JSON.stringify({ input: MOCK_PATCH }) : '{"city": "Paris"}';
-  const pieces = freeText ? [args.slice(0, 10), args.slice(10, 30), args.slice(30)] : ['{"city', '": "Par', 'is"}'];
+  const scripted = tool ? scriptedCall([tool]) : undefined;
+  const args = scripted ? JSON.stringify(scripted.args) : freeText ? JSON.stringify({ input: MOCK_PATCH }) : '{"city": "Paris"}';
+  const pieces = scripted || freeText ? [args.slice(0, 10), args.slice(10, 30), args.slice(30)] : ['{"city', '": "Par', 'is"}'];
   const reasoning = mode === 'reasoning' ? 'The user wants a short answer.' : undefined;
   const text = tool ? '' : MOCK_REPLY;
+  // A cache hit needs a long prompt (OpenAI caches from 1,024 tokens, in steps of 128).
+  const prompt = measuredPromptTokens(body) ?? (mode === 'cache' ? 2048 : 40);
   const usage = {
-    prompt_tokens: 40,
+    prompt_tokens: prompt,
     completion_tokens: 20,
-    total_tokens: 60,
-    prompt_tokens_details: { cached_tokens: mode === 'cache' ? 32 : 0 },
+    total_tokens: prompt + 20,
+    prompt_tokens_details: { cached_tokens: mode === 'cache' ? 1920 : 0 },
     completion_tokens_details: { reasoning_tokens: reasoning ? 8 : 0 },
   };
   const base = { id: 'chatcmpl-mock', created: 1, model };

@@ -57,6 +57,7 @@ export function toChannelDto(row: ChannelRow): ChannelDto {
     test_time: Number(row.test_time),
     response_time: Number(row.response_time),
     test_error: row.test_error ?? '',
+    usage_anomalies: Number(row.usage_anomalies ?? 0),
     base_url: row.base_url,
     other: row.other,
     balance: Number(row.balance),

@@ -1,4 +1,4 @@
-import { ID_MAX, type LogAttempt, type LogDto } from '@model-relay/contract';
+import { ID_MAX, type LogAttempt, type LogDto, type LogRouting } from '@model-relay/contract';
 import type { LogFilter, LogsRepository } from '../../storage/repositories/logs.js';
 import type { LogRow } from '../../storage/schema.js';
 import { queryInteger, queryString } from '../../lib/validate.js';
@@ -30,7 +30,18 @@ function toLogDto(row: LogRow): LogDto {
     reasoning_tokens: Number(row.reasoning_tokens ?? 0),
     error: row.error ?? '',
     attempts: attemptsOf(row.attempts),
+    routing: routingOf(row.routing ?? null),
   };
+}
+
+function routingOf(text: string | null): LogRouting | null {
+  if (!text) return null;
+  try {
+    const parsed = JSON.parse(text) as Partial<LogRouting>;
+    return { affinity: parsed.affinity === true, requested_model: String(parsed.requested_model ?? ''), models: Array.isArray(parsed.models) ? parsed.models.map(String) : [] };
+  } catch {
+    return null;
+  }
 }
 
 /** What a user sees of their own row: the attempts' statuses and reasons, not which channels they went to. */

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readMail, startTestSmtp, type TestSmtp } from '../../test-support/smtp.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
@@ -87,5 +90,42 @@ describe('password reset by e-mail', () => {
     const res = await t.call({ method: 'GET', url: '/api/reset_password?email=olga%40example.com', headers: { host: 'evil.example.com' } });
     expect(res.body).toMatchObject({ success: false, message: '管理员未设置服务器地址，无法发送重置邮件' });
     expect(smtp.mails.length).toBe(before);
+  });
+});
+
+// covers issue 19 item 4: a reset ends every session of the user, like a password change
+describe('a password reset ends the sessions of the account', () => {
+  it('a cookie from before the reset is refused; a login with the new password works', async () => {
+    const before = await t.login('olga', 'password123');
+    expect((await t.call({ method: 'GET', url: '/api/user/self', cookie: before })).body.data.username).toBe('olga');
+    await requestReset('olga@example.com');
+    const password = (await confirm('olga@example.com', linkMailedTo('olga@example.com').searchParams.get('token')!)).body.data as string;
+    expect((await t.call({ method: 'GET', url: '/api/user/self', cookie: before })).status).toBe(401);
+    const after = await t.login('olga', password);
+    expect((await t.call({ method: 'GET', url: '/api/user/self', cookie: after })).body.data.username).toBe('olga');
+  });
+
+  it.runIf(process.env.TEST_REDIS_URL)('on every instance: reset through one, the stolen cookie is refused by the other', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mr-reset-'));
+    const env = { SQLITE_PATH: join(dir, 'gateway.db'), REDIS_CONN_STRING: process.env.TEST_REDIS_URL!, SESSION_SECRET: 'shared-secret-for-reset' };
+    const a = await createTestApp(env);
+    const b = await createTestApp(env);
+    try {
+      for (const [key, value] of [['SMTPServer', '127.0.0.1'], ['SMTPPort', String(smtp.port)], ['SMTPFrom', 'gateway@example.com'], ['ServerAddress', 'https://gw.example.com/']]) await a.ctx.options.set(key, value);
+      const root = await a.login('root', '123456');
+      await a.call({ method: 'POST', url: '/api/user/', cookie: root, payload: { username: 'petra', password: 'password123' } });
+      const petra = await a.ctx.repositories.users.findByUsername('petra');
+      await a.call({ method: 'PUT', url: '/api/user/', cookie: root, payload: { id: petra!.id, email: 'petra@example.com' } });
+      const stolen = await b.login('petra', 'password123');
+      expect((await b.call({ method: 'GET', url: '/api/user/self', cookie: stolen })).body.data.username).toBe('petra');
+      await a.call({ method: 'GET', url: '/api/reset_password?email=petra%40example.com&turnstile=' });
+      const token = linkMailedTo('petra@example.com').searchParams.get('token')!;
+      expect((await a.call({ method: 'POST', url: '/api/user/reset', payload: { email: 'petra@example.com', token } })).body.success).toBe(true);
+      expect((await b.call({ method: 'GET', url: '/api/user/self', cookie: stolen })).status).toBe(401);
+    } finally {
+      await a.close();
+      await b.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -60,7 +60,8 @@ export class PasswordResetService {
     const user = await this.users.findByEmail(input.email);
     if (!user) return fail(AccountMessages.emailNotRegistered);
     const password = randomAlphanumeric(12);
-    await this.users.update(user.id, { password: await hashPassword(password) });
+    // Like a password change, a reset ends every session of the user, on every instance (session_version).
+    await this.users.setPassword(user.id, await hashPassword(password));
     return password;
   }
 }

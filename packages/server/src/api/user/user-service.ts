@@ -36,7 +36,7 @@ export interface Caller {
 export const ROOT_DEFAULT_QUOTA = 500_000_000_000_000;
 
 /** A new user row: the defaults every way of creating a user shares. */
-function newUserRow(fields: Pick<UserRow, 'username' | 'password' | 'display_name' | 'aff_code'> & Partial<UserRow>): Omit<UserRow, 'id'> {
+function newUserRow(fields: Pick<UserRow, 'username' | 'password' | 'display_name' | 'aff_code'> & Partial<UserRow>): Omit<UserRow, 'id' | 'username_key'> {
   return {
     role: Role.Common,
     status: UserStatus.Enabled,
@@ -182,7 +182,7 @@ export class UserService {
     const parsed = loginSchema.safeParse(body ?? {});
     if (!parsed.success) return fail('无效的参数');
     const { username, password } = parsed.data;
-    const user = (await this.users.findByUsername(username)) ?? (username.includes('@') ? await this.users.findByEmail(username) : undefined);
+    const user = (await this.users.findForLogin(username)) ?? (username.includes('@') ? await this.users.findByEmail(username) : undefined);
     // Same message and the same work for an unknown user and a wrong password: never reveal which names exist.
     const verified = await verifyPassword(password, user ? user.password : await this.dummyHash);
     if (!user || !verified || user.status !== UserStatus.Enabled) return fail('用户名或密码错误，或用户已被封禁');
@@ -198,7 +198,7 @@ export class UserService {
     const input = parseInput(updateSelfSchema, body);
     const changes: Partial<UserRow> = {};
     if (input.username && input.username !== caller.username) {
-      if (await this.users.findByUsername(input.username)) fail('用户名已存在');
+      if (((await this.users.findByUsername(input.username))?.id ?? caller.id) !== caller.id) fail('用户名已存在');
       changes.username = input.username;
     }
     if (input.display_name !== undefined && input.display_name !== '') changes.display_name = input.display_name;
@@ -286,7 +286,7 @@ export class UserService {
     this.assertCanManage(caller, user, '无权更新同权限等级或更高权限等级的用户信息');
     const changes: Partial<UserRow> = {};
     if (input.username && input.username !== user.username) {
-      if (await this.users.findByUsername(input.username)) fail('用户名已存在');
+      if (((await this.users.findByUsername(input.username))?.id ?? user.id) !== user.id) fail('用户名已存在');
       changes.username = input.username;
     }
     if (input.display_name !== undefined) changes.display_name = input.display_name;

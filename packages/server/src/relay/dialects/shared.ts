@@ -33,6 +33,25 @@ export const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? va
 export const asString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 export const asNumber = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
+/** The largest of a body's output limits (positive numbers), floored; 0 when it sets none. */
+export function largestLimit(...values: unknown[]): number {
+  let max = 0;
+  for (const value of values) {
+    const n = asNumber(value);
+    if (n !== undefined && n > max) max = n;
+  }
+  return Math.floor(max);
+}
+
+/**
+ * Prompt tokens a provider adds for tool use beyond the definitions' own text (Anthropic's tool-use system prompt
+ * is up to ~700 tokens, its built-in tools' a few hundred more): part of the prompt's upper bound whenever tools are sent.
+ */
+export const TOOL_PROMPT_OVERHEAD = 1_000;
+
+/** Whether a body declares tools (a non-empty array), for the tool overhead. */
+export const declaresTools = (tools: unknown) => Array.isArray(tools) && tools.length > 0;
+
 /** A 400 in the client's dialect for a body the dialect cannot read. */
 export function badRequest(message: string): RelayError {
   return new RelayError(400, message, 'invalid_request_error');
@@ -46,48 +65,6 @@ export function parseEvent(data: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Upper bound of prompt tokens over some parts of a body: UTF-8 bytes of every string (every token of a
- * byte-level tokenizer spans at least one byte), `imageBound` for each image or inline media, one per number.
- * Walks with an explicit stack: no nesting depth can overflow the call stack.
- */
-export function promptBoundOf(parts: unknown[], imageBound: number, isMedia: (key: string, value: unknown) => boolean): number {
-  let tokens = 8;
-  const stack: unknown[] = [...parts];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (typeof value === 'string') {
-      tokens += value.startsWith('data:') && value.length > 256 ? imageBound : Buffer.byteLength(value, 'utf8');
-    } else if (typeof value === 'number' || typeof value === 'boolean') {
-      tokens += 1;
-    } else if (Array.isArray(value)) {
-      for (const item of value) stack.push(item);
-    } else if (value && typeof value === 'object') {
-      for (const [key, inner] of Object.entries(value)) {
-        if (isMedia(key, inner)) tokens += imageBound;
-        else stack.push(key, inner);
-      }
-    }
-  }
-  return tokens;
-}
-
-/** Every string of some parts, joined, media skipped: the prompt's text for counting. Iterative like the bound. */
-export function collectText(parts: unknown[], isMedia: (key: string, value: unknown) => boolean): string {
-  const texts: string[] = [];
-  const stack: unknown[] = [...parts].reverse();
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (typeof value === 'string') texts.push(value);
-    else if (Array.isArray(value)) for (let i = value.length - 1; i >= 0; i--) stack.push(value[i]);
-    else if (value && typeof value === 'object') {
-      const entries = Object.entries(value);
-      for (let i = entries.length - 1; i >= 0; i--) if (!isMedia(entries[i][0], entries[i][1])) stack.push(entries[i][1]);
-    }
-  }
-  return texts.join('\n');
 }
 
 /** Seconds since the epoch, for `created` fields. */

@@ -14,6 +14,7 @@
  *
  * A dialect is pure: no I/O, no storage, no quota. Everything here is synchronous and per request.
  */
+import type { MediaBounds } from '../../billing/media-bounds.js';
 import type { ChatRequest, ChatResponse, StreamPart } from '../canonical.js';
 
 export type DialectName = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'bedrock-converse';
@@ -44,6 +45,14 @@ export interface StreamWriter {
   error(message: string, continued?: boolean): string;
 }
 
+/** A tool a client runs itself, as it declared it (OpenAI Responses: custom tools, functions in a namespace, local_shell, shell, apply_patch). */
+export interface ClientTool {
+  kind: 'function' | 'custom' | 'local_shell' | 'shell' | 'apply_patch';
+  /** The name the client gave it (within its namespace). */
+  name: string;
+  namespace?: string;
+}
+
 /** What the client side of the pipeline knows about an answer it writes. */
 export interface WriteContext {
   /** Id of the answer (generated when the upstream gave none). */
@@ -55,26 +64,45 @@ export interface WriteContext {
   includeUsage: boolean;
   /** Gemini: stream as a JSON array (no `alt=sse`). */
   jsonArray?: boolean;
-  /** Responses: the client's custom (free-text) tools, whose calls it expects as `custom_tool_call` items. */
-  freeformTools?: ReadonlySet<string>;
+  /**
+   * Responses: the client-run tools whose calls it expects in a shape of their own (custom_tool_call, a call inside
+   * a namespace, local_shell_call...), by the canonical function name they travel under.
+   */
+  clientTools?: ReadonlyMap<string, ClientTool>;
 }
 
 /** What billing and routing need from a client body without translating it. */
 export interface RequestFacts {
   model: string;
   stream: boolean;
-  /** Output tokens the client allowed per answer; 0 when it set none. */
+  /**
+   * Output tokens the client allowed per answer: the largest of every output limit the body carries (max_tokens,
+   * max_completion_tokens, max_output_tokens, thinking budgets), so that no field the provider honours can let it
+   * write more than was reserved; 0 when it set none.
+   */
   maxTokens: number;
   /** Answers asked for (OpenAI `n`, Gemini candidateCount). */
   choices: number;
-  /** Upper bound of prompt tokens: UTF-8 bytes of the text, a per-image bound for each image. */
+  /**
+   * Upper bound of prompt tokens as the upstream will read the body: UTF-8 bytes of the text, each piece of media
+   * by the model's documented formula (billing/media-bounds.ts), the tool-use overhead when tools are sent.
+   */
   promptBound: number;
-  /** The prompt's text, for counting when the upstream reports no usage. */
-  promptText(): string;
+  /**
+   * Tools the provider runs itself (web search, code execution...): their results enter the prompt, in as many
+   * rounds as the provider takes, so the prompt can legitimately outgrow `promptBound`.
+   */
+  hostedTools?: boolean;
+  /** The agent session the body names (Claude Code's metadata.user_id, prompt_cache_key), for session affinity. */
+  session?: string;
+  /** Prompt-cache writes the body asks for ('none', or the longest TTL); absent when its dialect cannot say. */
+  cacheWrites?: 'none' | '5m' | '1h';
+  /** The prompt's text, for counting when the upstream reports no usage (read on the body worker for a large body). */
+  promptText(): string | Promise<string>;
   /** The client asked for usage in a stream (OpenAI stream_options.include_usage). */
   includeUsage: boolean;
-  /** Responses: names of the client's custom (free-text) tools. */
-  freeformTools?: string[];
+  /** Responses: the client-run tools whose calls go back in a shape of their own (see WriteContext.clientTools). */
+  clientTools?: Array<[string, ClientTool]>;
 }
 
 export interface Dialect {
@@ -91,15 +119,15 @@ export interface Dialect {
    * continues the upstream's numbering. Dialects that need nothing from it ignore it.
    */
   createStreamWriter(context: WriteContext, continuing?: StreamReader): StreamWriter;
-  /** The dialect's error body for a failure answered before any byte of the answer was sent (`type`: OpenAI's error type). */
-  errorBody(status: number, message: string, code?: string | null, type?: string): unknown;
+  /** The dialect's error body for a failure answered before any byte of the answer was sent (`type`, `param`: OpenAI's). */
+  errorBody(status: number, message: string, code?: string | null, type?: string, param?: string): unknown;
   /**
    * What makes a client body unusable whatever the channel (no messages at all), found before anything is
    * counted or reserved; undefined when it may be sent. The upstream (or the translation) checks the rest.
    */
   validate?(body: Record<string, unknown> | { raw: Buffer }): string | undefined;
-  /** Cheap facts about a client body (no translation). `imageBound` is the model's per-image token bound. */
-  inspect(body: Record<string, unknown>, imageBound: (model: string) => number): RequestFacts;
+  /** Cheap facts about a client body (no translation), its media bounded by the model's `boundsFor`. */
+  inspect(body: Record<string, unknown>, boundsFor: (model: string) => MediaBounds): RequestFacts;
 
   /** Provider side: the upstream body for a canonical request. */
   buildRequest(request: ChatRequest): Record<string, unknown>;

@@ -6,6 +6,7 @@ import { costOf, pricesFor } from '../../billing/pricing.js';
 import type { Usage } from '../../billing/usage.js';
 import { seedChannel, seedToken } from '../../test-support/seed.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
+import { HANDBOOK } from '../../test-support/dialect-providers.js';
 import { bedrockCredentials, startMockBedrock, type MockBedrock } from '../../test-support/upstreams/bedrock.js';
 import type { MockMode } from '../../test-support/upstreams/mock-server.js';
 
@@ -139,7 +140,7 @@ describe('cache and reasoning are charged exactly', () => {
   it('Claude cache reads and 5-minute / 1-hour writes, through InvokeModel to an Anthropic client', async () => {
     const id = await bedrockChannel('cache', CLAUDE);
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
-    const message = await anthropic(`${token.key}-${id}`).messages.create({ model: CLAUDE, max_tokens: 256, system: [{ type: 'text', text: 'handbook', cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: 'How do I reset the router?' }] });
+    const message = await anthropic(`${token.key}-${id}`).messages.create({ model: CLAUDE, max_tokens: 256, system: [{ type: 'text', text: HANDBOOK, cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: `${HANDBOOK}\n\nHow do I reset the router?` }] });
     expect(message.usage).toMatchObject({ input_tokens: 14, cache_read_input_tokens: 1800, cache_creation_input_tokens: 1520, output_tokens: 31 });
     const log = await expectChargedOnce(token.id, CLAUDE, cacheUsage);
     expect(log.content).toContain('缓存读取 1800');
@@ -149,7 +150,7 @@ describe('cache and reasoning are charged exactly', () => {
   it('Converse cache usage (cacheDetails split by TTL) reaches an OpenAI client as cached tokens', async () => {
     const id = await bedrockChannel('cache', NOVA);
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
-    const answer = await openai(`${token.key}-${id}`).chat.completions.create({ model: NOVA, messages: [{ role: 'user', content: 'How do I reset the router?' }] });
+    const answer = await openai(`${token.key}-${id}`).chat.completions.create({ model: NOVA, messages: [{ role: 'user', content: `${HANDBOOK}\n\nHow do I reset the router?` }] });
     expect(answer.usage).toMatchObject({ prompt_tokens: 3334, completion_tokens: 31, prompt_tokens_details: { cached_tokens: 1800 } });
     expect(mock.requests[0].path).toBe(`${NOVA_PATH}/converse`);
     await expectChargedOnce(token.id, NOVA, cacheUsage);

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { costOf, pricesFor } from '../../billing/pricing.js';
 import type { Usage } from '../../billing/usage.js';
 import { settledLog, startMatrixApp, WEATHER_TOOL } from '../../test-support/dialect-matrix-app.js';
-import { PROVIDERS } from '../../test-support/dialect-providers.js';
+import { outputLimitOf } from '../../billing/model-limits.js';
+import { HANDBOOK, PROVIDERS } from '../../test-support/dialect-providers.js';
 import type { TestApp } from '../../test-support/test-app.js';
 import {
   callsOf,
@@ -76,8 +77,11 @@ describe.each(PROVIDERS)('OpenAI SDK responses -> $name channel', (row) => {
     expect(data.usage).toMatchObject(responsesUsageOf(row.usage));
     await expectResponsesCharged(response.headers.get('x-request-id'), models.ok, row.usage, before);
     const upstream = callsOf(mock).at(-1)!;
-    // OpenAI takes the client's body as is (model mapped); the others get it in their own dialect.
-    if (passThrough) expect({ path: upstream.path, body: upstream.body }).toEqual({ path: '/v1/responses', body: { ...sent, model: row.model } });
+    // OpenAI takes the client's body as is (model mapped, and the output the reservation covers where the client set
+    // no limit: issue 19); the others get it in their own dialect.
+    if (passThrough) {
+      expect({ path: upstream.path, body: upstream.body }).toEqual({ path: '/v1/responses', body: { ...sent, model: row.model, max_output_tokens: outputLimitOf(row.model) } });
+    }
     else expect(upstream.path).not.toBe('/v1/responses');
   });
 
@@ -159,13 +163,14 @@ describe.each(PROVIDERS)('OpenAI SDK responses -> $name channel', (row) => {
     const expected = recordedUsage(row, 'cache');
     expect((expected.cached_tokens ?? 0) > 0).toBe(true);
     const before = await remaining();
-    const { data, response } = await openai().responses.create({ model: models.cache, input: 'How do I reset the router?', prompt_cache_key: 'handbook' }).withResponse();
+    const { data, response } = await openai().responses.create({ model: models.cache, input: `${HANDBOOK}\n\nHow do I reset the router?`, prompt_cache_key: 'handbook' }).withResponse();
     expect(data.usage).toMatchObject(responsesUsageOf(expected));
     const log = await expectResponsesCharged(response.headers.get('x-request-id'), models.cache, expected, before);
     expect(log.content).toContain(`缓存读取 ${expected.cached_tokens}`);
   });
 
-  it('state and built-in tools: kept for OpenAI, refused with a clear 400 (and no charge) when translated', async () => {
+  // covers issue 15 item 1: web search runs on the provider's own where it has one, else a clear error naming it
+  it('state and built-in tools: kept for OpenAI; when translated, state refused, web search on the provider\'s own or refused naming it (no charge)', async () => {
     const before = await remaining();
     const { data: first, response } = await openai().responses.create({ model: models.ok, input: 'Hello' }).withResponse();
     const charged = (await logOf(response.headers.get('x-request-id'))).quota;
@@ -177,9 +182,20 @@ describe.each(PROVIDERS)('OpenAI SDK responses -> $name channel', (row) => {
       expect((await search).status).toBe('completed');
     } else {
       await expect(follow).rejects.toMatchObject({ status: 400, message: expect.stringContaining('previous_response_id') });
-      await expect(search).rejects.toMatchObject({ status: 400, message: expect.stringContaining('web_search') });
-      await new Promise((r) => setTimeout(r, 50));
-      expect(before - (await remaining())).toBe(charged);
+      const searched = await search.then(
+        (answer) => ({ answer, upstream: mock.requests.at(-1) }),
+        (error: unknown) => ({ error }),
+      );
+      if ('error' in searched) {
+        // A provider without a web search of its own: refused naming the tool, nothing charged.
+        expect(searched.error).toMatchObject({ status: 400, message: expect.stringContaining('web_search') });
+        await new Promise((r) => setTimeout(r, 50));
+        expect(before - (await remaining())).toBe(charged);
+      } else {
+        expect(['Anthropic', 'Vertex Claude', 'Gemini', 'Vertex Gemini']).toContain(row.name);
+        const tools = JSON.stringify((searched.upstream?.body as { tools?: unknown })?.tools ?? []);
+        expect(tools).toMatch(/web_search_20250305|googleSearch/);
+      }
     }
   });
 

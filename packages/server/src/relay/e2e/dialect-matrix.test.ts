@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { costOf, pricesFor } from '../../billing/pricing.js';
 import type { Usage } from '../../billing/usage.js';
 import { settledLog, startMatrixApp, WEATHER_TOOL } from '../../test-support/dialect-matrix-app.js';
-import { PROVIDERS, type Behaviour, type ProviderRow } from '../../test-support/dialect-providers.js';
+import { HANDBOOK, PROVIDERS, type Behaviour, type ProviderRow } from '../../test-support/dialect-providers.js';
 import { seedChannel } from '../../test-support/seed.js';
 import type { TestApp } from '../../test-support/test-app.js';
 
@@ -221,7 +221,7 @@ describe.each(PROVIDERS)('Gemini SDK -> $name channel', (row) => {
   });
 
   it.skipIf(!row.cacheUsage)('prompt-cache reads are reported and charged at the cache price', async () => {
-    const response = await genai(pinned.get(row.name)!.cache).models.generateContent({ model: row.model, contents: 'How do I reset the router?' });
+    const response = await genai(pinned.get(row.name)!.cache).models.generateContent({ model: row.model, contents: `${HANDBOOK}\n\nHow do I reset the router?` });
     expect(response.usageMetadata).toMatchObject(geminiUsage(row.cacheUsage!));
     await expectCharged(requestIdOf(response), row, row.cacheUsage);
   });

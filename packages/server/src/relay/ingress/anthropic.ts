@@ -1,36 +1,38 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { imageTokenBoundOf } from '../../billing/model-limits.js';
 import { anthropicDialect } from '../dialects/anthropic/index.js';
-import { isRecord } from '../dialects/shared.js';
 import { authenticateKey } from '../pipeline/authenticate-key.js';
-import { handleRelay, type IncomingCall, type RelayDeps } from '../pipeline/handle-relay.js';
-import { RelayError } from '../relay-error.js';
+import { handleRelay, release, type IncomingCall, type RelayDeps } from '../pipeline/handle-relay.js';
+import { readJsonBody } from './large-json.js';
 
 /**
  * Anthropic's Messages API for Claude Code and the Anthropic SDKs: POST /v1/messages to any channel (passed
  * through to Claude channels, translated for the others) and POST /v1/messages/count_tokens.
  */
 export function anthropicIngress(app: FastifyInstance, deps: RelayDeps): void {
-  app.post('/v1/messages', (request, reply) => handleRelay(deps, readCall(request), request, reply));
+  app.post('/v1/messages', async (request, reply) => handleRelay(deps, await readCall(deps, request), request, reply));
 
   // Counting is free: answered here with the gateway's tokenizer, off the event loop, without an upstream call.
   app.post('/v1/messages/count_tokens', async (request) => {
     await authenticateKey(deps.store, request);
-    const call = readCall(request);
-    const [input_tokens] = await deps.counter.count([call.facts.promptText()]);
-    return { input_tokens };
+    const call = await readCall(deps, request);
+    try {
+      const [input_tokens] = await deps.counter.count([await call.facts.promptText()]);
+      return { input_tokens };
+    } finally {
+      release(deps, call);
+    }
   });
 }
 
-function readCall(request: FastifyRequest): IncomingCall {
-  const body = request.body;
-  if (!isRecord(body)) throw new RelayError(400, '请求体必须是 JSON 对象');
+async function readCall(deps: RelayDeps, request: FastifyRequest): Promise<IncomingCall> {
+  const { body, facts, problem } = await readJsonBody(deps.bodies, request.body, { dialect: 'anthropic', endpoint: 'chat' });
   const beta = request.headers['anthropic-beta'];
   return {
     dialect: anthropicDialect,
     endpoint: 'chat',
     body,
-    facts: anthropicDialect.inspect(body, imageTokenBoundOf),
+    facts,
+    problem,
     path: '/v1/messages',
     forwardHeaders: typeof beta === 'string' ? { 'anthropic-beta': beta } : undefined,
   };

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { imageTokenBoundOf, outputLimitOf } from '../../billing/model-limits.js';
+import { outputLimitOf } from '../../billing/model-limits.js';
 import { geminiDialect } from '../dialects/gemini/index.js';
-import { isRecord } from '../dialects/shared.js';
 import { authenticateKey } from '../pipeline/authenticate-key.js';
-import { handleRelay, type IncomingCall, type RelayDeps } from '../pipeline/handle-relay.js';
+import { handleRelay, release, type IncomingCall, type RelayDeps } from '../pipeline/handle-relay.js';
 import { RelayError } from '../relay-error.js';
+import { readJsonBody } from './large-json.js';
 
 /** The models a request's key may use (shared with OpenAI's /v1/models). */
 export type KeyModels = (deps: RelayDeps, request: FastifyRequest) => Promise<string[]>;
@@ -34,14 +34,17 @@ export function geminiIngress(app: FastifyInstance, deps: RelayDeps, keyModels: 
     const colon = path.lastIndexOf(':');
     const model = modelName(colon < 0 ? path : path.slice(0, colon));
     const method = colon < 0 ? '' : path.slice(colon + 1);
-    if (method === 'generateContent' || method === 'streamGenerateContent') return handleRelay(deps, readCall(request, model, method === 'streamGenerateContent'), request, reply);
+    if (method === 'generateContent' || method === 'streamGenerateContent') return handleRelay(deps, await readCall(deps, request, model, method === 'streamGenerateContent'), request, reply);
     if (method === 'countTokens') {
       await authenticateKey(deps.store, request);
-      const body = jsonBody(request);
       // Either {contents} or a whole {generateContentRequest}; both count what the model would read.
-      const inner = isRecord(body.generateContentRequest) ? body.generateContentRequest : isRecord(body.generate_content_request) ? body.generate_content_request : body;
-      const [totalTokens] = await deps.counter.count([geminiDialect.inspect(inner, imageTokenBoundOf).promptText()]);
-      return { totalTokens };
+      const read = await readJsonBody(deps.bodies, request.body, { dialect: 'gemini', endpoint: 'chat', model, countTokens: true });
+      try {
+        const [totalTokens] = await deps.counter.count([await read.facts.promptText()]);
+        return { totalTokens };
+      } finally {
+        release(deps, read);
+      }
     }
     throw new RelayError(404, `不支持的方法：${method.slice(0, 60) || '（空）'}，可用的有 ${[...METHODS, 'streamGenerateContent'].join('、')}`, 'invalid_request_error', 'method_not_found');
   });
@@ -51,16 +54,10 @@ const wildcard = (request: FastifyRequest) => String((request.params as { '*'?: 
 /** "models/x" and "x" name the same model (some clients repeat the collection). */
 const modelName = (text: string) => text.replace(/^models\//, '');
 
-function jsonBody(request: FastifyRequest): Record<string, unknown> {
-  if (!isRecord(request.body)) throw new RelayError(400, '请求体必须是 JSON 对象');
-  return request.body;
-}
-
-function readCall(request: FastifyRequest, model: string, stream: boolean): IncomingCall {
-  const body = jsonBody(request);
-  const facts = { ...geminiDialect.inspect(body, () => imageTokenBoundOf(model)), model, stream };
+async function readCall(deps: RelayDeps, request: FastifyRequest, model: string, stream: boolean): Promise<IncomingCall> {
+  const { body, facts, problem } = await readJsonBody(deps.bodies, request.body, { dialect: 'gemini', endpoint: 'chat', model, stream });
   const sse = (request.query as { alt?: unknown } | undefined)?.alt === 'sse';
-  return { dialect: geminiDialect, endpoint: 'chat', body, facts, path: request.url.split('?')[0], jsonArrayStream: stream && !sse };
+  return { dialect: geminiDialect, endpoint: 'chat', body, facts, problem, path: request.url.split('?')[0], jsonArrayStream: stream && !sse };
 }
 
 /** A model in the shape of the Gemini API's models.list. */

@@ -133,6 +133,37 @@ describe('POST /v1/responses', () => {
     expect(logs).toHaveLength(3);
   });
 
+  // covers issue 15 item 1: Codex's namespace tools reach every channel and come back inside their namespace
+  it("Codex CLI's namespace tools (multi_agent_v1) through a Chat-only vendor: functions there, calls back inside the namespace, whole and streamed", async () => {
+    await seedChannel(t.ctx.storage, { type: 8, key: 'ok', baseUrl: mock.url, models: 'deepseek-chat' });
+    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 1_000_000 });
+    const openai = client(token.key);
+    const spawn = { type: 'function' as const, name: 'spawn_agent', description: 'Start a sub-agent.', parameters: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] }, strict: false };
+    const tools = [{ type: 'namespace', name: 'multi_agent_v1', description: 'Sub-agents.', tools: [spawn, { ...spawn, name: 'wait' }] }] as unknown as OpenAI.Responses.Tool[];
+    const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'Split the work.' }];
+    const call = await openai.responses.create({ model: 'deepseek-chat', input, tools });
+    expect(call.output).toMatchObject([{ type: 'function_call', namespace: 'multi_agent_v1', name: 'spawn_agent', arguments: '{"city": "Paris"}', status: 'completed' }]);
+    expect((mock.requests[0].body as { tools: unknown[] }).tools).toMatchObject([
+      { type: 'function', function: { name: 'multi_agent_v1__spawn_agent', description: 'Start a sub-agent.' } },
+      { type: 'function', function: { name: 'multi_agent_v1__wait' } },
+    ]);
+
+    const stream = openai.responses.stream({ model: 'deepseek-chat', input, tools });
+    const added: unknown[] = [];
+    stream.on('response.output_item.added', (event) => added.push(event.item));
+    const streamed = await stream.finalResponse();
+    expect(added).toMatchObject([{ type: 'function_call', namespace: 'multi_agent_v1', name: 'spawn_agent' }]);
+    expect(streamed.output).toMatchObject([{ type: 'function_call', namespace: 'multi_agent_v1', name: 'spawn_agent', arguments: '{"city": "Paris"}' }]);
+
+    const fc = call.output[0] as OpenAI.Responses.ResponseFunctionToolCall;
+    const next = await openai.responses.create({ model: 'deepseek-chat', tools, input: [...input, fc, { type: 'function_call_output', call_id: fc.call_id, output: 'agent-1' }] });
+    expect(next.output_text).toBe(MOCK_REPLY);
+    expect((mock.requests.at(-1)!.body as { messages: unknown[] }).messages.slice(-2)).toMatchObject([
+      { role: 'assistant', tool_calls: [{ id: fc.call_id, function: { name: 'multi_agent_v1__spawn_agent' } }] },
+      { role: 'tool', tool_call_id: fc.call_id, content: 'agent-1' },
+    ]);
+  });
+
   it('passed through, an answer cut at max_output_tokens (response.incomplete) is billed its usage, whole and streamed', async () => {
     await seedChannel(t.ctx.storage, { key: 'incomplete', baseUrl: mock.url, models: 'gpt-4o-mini' });
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 100_000 });
@@ -160,5 +191,29 @@ describe('POST /v1/responses', () => {
     const [log] = await logsOf(token.id, 1);
     expect(log.content).toContain('上游流式响应中断');
     expect(log.completion_tokens).toBeGreaterThan(0);
+  });
+
+  // covers issue 15: a completed answer is not logged as cut short when the client leaves right after it
+  it('a client that closes as soon as response.completed arrives (Codex) is billed and logged as a whole answer', async () => {
+    await seedChannel(t.ctx.storage, { key: 'linger', baseUrl: mock.url, models: 'gpt-4o-mini' });
+    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 100_000 });
+    const controller = new AbortController();
+    const res = await fetch(`${gateway}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', input: 'Hello', stream: true }),
+      signal: controller.signal,
+    });
+    const reader = res.body!.getReader();
+    let seen = '';
+    while (!seen.includes('response.completed')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    const [log] = await logsOf(token.id, 1);
+    expect(log.content).not.toContain('客户端中途断开');
+    expect([log.prompt_tokens, log.completion_tokens, log.quota]).toEqual([12, 10, 4]);
   });
 });

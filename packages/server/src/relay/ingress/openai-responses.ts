@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { imageTokenBoundOf } from '../../billing/model-limits.js';
 import { openAiResponsesDialect } from '../dialects/openai-responses/index.js';
-import { isRecord } from '../dialects/shared.js';
 import { authenticateKey } from '../pipeline/authenticate-key.js';
-import { handleRelay, type IncomingCall, type RelayDeps } from '../pipeline/handle-relay.js';
+import { handleRelay, release, type IncomingCall, type RelayDeps } from '../pipeline/handle-relay.js';
 import { RelayError } from '../relay-error.js';
+import { readJsonBody } from './large-json.js';
 
 /**
  * OpenAI's Responses API for Codex CLI and the OpenAI SDKs: POST /v1/responses to any channel, passed through
@@ -12,15 +11,18 @@ import { RelayError } from '../relay-error.js';
  * and a clear answer to the calls that need responses stored by the gateway (it stores none).
  */
 export function openAiResponsesIngress(app: FastifyInstance, deps: RelayDeps): void {
-  app.post('/v1/responses', (request, reply) => handleRelay(deps, readCall(request), request, reply));
+  app.post('/v1/responses', async (request, reply) => handleRelay(deps, await readCall(deps, request), request, reply));
 
   // Counting is free: answered here with the gateway's tokenizer, off the event loop, without an upstream call.
   app.post('/v1/responses/input_tokens', async (request) => {
     await authenticateKey(deps.store, request);
-    const body = isRecord(request.body) ? request.body : undefined;
-    if (!body) throw new RelayError(400, '请求体必须是 JSON 对象');
-    const [input_tokens] = await deps.counter.count([openAiResponsesDialect.inspect(body, imageTokenBoundOf).promptText()]);
-    return { object: 'response.input_tokens', input_tokens };
+    const read = await readJsonBody(deps.bodies, request.body, READING);
+    try {
+      const [input_tokens] = await deps.counter.count([await read.facts.promptText()]);
+      return { object: 'response.input_tokens', input_tokens };
+    } finally {
+      release(deps, read);
+    }
   });
 
   // Stored responses live at OpenAI under the key of whichever channel answered: the gateway keeps none to show.
@@ -34,11 +36,15 @@ export function openAiResponsesIngress(app: FastifyInstance, deps: RelayDeps): v
   app.post('/v1/responses/:id/cancel', stateless);
 }
 
-function readCall(request: FastifyRequest): IncomingCall {
-  const body = request.body;
-  if (!isRecord(body)) throw new RelayError(400, '请求体必须是 JSON 对象');
+const READING = { dialect: 'openai-responses', endpoint: 'chat' } as const;
+
+async function readCall(deps: RelayDeps, request: FastifyRequest): Promise<IncomingCall> {
+  const read = await readJsonBody(deps.bodies, request.body, READING);
   // A background response is generated after this request has been answered and settled: its usage could never
   // be billed. Refused on every channel.
-  if (body.background === true) throw new RelayError(400, '网关不支持后台模式（background）：后台生成的用量无法计费，请去掉 background 参数');
-  return { dialect: openAiResponsesDialect, endpoint: 'chat', body, facts: openAiResponsesDialect.inspect(body, imageTokenBoundOf), path: '/v1/responses' };
+  if (read.background) {
+    release(deps, read);
+    throw new RelayError(400, '网关不支持后台模式（background）：后台生成的用量无法计费，请去掉 background 参数');
+  }
+  return { dialect: openAiResponsesDialect, endpoint: 'chat', body: read.body, facts: read.facts, problem: read.problem, path: '/v1/responses' };
 }

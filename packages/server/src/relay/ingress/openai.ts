@@ -1,22 +1,20 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { imageTokenBoundOf } from '../../billing/model-limits.js';
-import { inspectOpenAi, openAiChatDialect } from '../dialects/openai-chat/index.js';
-import { isRecord } from '../dialects/shared.js';
+import { openAiChatDialect } from '../dialects/openai-chat/index.js';
 import type { RequestFacts } from '../dialects/types.js';
 import { handleRelay, type IncomingCall, type RelayDeps } from '../pipeline/handle-relay.js';
 import type { Endpoint } from '../providers/types.js';
-import { RelayError } from '../relay-error.js';
+import { readJsonBody } from './large-json.js';
 
-/** OpenAI's endpoints under /v1, with the fields of each body that the model reads as its prompt. */
-const ENDPOINTS: Array<[string, Endpoint, (body: Record<string, unknown>) => unknown[]]> = [
-  ['/v1/chat/completions', 'chat', (b) => [b.messages, b.tools, b.functions, b.response_format]],
-  ['/v1/completions', 'completions', (b) => [b.prompt, b.suffix]],
-  ['/v1/embeddings', 'embeddings', (b) => [b.input]],
-  ['/v1/images/generations', 'images', (b) => [b.prompt]],
-  ['/v1/audio/speech', 'audio_speech', (b) => [b.input]],
-  ['/v1/audio/transcriptions', 'audio_transcription', () => []],
-  ['/v1/audio/translations', 'audio_translation', () => []],
-  ['/v1/moderations', 'moderations', (b) => [b.input]],
+/** OpenAI's endpoints under /v1 (the fields each body's model reads as its prompt: read-facts.ts). */
+const ENDPOINTS: Array<[string, Endpoint]> = [
+  ['/v1/chat/completions', 'chat'],
+  ['/v1/completions', 'completions'],
+  ['/v1/embeddings', 'embeddings'],
+  ['/v1/images/generations', 'images'],
+  ['/v1/audio/speech', 'audio_speech'],
+  ['/v1/audio/transcriptions', 'audio_transcription'],
+  ['/v1/audio/translations', 'audio_translation'],
+  ['/v1/moderations', 'moderations'],
 ];
 
 /** Models implied by endpoints whose clients may leave `model` out. */
@@ -24,23 +22,22 @@ const DEFAULT_MODEL: Partial<Record<Endpoint, string>> = { moderations: 'text-mo
 
 /** The OpenAI-compatible relay: chat (translated to any channel) and OpenAI's other endpoints (passed through). */
 export function openAiIngress(app: FastifyInstance, deps: RelayDeps): void {
-  for (const [path, endpoint, promptParts] of ENDPOINTS) {
-    app.post(path, (request, reply) => handleRelay(deps, readCall(request, path, endpoint, promptParts), request, reply));
+  for (const [path, endpoint] of ENDPOINTS) {
+    app.post(path, async (request, reply) => handleRelay(deps, await readCall(deps, request, path, endpoint), request, reply));
   }
 }
 
-function readCall(request: FastifyRequest, path: string, endpoint: Endpoint, promptParts: (body: Record<string, unknown>) => unknown[]): IncomingCall {
+async function readCall(deps: RelayDeps, request: FastifyRequest, path: string, endpoint: Endpoint): Promise<IncomingCall> {
   const contentType = String(request.headers['content-type'] ?? '');
   if (Buffer.isBuffer(request.body)) {
-    // Uploads (audio) are relayed byte for byte; only the model is read from the form.
+    // Uploads (audio) are relayed byte for byte; only the model is read from the form. The reservation covers the
+    // floor; the transcript is bounded like the audio (pipeline/handle-relay.ts).
     const model = multipartField(request.body, contentType, 'model') ?? 'whisper-1';
     const facts: RequestFacts = { model, stream: false, maxTokens: 0, choices: 1, promptBound: 0, promptText: () => '', includeUsage: false };
     return { dialect: openAiChatDialect, endpoint, body: { raw: request.body, contentType }, facts, path };
   }
-  const body = request.body;
-  if (!isRecord(body)) throw new RelayError(400, '请求体必须是 JSON 对象');
-  const withModel = typeof body.model === 'string' && body.model ? body : { ...body, model: DEFAULT_MODEL[endpoint] ?? '' };
-  return { dialect: openAiChatDialect, endpoint, body: withModel, facts: inspectOpenAi(withModel, promptParts(withModel), imageTokenBoundOf), path };
+  const { body, facts, problem } = await readJsonBody(deps.bodies, request.body, { dialect: 'openai-chat', endpoint }, DEFAULT_MODEL[endpoint] ?? '');
+  return { dialect: openAiChatDialect, endpoint, body, facts, problem, path };
 }
 
 /** Reads one text field of a multipart/form-data body without parsing the file parts. */

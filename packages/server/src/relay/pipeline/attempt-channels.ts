@@ -8,12 +8,16 @@ import type { WriteContext } from '../dialects/types.js';
 import { nowSeconds } from '../dialects/shared.js';
 import { adapterFor } from '../providers/registry.js';
 import type { ChannelTarget, ProviderAdapter } from '../providers/types.js';
-import { RelayError } from '../relay-error.js';
+import { openAiErrorType, RelayError, upstreamErrorDetail } from '../relay-error.js';
 import { sendUpstream } from '../transport/send-upstream.js';
 import type { KeyAuth } from './authenticate-key.js';
 import { deliver, type DeliveryOutcome } from './deliver.js';
-import type { IncomingCall, RelayDeps } from './handle-relay.js';
+import { LargeJson } from '../ingress/large-json.js';
+import { buildUpstream, type UpstreamSpec } from './build-upstream.js';
+import { isUpload, type IncomingCall, type RelayDeps } from './types.js';
 import { mapModel } from './map-model.js';
+import { sessionOf } from './route-request.js';
+import type { Routing } from './settle.js';
 import { selectChannel } from './select-channel.js';
 
 /**
@@ -32,10 +36,14 @@ export function targetOf(channel: ChannelRow): ChannelTarget {
 /** Whether the endpoint generates text (its output can be capped by the reservation). */
 export const generates = (call: IncomingCall) => call.endpoint === 'chat' || call.endpoint === 'completions';
 
-/** Channels in turn until one answers (RetryTimes more after the first failure, never the same one twice). */
+/**
+ * Channels of `model` in turn until one answers (RetryTimes more after the first failure, never the same one
+ * twice); the first is the channel this agent session used last, when it is still a candidate (route-request.ts).
+ */
 export async function attemptChannels(
   deps: RelayDeps,
   call: IncomingCall,
+  model: string,
   auth: KeyAuth,
   plan: ReservationPlan,
   cap: number | undefined,
@@ -45,20 +53,24 @@ export async function attemptChannels(
   attempts: LogAttempt[],
   /** Resolves once the reservation is held; nothing is written to the client, nor an upstream answer read, before. */
   ready: () => Promise<void>,
+  /** Told whether session affinity chose the channel that answered. */
+  routing: Routing,
 ): Promise<{ outcome: DeliveryOutcome; channel: ChannelRow }> {
-  const model = call.facts.model;
   const tried = new Set<number>();
   const retryTimes = Math.max(0, Math.floor(deps.options.number('RetryTimes')));
   const candidates = auth.pinnedChannelId ? [] : await deps.store.candidates(auth.user.group, model);
+  const session = auth.pinnedChannelId ? undefined : deps.affinity.scope(auth.token.id, model, sessionOf(request.headers, call.facts.session, deps.options.get('SessionAffinityHeader')));
+  const preferred = await deps.affinity.channel(session);
   const context: WriteContext = {
     id: `${ID_PREFIX[call.dialect.name] ?? ''}${request.id}`,
     model,
     created: nowSeconds(),
     includeUsage: call.facts.includeUsage,
     jsonArray: call.jsonArrayStream,
-    ...(call.facts.freeformTools ? { freeformTools: new Set(call.facts.freeformTools) } : {}),
+    ...(call.facts.clientTools ? { clientTools: new Map(call.facts.clientTools) } : {}),
   };
-  let canonical: ChatRequest | undefined;
+  /** One translation of the client's body for every attempt of this request. */
+  const canonical: { request?: ChatRequest } = {};
   let lastFailure: Failure | undefined;
   /** A channel whose cached credentials (a Vertex access token) were refused once: tried again with fresh ones. */
   let refreshed: ChannelRow | undefined;
@@ -73,8 +85,10 @@ export async function attemptChannels(
       channel = await deps.store.findChannel(auth.pinnedChannelId);
       if (!channel) throw new RelayError(404, `渠道 #${auth.pinnedChannelId} 不存在`);
     } else {
-      channel = selectChannel(candidates, tried);
+      const sticky = attempt === 0 && preferred !== undefined ? candidates.find((c) => c.id === preferred) : undefined;
+      channel = sticky ?? selectChannel(candidates, tried);
       if (!channel) break;
+      routing.affinity = channel === sticky;
     }
     tried.add(channel.id);
     const provider = adapterFor(channel.type);
@@ -94,7 +108,7 @@ export async function attemptChannels(
       }
     }
 
-    // Same dialect: the client's body passes through (model and output cap applied). Else: translate.
+    // Same dialect: the client's body passes through (model and output limit applied). Else: translate.
     const spoken = provider.dialects(target, upstreamModel);
     const same = call.endpoint !== 'chat' || spoken.includes(call.dialect.name);
     const upstreamDialect = call.endpoint !== 'chat' ? call.dialect : dialectOf(same ? call.dialect.name : spoken[0]);
@@ -102,27 +116,25 @@ export async function attemptChannels(
       lastFailure = left(attempts, channel, 0, retryable(new RelayError(501, `渠道类型 ${channel.type} 暂不支持此协议的转换`, 'upstream_error')));
       continue;
     }
-    let body: Record<string, unknown> | Buffer;
     const upload = isUpload(call.body) ? call.body : undefined;
-    if (upload) body = upload.raw;
-    else if (same) body = call.dialect.rewrite(call.body as Record<string, unknown>, { model: upstreamModel, maxOutputTokens: generates(call) ? cap : undefined });
-    else {
-      canonical ??= call.dialect.parseRequest(call.body as Record<string, unknown>);
-      const limit = Math.min(canonical.maxOutputTokens ?? plan.outputTokens, cap ?? Infinity);
-      body = upstreamDialect.buildRequest({ ...canonical, model: upstreamModel, maxOutputTokens: limit, stream: call.facts.stream });
-    }
-    let upstream = provider.build({
+    const spec: UpstreamSpec = {
       endpoint: call.endpoint,
-      dialect: upstreamDialect.name,
-      channel: target,
+      client: call.dialect.name,
+      upstream: upstreamDialect.name,
+      target,
       model: upstreamModel,
       stream: call.facts.stream,
-      body,
-      contentType: upload?.contentType,
       path: call.path,
-      forwardHeaders: same ? call.forwardHeaders : undefined,
-      jsonArrayStream: same ? call.jsonArrayStream : undefined,
-    });
+      generates: generates(call),
+      allowance: cap ?? plan.outputTokens,
+      cap,
+      clientLimit: call.facts.maxTokens,
+      forwardHeaders: call.forwardHeaders,
+      jsonArrayStream: call.jsonArrayStream,
+      contentType: upload?.contentType,
+    };
+    let upstream =
+      call.body instanceof LargeJson ? await deps.bodies.build(call.body, spec) : buildUpstream(upload ? upload.raw : (call.body as Record<string, unknown>), spec, canonical);
     if (provider.credentials && target.credentials) upstream = await deps.credentials.sign(provider.credentials, upstream, target.credentials);
 
     const abort = new AbortController();
@@ -162,20 +174,23 @@ export async function attemptChannels(
             continue;
           }
         }
-        lastFailure = left(attempts, channel, response.status, await failure(deps, provider, channel, response.status, text, request));
+        lastFailure = left(attempts, channel, response.status, await failure(deps, provider, channel, { status: response.status, body: text, contentType: response.contentType, retryAfter: response.headers['retry-after'], passThrough: spec.client === spec.upstream }, request));
         if (!lastFailure.retry) break;
         continue;
       }
       const channelId = channel.id;
       const onProgress = (deliveredChars: number) => deps.ledger.progress({ requestId: request.id, channelId, deliveredChars });
       const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, provider, translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress }, reply, abort);
-      if (outcome.kind !== 'failure') return { outcome, channel };
-      lastFailure = left(attempts, channel, outcome.status, await failure(deps, provider, channel, outcome.status, outcome.body, request));
+      if (outcome.kind !== 'failure') {
+        deps.affinity.remember(session, channel.id);
+        return { outcome, channel };
+      }
+      lastFailure = left(attempts, channel, outcome.status, await failure(deps, provider, channel, { status: outcome.status, body: outcome.body, contentType: 'application/json', passThrough: false }, request));
     } finally {
       reply.raw.off('close', onClose);
     }
   }
-  throw lastFailure ?? new RelayError(503, `当前分组 ${auth.user.group} 下对于模型 ${model} 无可用渠道`, 'model_not_available', 'model_not_available');
+  throw lastFailure ?? retryable(new RelayError(503, `当前分组 ${auth.user.group} 下对于模型 ${model} 无可用渠道`, 'model_not_available', 'model_not_available'));
 }
 
 const isTimeout = (error: unknown) => /timeout/i.test(String((error as { code?: string }).code ?? (error as Error).name ?? ''));
@@ -188,14 +203,51 @@ function left(attempts: LogAttempt[], channel: ChannelRow, status: number, failu
   return failure;
 }
 const retryable = (error: RelayError): Failure => Object.assign(error, { retry: true });
-const isUpload = (body: IncomingCall['body']): body is { raw: Buffer; contentType: string } => Buffer.isBuffer((body as { raw?: unknown }).raw);
 
 /** An upstream error: classified by its provider, perhaps disabling the channel, and kept for the client. */
-async function failure(deps: RelayDeps, provider: ProviderAdapter, channel: ChannelRow, status: number, body: string, request: FastifyRequest): Promise<Failure> {
+/** What an upstream answered when it failed. `passThrough`: it speaks the client's dialect. */
+interface UpstreamError {
+  status: number;
+  body: string;
+  contentType: string;
+  retryAfter?: string | string[];
+  passThrough: boolean;
+}
+
+/**
+ * An upstream error: classified by its provider, perhaps disabling the channel, and kept for the client. A client
+ * of the provider's own dialect gets the provider's error as it was sent (status, type, code, param, message),
+ * with the channel's key and address taken out; any other gets the nearest kind of its own dialect, by status.
+ * A rejected channel credential (401) is the gateway's fault, not the client's: 502, never the upstream's 401,
+ * which would tell the client its own key is wrong.
+ */
+async function failure(deps: RelayDeps, provider: ProviderAdapter, channel: ChannelRow, upstream: UpstreamError, request: FastifyRequest): Promise<Failure> {
+  const { status, body } = upstream;
   const verdict = provider.classifyError(status, body);
   request.log.warn({ channel: channel.id, status, message: verdict.message }, 'upstream failure');
   if (verdict.disableChannel && deps.options.bool('AutomaticDisableChannelEnabled')) await disableChannel(deps, channel, verdict.message);
-  return Object.assign(new RelayError(status, verdict.message, 'upstream_error', 'upstream_error'), { retry: verdict.retry });
+  if (status === 401) return Object.assign(new RelayError(502, `上游拒绝了渠道的凭证：${verdict.message}`, 'upstream_error', 'upstream_error'), { retry: verdict.retry });
+  const detail = upstreamErrorDetail(body);
+  const retryAfter = typeof upstream.retryAfter === 'string' ? { 'retry-after': upstream.retryAfter } : undefined;
+  const error = Object.assign(new RelayError(status, scrub(verdict.message, channel), openAiErrorType(status), detail.code, retryAfter), { retry: verdict.retry });
+  error.param = detail.param;
+  if (upstream.passThrough && body) error.upstream = { status, body: scrub(body, channel), contentType: upstream.contentType || 'application/json' };
+  return error;
+}
+
+/** An upstream's text with the channel's key (each of its parts) and its address taken out. */
+function scrub(text: string, channel: ChannelRow): string {
+  let out = text;
+  for (const secret of channel.key.split(/[|\n,]/).map((part) => part.trim())) if (secret.length >= 8) out = out.split(secret).join('***');
+  if (channel.base_url) {
+    try {
+      const host = new URL(channel.base_url).host;
+      if (host) out = out.split(host).join('***');
+    } catch {
+      // not a URL: nothing to hide
+    }
+  }
+  return out;
 }
 
 /** Auto-disable (AutomaticDisableChannelEnabled): status 3 plus a system log the super admin sees. */

@@ -54,9 +54,12 @@ const MAX_BODY_BYTES = 256 * 1024 * 1024;
 class Tally {
   usage?: Usage;
   text = '';
+  /** The answer's end arrived (its finish reason): a client leaving after it did not cut the answer short. */
+  finished = false;
   add(parts: StreamPart[]): void {
     for (const part of parts) {
       if (part.type === 'usage') this.usage = part.usage;
+      else if (part.type === 'finish') this.finished = true;
       else if (part.type === 'text' || part.type === 'reasoning') this.text += part.text;
       else if (part.type === 'tool_call') this.text += part.name;
       else if (part.type === 'tool_call_delta') this.text += part.arguments;
@@ -190,10 +193,11 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
   res.flushHeaders();
 
   let firstByteAt: number | undefined;
-  const send = async (data: string | Buffer) => {
-    if (data.length === 0) return;
+  /** Writes to the client; answers a promise only when the client's buffer is full (the upstream then waits for it). */
+  const send = (data: string | Buffer): Promise<unknown> | undefined => {
+    if (data.length === 0) return undefined;
     firstByteAt ??= Date.now();
-    if (!res.write(data)) await once(res, 'drain', { signal: abort.signal });
+    return res.write(data) ? undefined : once(res, 'drain', { signal: abort.signal });
   };
   // Frames the client holds (counted once their bytes are sent), for an error event that must continue them.
   let decoded = 0;
@@ -219,28 +223,67 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
 
   let reported = Date.now();
   try {
-    for await (const chunk of response.body) {
-      const buffer = chunk as Buffer;
+    await eachChunk(response.body, (buffer) => {
+      let waiting: Promise<unknown> | undefined;
       if (raw) {
         // The bytes go out as they came (an error event of the upstream's own included); usage is read after.
-        await send(buffer);
+        waiting = send(buffer);
         handle(decoder.push(buffer));
-      } else await send(handle(decoder.push(buffer)));
+      } else waiting = send(handle(decoder.push(buffer)));
       relayed = decoded;
       if (plan.onProgress && Date.now() - reported >= PROGRESS_EVERY_MS) {
         reported = Date.now();
         plan.onProgress(tally.text.length);
       }
-    }
+      return waiting;
+    });
     const tail = handle(decoder.end());
     res.end(raw ? undefined : tail + (writer ? writer.end() : ''));
     return { kind: 'success', usage: tally.usage, text: tally.text, firstByteAt: firstByteAt ?? Date.now() };
   } catch (error) {
-    if (abort.signal.aborted) return { kind: 'aborted', usage: tally.usage, text: tally.text, firstByteAt };
+    // A client that closes as soon as it has the whole answer (Codex after response.completed) got all of it.
+    if (abort.signal.aborted) return { kind: tally.finished ? 'success' : 'aborted', usage: tally.usage, text: tally.text, firstByteAt };
     const upstreamSaid = error instanceof UpstreamStreamError;
     const message = upstreamSaid ? `上游返回错误：${error.message}` : '上游流式响应中断';
     // Passed through, the upstream's own error event has already reached the client: it is not said twice.
     res.end(raw && upstreamSaid ? undefined : unsent + (writer ?? plan.client.createStreamWriter(plan.context, reader)).error(message, !writer && relayed > 0));
     return { kind: 'broken', usage: tally.usage, text: tally.text, message, firstByteAt };
   }
+}
+
+/**
+ * Calls `onChunk` for each chunk of a body as it arrives, pausing the body while a returned promise (the client's
+ * buffer is full) is pending; resolves at its end, rejects on its error or `onChunk`'s. Event-driven rather than
+ * `for await`: an async iterator keeps a generator, its promises and closures alive for every open stream.
+ */
+function eachChunk(body: UpstreamResponse['body'], onChunk: (chunk: Buffer) => Promise<unknown> | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const finish = (error?: unknown) => {
+      if (settled) return;
+      settled = true;
+      body.off('data', onData);
+      body.off('end', finish);
+      body.off('error', finish);
+      if (error === undefined) resolve();
+      else {
+        body.destroy();
+        reject(error);
+      }
+    };
+    function onData(chunk: Buffer) {
+      let waiting: Promise<unknown> | undefined;
+      try {
+        waiting = onChunk(chunk);
+      } catch (error) {
+        return finish(error);
+      }
+      if (!waiting) return;
+      body.pause();
+      waiting.then(() => !settled && body.resume(), finish);
+    }
+    body.on('data', onData);
+    body.once('end', finish);
+    body.once('error', (error: unknown) => finish(error ?? new Error('upstream body failed')));
+  });
 }

@@ -1,58 +1,24 @@
 import { parseGroupLimits, type LogAttempt } from '@model-relay/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { TokenCounter } from '../../billing/count-tokens.js';
-import { InsufficientQuotaError, type QuotaLedger, type Reservation } from '../../billing/ledger.js';
-import { outputCapFor, planReservation, type ReservationPlan } from '../../billing/plan-reservation.js';
+import { InsufficientQuotaError, type Reservation } from '../../billing/ledger.js';
+import type { UsageBounds } from '../../billing/check-usage.js';
+import { contextWindowOf, mediaBoundsFor } from '../../billing/media-bounds.js';
+import { IMAGE_OUTPUT_TOKENS, outputCapFor, planReservation, type ReservationPlan } from '../../billing/plan-reservation.js';
 import { pricesFor } from '../../billing/pricing.js';
 import { LimitExceeded, type Admission, type LimitSubject, type UsageLimits } from '../../billing/usage-limits.js';
-import type { GatewayMetrics } from '../../metrics/gateway-metrics.js';
-import type { Notifier } from '../../notify/notifier.js';
 import type { OptionStore } from '../../options/option-store.js';
-import type { RelayStore } from '../../storage/repositories/relay-store.js';
 import type { ChannelRow } from '../../storage/schema.js';
-import type { CredentialResolver } from '../credentials/credential-resolver.js';
-import type { Dialect, RequestFacts } from '../dialects/types.js';
-import type { Endpoint } from '../providers/types.js';
+import { LargeJson } from '../ingress/large-json.js';
 import { RelayError } from '../relay-error.js';
-import type { UpstreamPools } from '../transport/upstream-pools.js';
 import { attemptChannels, generates } from './attempt-channels.js';
 import { authenticateKey, type KeyAuth } from './authenticate-key.js';
 import type { DeliveryOutcome } from './deliver.js';
+import { asksExactModel, modelChain } from './route-request.js';
+import { settle, type Routing } from './settle.js';
 import type { InFlightRequests } from './in-flight.js';
-import { settle } from './settle.js';
+import { isUpload, type IncomingCall, type RelayDeps } from './types.js';
 
-export interface RelayDeps {
-  store: RelayStore;
-  ledger: QuotaLedger;
-  options: OptionStore;
-  pools: UpstreamPools;
-  notifier: Notifier;
-  /** Counts tokens off the event loop when an upstream reports no usage. */
-  counter: TokenCounter;
-  /** Resolves and caches credentials that need I/O (Vertex tokens) and signs requests (AWS SigV4). */
-  credentials: CredentialResolver;
-  /** Requests running on this instance (a shutdown waits for them). */
-  inFlight: InFlightRequests;
-  /** Per-key and per-user requests/tokens per minute and quota per day/month. */
-  limits: UsageLimits;
-  metrics?: GatewayMetrics;
-}
-
-/** A client's request as an ingress route read it. */
-export interface IncomingCall {
-  /** The client's dialect: it parses the body when translation is needed and writes answers and errors. */
-  dialect: Dialect;
-  endpoint: Endpoint;
-  /** The JSON body, or the bytes of an upload (multipart audio) with their content type. */
-  body: Record<string, unknown> | { raw: Buffer; contentType: string };
-  facts: RequestFacts;
-  /** The path the client called. */
-  path: string;
-  /** Client headers its dialect defines, for a provider of the same dialect (anthropic-beta). */
-  forwardHeaders?: Record<string, string>;
-  /** Writing options of the client's dialect (Gemini: stream as a JSON array rather than SSE). */
-  jsonArrayStream?: boolean;
-}
+export type { IncomingCall, RelayDeps } from './types.js';
 
 /** Longest model name taken: names are echoed in errors and logs. */
 const MAX_MODEL_LENGTH = 200;
@@ -64,7 +30,12 @@ const MAX_MODEL_LENGTH = 200;
  * once on every path, including thrown errors, through `finally`. The channel loop is attempt-channels.ts.
  */
 export function handleRelay(deps: RelayDeps, call: IncomingCall, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  return deps.inFlight.track(relay(deps, call, request, reply));
+  return deps.inFlight.track(relay(deps, call, request, reply).finally(() => release(deps, call)));
+}
+
+/** Lets go of a large body's worker copy once nothing more will be asked of it (the request has settled). */
+export function release(deps: Pick<RelayDeps, 'bodies'>, read: { body: unknown }): void {
+  if (read.body instanceof LargeJson) deps.bodies.release(read.body);
 }
 
 async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -74,30 +45,40 @@ async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyReques
   const model = call.facts.model;
   if (!model) throw new RelayError(400, '请求缺少 model 字段');
   if (model.length > MAX_MODEL_LENGTH || hasControlCharacter(model)) throw new RelayError(400, '模型名称无效');
-  if (token.models) {
-    const allowed = token.models.split(',').map((m) => m.trim()).filter(Boolean);
-    if (allowed.length > 0 && !allowed.includes(model)) throw new RelayError(403, `该令牌无权使用模型：${model}`, 'invalid_request_error', 'model_not_allowed');
-  }
+  const scope = token.models ? token.models.split(',').map((m) => m.trim()).filter(Boolean) : [];
+  if (scope.length > 0 && !scope.includes(model)) throw new RelayError(403, `该令牌无权使用模型：${model}`, 'invalid_request_error', 'model_not_allowed');
 
-  const problem = call.endpoint === 'chat' ? call.dialect.validate?.(call.body) : undefined;
-  if (problem) throw new RelayError(400, problem);
+  if (call.problem) throw new RelayError(400, call.problem);
 
-  // A model no channel of the caller's group serves is the client's mistake (OpenAI: 404 model_not_found), known
-  // before anything is counted or reserved.
-  if (!auth.pinnedChannelId && (await deps.store.candidates(user.group, model)).length === 0) {
-    throw new RelayError(404, `当前分组 ${user.group} 下没有可用于模型 ${model} 的渠道`, 'invalid_request_error', 'model_not_found');
-  }
+  // The model asked for, then its fallbacks, each only if a channel of the caller's group serves it. None at all is
+  // the client's mistake (OpenAI: 404 model_not_found), known before anything is counted or reserved.
+  const chain = auth.pinnedChannelId ? [model] : modelChain(deps.options, model, user.group, scope, asksExactModel(request.headers));
+  const models = auth.pinnedChannelId ? chain : await servedModels(deps, user.group, chain);
+  if (models.length === 0) throw new RelayError(404, `当前分组 ${user.group} 下没有可用于模型 ${model} 的渠道`, 'invalid_request_error', 'model_not_found');
 
   // Requests and tokens per minute, before anything is reserved.
   const subjects = limitSubjects(auth, deps.options);
   const admission = await admit(deps.limits, subjects, Math.ceil(call.facts.promptBound * 0.3));
 
-  const prices = pricesFor(deps.options, model, user.group);
-  const plan = planReservation(
-    { model, promptBound: call.facts.promptBound, generates: generates(call), maxTokens: call.facts.maxTokens, choices: call.facts.choices, floor: deps.options.number('PreConsumedQuota') },
-    prices,
-  );
-  const job: Job = { deps, call, auth, admission, prices, plan, request, reply, started };
+  // The reservation covers whichever model of the chain answers: the plan of the dearest.
+  const plan = models
+    .map((m) =>
+      planReservation(
+        {
+          model: m,
+          promptBound: call.facts.promptBound,
+          generates: generates(call),
+          maxTokens: call.facts.maxTokens,
+          choices: call.facts.choices,
+          images: call.endpoint === 'images' ? call.facts.choices : 0,
+          cacheWrites: call.facts.cacheWrites,
+          floor: deps.options.number('PreConsumedQuota'),
+        },
+        pricesFor(deps.options, m, user.group),
+      ),
+    )
+    .reduce((a, b) => (b.amount > a.amount ? b : a));
+  const job: Job = { deps, call, auth, admission, models, plan, request, reply, started };
   // A stream's first byte must not wait for the reservation's commit: when the balances read with the key cover
   // the whole amount beyond what this instance's other requests for the same user and key hold (and no daily or
   // monthly limit needs the amount first), the reservation commits while the upstream is called, and nothing
@@ -118,7 +99,8 @@ interface Job {
   call: IncomingCall;
   auth: KeyAuth;
   admission: Admission;
-  prices: ReturnType<typeof pricesFor>;
+  /** The model asked for and the fallbacks a channel serves, in the order they are tried. */
+  models: string[];
   plan: ReservationPlan;
   request: FastifyRequest;
   reply: FastifyReply;
@@ -162,11 +144,21 @@ async function serve(job: Job, optimistic: boolean): Promise<boolean> {
   let channel: ChannelRow | undefined;
   let error: unknown;
   const attempts: LogAttempt[] = [];
+  const routing: Routing = { affinity: false, requested: call.facts.model, models: [] };
   const cap = outputCapFor(plan, reservation?.amount ?? plan.amount, call.facts.choices);
-  try {
-    ({ outcome, channel } = await attemptChannels(deps, call, auth, plan, cap, request, job.reply, attempts, ready));
-  } catch (thrown) {
-    error = thrown;
+  let model = job.models[0];
+  for (const [i, next] of job.models.entries()) {
+    model = next;
+    routing.models.push(next);
+    try {
+      ({ outcome, channel } = await attemptChannels(deps, call, next, auth, plan, cap, request, job.reply, attempts, ready, routing));
+      error = undefined;
+      break;
+    } catch (thrown) {
+      error = thrown;
+      // The next model only when this one failed in a way another could fix (each channel failed and could be retried).
+      if (i === job.models.length - 1 || !(thrown instanceof RelayError && (thrown as RelayError & { retry?: boolean }).retry)) break;
+    }
   }
   if (!reservation) {
     try {
@@ -181,7 +173,9 @@ async function serve(job: Job, optimistic: boolean): Promise<boolean> {
     if (error) throw error;
   } finally {
     const failure = outcome ? undefined : error instanceof RelayError ? { message: error.message, status: error.status } : { message: '网关内部错误', status: 500 };
-    const used = await settle(deps, request, { reservation, prices: job.prices, facts: call.facts, outcome, channel, user, token, requestId: request.id, started: job.started, dialect: dialectLabel(call), attempts, failure });
+    const bounds = usageBounds(call, plan, cap);
+    const prices = pricesFor(deps.options, model, user.group);
+    const used = await settle(deps, request, { reservation, prices, facts: call.facts, model, routing, outcome, channel, user, token, requestId: request.id, started: job.started, dialect: dialectLabel(call), attempts, failure, bounds });
     await deps.limits.settle(admission, used);
   }
   return true;
@@ -242,6 +236,46 @@ async function admit(limits: UsageLimits, subjects: LimitSubject[], tokens: numb
     throw error instanceof LimitExceeded ? limitError(error) : error;
   }
 }
+
+/** The models of a chain that a channel of the group serves. */
+async function servedModels(deps: RelayDeps, group: string, chain: string[]): Promise<string[]> {
+  const served: string[] = [];
+  for (const model of chain) if ((await deps.store.candidates(group, model)).length > 0) served.push(model);
+  return served;
+}
+
+/** Rounds a provider may take with tools it runs itself (Anthropic stops server-tool loops after 10 by default). */
+const HOSTED_TOOL_ROUNDS = 10;
+
+/**
+ * The most the request could use, as the upstream was told: the prompt's upper bound (plus a context window per
+ * round of provider-run tools, whose results enter the prompt), and the output limit sent upstream for each answer.
+ * A usage report above these is billed at them (billing/check-usage.ts).
+ */
+function usageBounds(call: IncomingCall, plan: ReservationPlan, cap: number | undefined): UsageBounds {
+  const { facts } = call;
+  const rounds = facts.hostedTools ? HOSTED_TOOL_ROUNDS : 1;
+  const prompt = facts.promptBound + (facts.hostedTools ? rounds * contextWindowOf(facts.model) : 0);
+  if (isUpload(call.body)) {
+    // An uploaded recording: its transcript is bounded like the audio itself.
+    const audio = mediaBoundsFor(facts.model).audio(call.body.raw.length);
+    return { prompt: Math.max(prompt, audio), completion: audio };
+  }
+  switch (call.endpoint) {
+    case 'chat':
+    case 'completions':
+      return { prompt, completion: (cap ?? plan.outputTokens) * facts.choices * rounds };
+    case 'embeddings':
+    case 'moderations':
+      return { prompt, completion: 0 };
+    case 'images':
+      return { prompt, completion: facts.choices * IMAGE_OUTPUT_TOKENS };
+    default:
+      // Speech is billed by what the upstream reports of its audio; beyond the reservation the user pays from the balance.
+      return { prompt, completion: Number.MAX_SAFE_INTEGER };
+  }
+}
+
 
 /** OpenAI's shape for a rate limit: 429, type `requests` / code `rate_limit_exceeded`, with Retry-After. */
 const limitError = (error: LimitExceeded) => new RelayError(429, error.message, 'requests', 'rate_limit_exceeded', { 'retry-after': String(error.retryAfter) });

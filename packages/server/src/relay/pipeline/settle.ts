@@ -1,5 +1,6 @@
 import { LogType, type LogAttempt } from '@model-relay/contract';
 import type { FastifyRequest } from 'fastify';
+import { checkUsage, type UsageBounds } from '../../billing/check-usage.js';
 import { approximateTokens, type TokenCounter } from '../../billing/count-tokens.js';
 import type { QuotaLedger, Reservation, Settlement } from '../../billing/ledger.js';
 import { costOf, describePrice, type Prices } from '../../billing/pricing.js';
@@ -17,10 +18,21 @@ export interface SettleDeps {
   metrics?: GatewayMetrics;
 }
 
+/** How the request found its channel: session affinity, and the models tried (the first is the one asked for). */
+export interface Routing {
+  affinity: boolean;
+  requested: string;
+  models: string[];
+}
+
 export interface Finished {
   reservation: Reservation;
+  /** The prices of the model that answered (or of the last one tried). */
   prices: Prices;
   facts: RequestFacts;
+  /** The model that answered (a fallback's when the one asked for could not be served), or the last one tried. */
+  model: string;
+  routing?: Routing;
   /** What reached the client; undefined when nothing did (refused, failed upstream, thrown). */
   outcome?: DeliveryOutcome;
   channel?: ChannelRow;
@@ -34,24 +46,30 @@ export interface Finished {
   attempts: LogAttempt[];
   /** Why the request failed, when no answer reached the client. */
   failure?: { message: string; status: number };
+  /** The most the request could use (its reservation's bounds): an upstream report above them is billed at them. */
+  bounds: UsageBounds;
 }
 
 /**
- * Step 6: settles a finished request's reservation, exactly once. Nothing may stop it: counting is bounded
- * and falls back to an approximate count, and whatever else throws still ends in a settlement (charging what
- * is known), so no exception can leave quota held or a request unbilled.
+ * Settles a finished request's reservation, exactly once, and answers what was charged and the tokens used (for
+ * the usage limits). The upstream's usage is checked first (billing/check-usage.ts). Nothing may stop the
+ * settlement: counting is bounded and falls back to an approximate count, and whatever else throws still ends in
+ * a settlement (charging what is known), so no exception can leave quota held or a request unbilled.
  */
-/** Settles and answers what was charged and the tokens used (for the usage limits). */
 export async function settle(deps: SettleDeps, request: FastifyRequest, done: Finished): Promise<{ charged: number; tokens: number }> {
   const { reservation, prices, outcome, channel, facts, user, token } = done;
   let usage: Usage = EMPTY_USAGE;
+  let anomalies: string[] = [];
   if (outcome) {
+    const approximate = deps.options.bool('ApproximateTokenEnabled');
+    const count = (texts: string[]) => (approximate ? Promise.resolve(texts.map(approximateTokens)) : deps.counter.count(texts));
     try {
-      usage = await usageToBill(outcome.usage, outcome.text, facts, deps.counter, deps.options.bool('ApproximateTokenEnabled'));
+      ({ usage, anomalies } = await checkUsage(outcome.usage, { promptText: facts.promptText, promptChars: facts.promptBound, delivered: outcome.text, bounds: done.bounds, count }));
     } catch (error) {
       request.log.error({ err: error }, 'usage counting failed; billing an approximate count');
-      usage = outcome.usage && outcome.usage.total_only === undefined ? outcome.usage : { prompt_tokens: Math.ceil(facts.promptBound / 4), completion_tokens: approximateTokens(outcome.text) };
+      usage = { prompt_tokens: Math.min(done.bounds.prompt, Math.ceil(facts.promptBound / 4)), completion_tokens: Math.min(done.bounds.completion, approximateTokens(outcome.text)) };
     }
+    if (anomalies.length > 0) request.log.warn({ channel: channel?.id, reported: outcome.usage, anomalies }, 'upstream usage anomaly');
   }
   const cost = outcome ? costOf(usage, prices) : 0;
   const elapsed = Date.now() - done.started;
@@ -64,9 +82,10 @@ export async function settle(deps: SettleDeps, request: FastifyRequest, done: Fi
       cost,
       served: Boolean(outcome),
       channelId: outcome && channel ? channel.id : 0,
+      usageAnomaly: anomalies.length > 0,
       usage:
         outcome || failed
-          ? { model: facts.model, promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, cachedTokens: usage.cached_tokens ?? 0, reasoningTokens: usage.reasoning_tokens ?? 0, latencyMs: elapsed, failed: !outcome }
+          ? { model: done.model, promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, cachedTokens: usage.cached_tokens ?? 0, reasoningTokens: usage.reasoning_tokens ?? 0, latencyMs: elapsed, failed: !outcome }
           : undefined,
       log,
     })
@@ -74,7 +93,7 @@ export async function settle(deps: SettleDeps, request: FastifyRequest, done: Fi
   if (outcome || failed) {
     deps.metrics?.observeRequest({
       dialect: done.dialect,
-      model: facts.model,
+      model: done.model,
       channelId: channel?.id ?? lastTried?.channel_id ?? 0,
       channelName: channel?.name ?? lastTried?.channel_name ?? '',
       outcome: outcome?.kind ?? 'failed',
@@ -85,12 +104,14 @@ export async function settle(deps: SettleDeps, request: FastifyRequest, done: Fi
       cachedTokens: usage.cached_tokens ?? 0,
       reasoningTokens: usage.reasoning_tokens ?? 0,
       quota: charged ?? 0,
+      usageAnomaly: anomalies.length > 0,
     });
   }
   return { charged: charged ?? 0, tokens: usage.prompt_tokens + usage.completion_tokens };
 
   function logRow(): Settlement['log'] {
-    const suffix = outcome?.kind === 'aborted' ? '（客户端中途断开）' : outcome?.kind === 'broken' ? '（上游流式响应中断）' : '';
+    const suffix =
+      (outcome?.kind === 'aborted' ? '（客户端中途断开）' : outcome?.kind === 'broken' ? '（上游流式响应中断）' : '') + (anomalies.length > 0 ? `；用量异常：${anomalies.join('；')}` : '');
     return {
       type: outcome ? LogType.Consume : LogType.Error,
       user_id: user.id,
@@ -99,7 +120,7 @@ export async function settle(deps: SettleDeps, request: FastifyRequest, done: Fi
       content: outcome ? describePrice(prices, usage, cost) + suffix : `请求失败：${done.failure?.message ?? ''}`,
       token_name: token.name,
       token_id: token.id,
-      model_name: facts.model,
+      model_name: done.model,
       prompt_tokens: usage.prompt_tokens,
       completion_tokens: usage.completion_tokens,
       channel_id: channel?.id ?? lastTried?.channel_id ?? 0,
@@ -114,23 +135,13 @@ export async function settle(deps: SettleDeps, request: FastifyRequest, done: Fi
       reasoning_tokens: usage.reasoning_tokens ?? 0,
       error: outcome ? null : (done.failure?.message ?? '').slice(0, 2000),
       attempts: done.attempts.length > 0 ? JSON.stringify(done.attempts) : null,
+      routing: routingOf(done.routing),
     };
   }
 }
 
-/**
- * The usage to bill: the upstream's own report when it sent one; otherwise counted (off the event loop, see
- * billing/count-tokens.ts) from what was delivered (completion) and from the request (prompt).
- */
-export async function usageToBill(reported: Usage | undefined, delivered: string, facts: RequestFacts, counter: TokenCounter, approximate: boolean): Promise<Usage> {
-  if (reported && reported.total_only === undefined) return reported;
-  const prompt = facts.promptText();
-  if (!prompt && !delivered && !reported) return EMPTY_USAGE;
-  const [promptTokens, completionTokens] = approximate ? [approximateTokens(prompt), approximateTokens(delivered)] : await counter.count([prompt, delivered]);
-  // Only a total from the upstream: the prompt is counted here and the rest of the total is the completion.
-  if (reported?.total_only !== undefined) {
-    const total = reported.total_only;
-    return { prompt_tokens: Math.min(promptTokens, total), completion_tokens: Math.max(0, total - promptTokens) };
-  }
-  return { prompt_tokens: promptTokens, completion_tokens: completionTokens };
+/** The log's routing JSON (contract LogRouting), when there is something to say: affinity, or a fallback tried. */
+function routingOf(routing: Routing | undefined): string | null {
+  if (!routing || (!routing.affinity && routing.models.length <= 1)) return null;
+  return JSON.stringify({ affinity: routing.affinity, requested_model: routing.requested, models: routing.models.length > 1 ? routing.models : [] });
 }

@@ -5,7 +5,7 @@ import type { RelayCache } from '../relay-cache.js';
 import type { ChannelRow, ChannelsTable, Database } from '../schema.js';
 import { escapeLike } from './users.js';
 
-export type NewChannel = Omit<ChannelRow, 'id' | 'test_error'>;
+export type NewChannel = Omit<ChannelRow, 'id' | 'test_error' | 'usage_anomalies'>;
 export type ChannelChanges = Omit<Updateable<ChannelsTable>, 'id'>;
 
 /**
@@ -49,7 +49,7 @@ export class ChannelsRepository {
             ? Number((await trx.insertInto('channels').values(row).executeTakeFirstOrThrow()).insertId)
             : (await trx.insertInto('channels').values(row).returning('id').executeTakeFirstOrThrow()).id;
         ids.push(id);
-        await this.rebuildAbilities(trx, { ...row, id, test_error: '' });
+        await this.rebuildAbilities(trx, { ...row, id, test_error: '', usage_anomalies: 0 });
       }
       return ids;
     });

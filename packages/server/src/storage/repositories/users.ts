@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { PAGE_SIZE, idFromKeyword } from '@model-relay/contract';
 import type { RelayCache } from '../relay-cache.js';
+import { usernameKey } from '../username-key.js';
 import type { Database, NewUser, UserRow, UserUpdate } from '../schema.js';
 
 export type UserOrder = 'quota' | 'used_quota' | 'request_count' | '';
@@ -33,8 +34,18 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** The account holding this name, whatever the letter case (users.username_key is unique). */
   findByUsername(username: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+    return this.db.selectFrom('users').selectAll().where('username_key', '=', usernameKey(username)).executeTakeFirst();
+  }
+
+  /**
+   * The account a login names: the exact name first (so each of the case twins an old database may hold can
+   * still log in with its own name), else the name whatever its case.
+   */
+  async findForLogin(username: string): Promise<UserRow | undefined> {
+    const exact = await this.db.selectFrom('users').selectAll().where('username', '=', username).execute();
+    return exact.find((user) => user.username === username) ?? (await this.findByUsername(username));
   }
 
   findByEmail(email: string): Promise<UserRow | undefined> {
@@ -50,7 +61,7 @@ export class UsersRepository {
   }
 
   async insert(user: NewUser, db: Kysely<Database> = this.db): Promise<number> {
-    const result = await db.insertInto('users').values(user).executeTakeFirstOrThrow();
+    const result = await db.insertInto('users').values({ ...user, username_key: usernameKey(user.username) }).executeTakeFirstOrThrow();
     if (result.insertId !== undefined) return Number(result.insertId);
     const row = await db.selectFrom('users').select('id').where('username', '=', user.username).executeTakeFirstOrThrow();
     return row.id;
@@ -58,7 +69,17 @@ export class UsersRepository {
 
   async update(id: number, changes: UserUpdate, db: Kysely<Database> = this.db): Promise<void> {
     if (Object.keys(changes).length === 0) return;
-    await db.updateTable('users').set(changes).where('id', '=', id).execute();
+    await db.updateTable('users').set(changes.username === undefined ? changes : { ...changes, username_key: usernameKey(changes.username) }).where('id', '=', id).execute();
+    this.cache?.invalidateUser(id);
+  }
+
+  /** A new password hash, ending every session of the user in the same statement (a reset meant to lock a thief out). */
+  async setPassword(id: number, hash: string, db: Kysely<Database> = this.db): Promise<void> {
+    await db
+      .updateTable('users')
+      .set({ password: hash, session_version: sql<number>`session_version + 1` })
+      .where('id', '=', id)
+      .execute();
     this.cache?.invalidateUser(id);
   }
 

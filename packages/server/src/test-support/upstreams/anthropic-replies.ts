@@ -1,5 +1,6 @@
 import { fixtures, parseSse } from './fixtures.js';
 import type { MockMode } from './mock-server.js';
+import { measuredPromptTokens, scriptedCall } from './tool-script.js';
 
 /**
  * Claude's answers, read from providers/anthropic/__fixtures__ and adjusted to the request (model, tool name, id
@@ -76,17 +77,31 @@ export function claudeReply(body: Record<string, any>, mode: MockMode | undefine
     events = [rest[0], thinkingEvents[0], { type: 'ping' }, ...thinkingEvents.slice(1), ...rest.slice(1)];
   }
 
-  const toolName = body.tool_choice?.type === 'tool' ? body.tool_choice.name : customTools(body)[0]?.name;
-  const retool = (block: any) => (block?.type === 'tool_use' && toolName ? { ...block, name: toolName } : block);
+  const scripted = scriptedCall(customTools(body).map((t: any) => t.name));
+  const toolName = scripted?.name ?? (body.tool_choice?.type === 'tool' ? body.tool_choice.name : customTools(body)[0]?.name);
+  const retool = (block: any) => (block?.type === 'tool_use' && toolName ? { ...block, name: toolName, ...(scripted && 'input' in block ? { input: scripted.args } : {}) } : block);
   const reid = (id: string) => (opts.idPrefix ? id.replace(/^msg_/, opts.idPrefix) : id);
   message.model = opts.model;
   message.id = reid(message.id);
   message.content = message.content.map(retool);
-  events = events.map((e) => {
-    if (e.type === 'message_start') return { ...e, message: { ...e.message, model: opts.model, id: reid(e.message.id) } };
-    if (e.type === 'content_block_start') return { ...e, content_block: retool(e.content_block) };
-    return e;
+  const toolIndexes = new Set(events.filter((e) => e.type === 'content_block_start' && e.content_block?.type === 'tool_use').map((e) => e.index));
+  let argumentsSent = new Set<number>();
+  events = events.flatMap((e) => {
+    if (e.type === 'message_start') return [{ ...e, message: { ...e.message, model: opts.model, id: reid(e.message.id) } }];
+    if (e.type === 'content_block_start') return [{ ...e, content_block: retool(e.content_block) }];
+    // A scripted call's arguments go out in one delta.
+    if (scripted && e.type === 'content_block_delta' && e.delta?.type === 'input_json_delta' && toolIndexes.has(e.index)) {
+      if (argumentsSent.has(e.index)) return [];
+      argumentsSent = new Set([...argumentsSent, e.index]);
+      return [{ ...e, delta: { type: 'input_json_delta', partial_json: JSON.stringify(scripted.args) } }];
+    }
+    return [e];
   });
+  const input = measuredPromptTokens(body);
+  if (input !== undefined) {
+    message.usage = { ...message.usage, input_tokens: input };
+    events = events.map((e) => (e.type === 'message_start' ? { ...e, message: { ...e.message, usage: { ...e.message.usage, input_tokens: input } } } : e.type === 'message_delta' && e.usage?.input_tokens !== undefined ? { ...e, usage: { ...e.usage, input_tokens: input } } : e));
+  }
   return { scenario, message, events };
 }
 

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { fixtures, parseSse, type Fixtures } from './fixtures.js';
 import { normalizeProtoJson } from './gemini-validate.js';
+import { measuredPromptTokens, scriptedCall } from './tool-script.js';
 import { firstHalf, sendJson, writePaced, type MockMode } from './mock-server.js';
 
 /**
@@ -54,10 +55,21 @@ export function pickGeminiScenario(raw: Record<string, any>, mode: MockMode | un
 export function geminiReply(fx: Fixtures, raw: Record<string, any>, mode: MockMode | undefined, model: string): GeminiReply {
   const body = normalizeProtoJson(raw) as Record<string, any>;
   const scenario = pickGeminiScenario(body, mode);
-  const name = body.toolConfig?.functionCallingConfig?.allowedFunctionNames?.[0] ?? declarations(body)[0]?.name;
+  const scripted = scriptedCall(declarations(body).map((d: any) => d.name));
+  const name = scripted?.name ?? body.toolConfig?.functionCallingConfig?.allowedFunctionNames?.[0] ?? declarations(body)[0]?.name;
   const adjust = (answer: any) => {
     answer.modelVersion = model;
-    for (const candidate of answer.candidates ?? []) for (const part of candidate.content?.parts ?? []) if (part.functionCall && name) part.functionCall.name = name;
+    for (const candidate of answer.candidates ?? []) {
+      for (const part of candidate.content?.parts ?? []) {
+        if (part.functionCall && name) part.functionCall.name = name;
+        if (part.functionCall && scripted) part.functionCall.args = scripted.args;
+      }
+    }
+    const prompt = measuredPromptTokens(raw);
+    if (prompt !== undefined && answer.usageMetadata) {
+      const before = answer.usageMetadata.promptTokenCount ?? 0;
+      answer.usageMetadata = { ...answer.usageMetadata, promptTokenCount: prompt, totalTokenCount: (answer.usageMetadata.totalTokenCount ?? 0) - before + prompt };
+    }
     return answer;
   };
   return {

@@ -133,7 +133,22 @@ export default function ChannelsPage() {
         return <Tag color={info.color}>{info.text}</Tag>;
       },
     },
-    { key: 'status', title: '状态', dataIndex: 'status', sort: 'status', render: statusTag },
+    {
+      key: 'status',
+      title: '状态',
+      dataIndex: 'status',
+      sort: 'status',
+      render: (status: number, channel) => (
+        <>
+          {statusTag(status)}
+          {channel.usage_anomalies > 0 && (
+            <Tooltip title={`上游报告的用量有 ${channel.usage_anomalies} 次无法按原样计费（超出请求上限、无效或低于实际），已按上限或网关计数计费；日志中标有「用量异常」`}>
+              <Tag color="orange">用量异常 {channel.usage_anomalies}</Tag>
+            </Tooltip>
+          )}
+        </>
+      ),
+    },
     {
       key: 'response_time',
       title: '响应时间',

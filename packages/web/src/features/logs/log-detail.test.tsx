@@ -7,7 +7,7 @@ import LogsPage from './logs-page';
 const base: LogDto = {
   id: 1, user_id: 2, created_at: 1_700_000_000, type: 2, content: '模型倍率 2.5，补全倍率 4', username: 'amy', token_name: 'shop-key', model_name: 'claude-sonnet-4-5',
   quota: 420, prompt_tokens: 1200, completion_tokens: 300, channel: 7, request_id: 'req-ok-1', elapsed_time: 2345, is_stream: true, first_byte_ms: 412,
-  channel_name: 'anthropic-main', dialect: 'anthropic', cached_tokens: 800, cache_write_tokens: 100, reasoning_tokens: 64, error: '', attempts: [],
+  channel_name: 'anthropic-main', dialect: 'anthropic', cached_tokens: 800, cache_write_tokens: 100, reasoning_tokens: 64, error: '', attempts: [], routing: null,
 };
 const failed: LogDto = {
   ...base, id: 2, type: 5, quota: 0, content: '', token_name: 'broken-key', request_id: 'req-bad-2', prompt_tokens: 0, completion_tokens: 0, is_stream: false, first_byte_ms: 0, elapsed_time: 87,
@@ -83,5 +83,15 @@ describe('request detail in the log screen', () => {
       ['1', 'HTTP 429', 'Rate limit reached'],
       ['2', '未连接', 'connect ECONNREFUSED'],
     ]);
+  });
+
+  // covers issue 15 items 3 and 4: the request detail says whether affinity chose the channel, and the fallback chain
+  it('a request routed by session affinity through a fallback model says so', async () => {
+    const routed: LogDto = { ...base, id: 3, token_name: 'agent-key', model_name: 'gpt-4o-mini', routing: { affinity: true, requested_model: 'gpt-4o', models: ['gpt-4o', 'gpt-4o-mini'] } };
+    mockApi({ 'GET /api/log/': () => ({ success: true, message: '', data: [routed] }) });
+    renderWith(<LogsPage />, { user: users.admin, path: '/log' });
+    const detail = await expand('agent-key');
+    expect(valueOf(detail, '会话粘性')).toBe('是：沿用该会话上次应答的渠道');
+    expect(valueOf(detail, '模型回退')).toBe('gpt-4o → gpt-4o-mini（请求的模型为 gpt-4o，由 gpt-4o-mini 应答并计费）');
   });
 });

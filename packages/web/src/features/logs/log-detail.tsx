@@ -33,6 +33,10 @@ export function LogDetail({ log, admin }: { log: LogDto; admin: boolean }) {
     { key: 'cached', label: '缓存读取 tokens', children: log.cached_tokens },
     { key: 'cache_write', label: '缓存写入 tokens', children: log.cache_write_tokens },
     { key: 'reasoning', label: '推理 tokens', children: log.reasoning_tokens },
+    ...(log.routing?.affinity ? [{ key: 'affinity', label: '会话粘性', children: '是：沿用该会话上次应答的渠道' }] : []),
+    ...(log.routing && log.routing.models.length > 1
+      ? [{ key: 'fallback', label: '模型回退', span: 'filled' as const, children: `${log.routing.models.join(' → ')}（请求的模型为 ${log.routing.requested_model}，由 ${log.model_name} 应答并计费）` }]
+      : []),
     ...(log.content ? [{ key: 'content', label: failed ? '说明' : '计费说明', span: 'filled' as const, children: log.content }] : []),
   ];
   return (

@@ -4,6 +4,7 @@ import { useMemo, useState } from 'react';
 import { useDeleteLogs } from '../../api/logs/delete-logs';
 import { toast } from '../../lib/toast';
 import { GroupLimitsSection } from './group-limits-section';
+import { RoutingSection } from './routing-section';
 import { OptionSection } from './option-section';
 import { ratioForEditing, ratioProblem } from './ratio-json';
 import { useOptions } from './use-options';
@@ -111,6 +112,7 @@ export default function OperationSettings() {
         fields={[ratio('ModelRatio', '模型倍率'), ratio('CompletionRatio', '补全倍率'), ratio('GroupRatio', '分组倍率')]}
       />
       <GroupLimitsSection options={options} saveMany={saveMany} />
+      <RoutingSection options={options} saveMany={saveMany} />
     </>
   );
 }

@@ -1,12 +1,39 @@
+import { collectText, promptBoundOf, type MediaReader } from '../media.js';
 import type { Dialect } from '../types.js';
-import { asNumber, asString, collectText, isRecord, parseEvent, promptBoundOf } from '../shared.js';
+import { asNumber, asString, declaresTools, isRecord, largestLimit, parseEvent, TOOL_PROMPT_OVERHEAD } from '../shared.js';
 import { buildMessagesRequest, parseMessagesRequest } from './request.js';
 import { anthropicErrorBody, parseMessagesResponse, writeMessagesResponse } from './response.js';
 import { createMessagesStreamReader, createMessagesStreamWriter } from './stream.js';
 
-/** An image block's source (inline base64 or URL) counts as an image, not as its bytes. */
-const isMedia = (key: string, value: unknown) =>
-  key === 'source' && isRecord(value) && (value.type === 'url' || (value.type === 'base64' && String(value.media_type ?? '').startsWith('image/')));
+/**
+ * Image and document blocks whose bytes are inline (base64), elsewhere (a URL) or uploaded (a file id). A document
+ * given as text or as content blocks is text like any other.
+ */
+const anthropicMedia: MediaReader = (block) => {
+  if ((block.type !== 'image' && block.type !== 'document') || !isRecord(block.source)) return undefined;
+  const source = block.source;
+  const kind = block.type === 'image' ? 'image' : 'document';
+  if (source.type === 'base64') return { kind, data: asString(source.data) ?? '', mediaType: asString(source.media_type) };
+  if (source.type === 'url' || source.type === 'file') return { kind, url: asString(source.url) };
+  return undefined;
+};
+
+/** The prompt-cache writes a body asks for: cache_control on the body (automatic caching) or on any block. */
+function cacheWritesOf(body: Record<string, unknown>): 'none' | '5m' | '1h' {
+  let writes: 'none' | '5m' | '1h' = 'none';
+  const mark = (value: unknown) => {
+    if (!isRecord(value) || !isRecord(value.cache_control)) return;
+    writes = value.cache_control.ttl === '1h' ? '1h' : writes === 'none' ? '5m' : writes;
+  };
+  mark(body);
+  for (const list of [body.system, body.tools]) if (Array.isArray(list)) list.forEach(mark);
+  if (Array.isArray(body.messages)) for (const message of body.messages) if (isRecord(message) && Array.isArray(message.content)) message.content.forEach(mark);
+  return writes;
+}
+
+/** Tools Anthropic runs itself (web search and fetch, code execution, tool search) and remote MCP servers. */
+const hostsTools = (body: Record<string, unknown>) =>
+  declaresTools(body.mcp_servers) || (Array.isArray(body.tools) && body.tools.some((tool) => isRecord(tool) && /^(web_search|web_fetch|code_execution|tool_search)/.test(String(tool.type ?? ''))));
 
 /** Anthropic Messages (https://docs.anthropic.com/en/api/messages), as Claude Code and the Anthropic SDKs speak it. */
 export const anthropicDialect: Dialect = {
@@ -17,18 +44,22 @@ export const anthropicDialect: Dialect = {
   writeResponse: writeMessagesResponse,
   createStreamWriter: createMessagesStreamWriter,
   errorBody: anthropicErrorBody,
-  inspect(body, imageBound) {
+  inspect(body, boundsFor) {
     const model = asString(body.model) ?? '';
-    const max = asNumber(body.max_tokens) ?? 0;
     const parts = [body.messages, body.system, body.tools];
     return {
       model,
       stream: body.stream === true,
-      maxTokens: max > 0 ? Math.floor(max) : 0,
+      // The thinking budget is part of max_tokens, which bounds it (Anthropic refuses a budget at or above it).
+      maxTokens: largestLimit(body.max_tokens, isRecord(body.thinking) ? body.thinking.budget_tokens : undefined),
       choices: 1,
-      promptBound: promptBoundOf(parts, imageBound(model), isMedia),
-      promptText: () => collectText([body.system, body.messages, body.tools], isMedia),
+      promptBound: promptBoundOf(parts, boundsFor(model), anthropicMedia) + (declaresTools(body.tools) ? TOOL_PROMPT_OVERHEAD : 0),
+      promptText: () => collectText([body.system, body.messages, body.tools], anthropicMedia),
       includeUsage: true,
+      hostedTools: hostsTools(body),
+      cacheWrites: cacheWritesOf(body),
+      // Claude Code names its session here (user_…_account_…_session_<uuid>).
+      session: isRecord(body.metadata) ? asString(body.metadata.user_id) : undefined,
     };
   },
   buildRequest: buildMessagesRequest,

@@ -4,8 +4,11 @@ import { argumentsObject, asArray, asNumber, asString, badRequest, isRecord } fr
 
 /**
  * Anthropic Messages (https://docs.anthropic.com/en/api/messages) <-> canonical request.
- * Blocks the other dialects have no counterpart for (documents, server tools, citations) cannot be translated:
- * documents are refused with a clear error, server tools are left out.
+ * Blocks the other dialects have no counterpart for (documents, citations) cannot be translated: documents are
+ * refused with a clear error. Of the tools Anthropic runs itself, web search becomes the other provider's own web
+ * search (or a clear refusal where it has none); tool search is left out, every deferred tool (`defer_loading`)
+ * being offered directly; the rest (web fetch, code execution, Anthropic-defined tools without a schema) are
+ * refused naming the tool.
  */
 export function parseMessagesRequest(body: Record<string, unknown>): ChatRequest {
   const model = asString(body.model);
@@ -16,8 +19,14 @@ export function parseMessagesRequest(body: Record<string, unknown>): ChatRequest
   request.system = typeof body.system === 'string' ? (body.system ? [{ type: 'text', text: body.system }] : []) : asArray(body.system).flatMap(textBlock);
 
   for (const raw of body.messages) {
-    if (!isRecord(raw) || (raw.role !== 'user' && raw.role !== 'assistant')) throw badRequest('messages 的 role 只能是 user 或 assistant');
+    if (!isRecord(raw) || (raw.role !== 'user' && raw.role !== 'assistant' && raw.role !== 'system')) throw badRequest('messages 的 role 只能是 user、assistant 或 system');
     const blocks = typeof raw.content === 'string' ? [{ type: 'text', text: raw.content }] : asArray(raw.content);
+    // Claude Code sends instructions as system turns inside the conversation for models that are not Claude's:
+    // they join the system prompt, which every provider has.
+    if (raw.role === 'system') {
+      request.system.push(...blocks.flatMap((block) => (isRecord(block) ? textBlock(block) : [])));
+      continue;
+    }
     if (raw.role === 'user') {
       const parts: UserPart[] = [];
       for (const block of blocks) if (isRecord(block)) parts.push(...userBlock(block));
@@ -30,8 +39,17 @@ export function parseMessagesRequest(body: Record<string, unknown>): ChatRequest
   }
 
   for (const tool of asArray(body.tools)) {
-    // Server tools (web search, code execution, computer use...) run at Anthropic and exist nowhere else.
-    if (!isRecord(tool) || (tool.type !== undefined && tool.type !== 'custom')) continue;
+    if (!isRecord(tool)) continue;
+    const type = asString(tool.type);
+    if (type !== undefined && type !== 'custom') {
+      if (type.startsWith('web_search')) {
+        const domains = asArray(tool.allowed_domains).filter((d): d is string => typeof d === 'string');
+        request.webSearch = { ...(asNumber(tool.max_uses) ? { maxUses: asNumber(tool.max_uses) } : {}), ...(domains.length > 0 ? { allowedDomains: domains } : {}) };
+        continue;
+      }
+      if (type.startsWith('tool_search')) continue;
+      if (!isRecord(tool.input_schema)) throw badRequest(`此渠道无法使用 Anthropic 的工具 ${type.slice(0, 60)}（仅 Claude 渠道直通时可用）`);
+    }
     const name = asString(tool.name);
     if (!name) throw badRequest('tools 中的工具缺少 name');
     request.tools.push({ name, description: asString(tool.description), parameters: isRecord(tool.input_schema) ? tool.input_schema : { type: 'object', properties: {} } });
@@ -129,6 +147,11 @@ export function buildMessagesRequest(request: ChatRequest): Record<string, unkno
 
   if (request.tools.length > 0) {
     body.tools = request.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), input_schema: t.parameters }));
+  }
+  // Web search asked of another provider runs as Claude's own server tool.
+  if (request.webSearch) {
+    const search = request.webSearch;
+    body.tools = [...((body.tools as unknown[]) ?? []), { type: 'web_search_20250305', name: 'web_search', ...(search.maxUses ? { max_uses: search.maxUses } : {}), ...(search.allowedDomains ? { allowed_domains: search.allowedDomains } : {}) }];
   }
   const choice = request.toolChoice;
   if (choice || request.parallelToolCalls === false) {

@@ -1,5 +1,5 @@
 import type { AssistantPart, ChatResponse, FinishReason, Usage } from '../../canonical.js';
-import { tokenCount } from '../../../billing/usage.js';
+import { reportedCount, tokenCount, usageOf } from '../../../billing/usage.js';
 import type { WriteContext } from '../types.js';
 import { argumentsObject, asArray, asString, isRecord } from '../shared.js';
 
@@ -15,13 +15,14 @@ export const finishToAnthropic = (reason: FinishReason): string =>
  */
 export function readAnthropicUsage(value: unknown): Usage | undefined {
   if (!isRecord(value)) return undefined;
-  const input = tokenCount(value.input_tokens);
+  const input = reportedCount(value.input_tokens);
   const read = tokenCount(value.cache_read_input_tokens);
   const created = tokenCount(value.cache_creation_input_tokens);
   const split = isRecord(value.cache_creation) ? value.cache_creation : undefined;
   const write1h = split ? tokenCount(split.ephemeral_1h_input_tokens) : 0;
   const write5m = split ? Math.max(tokenCount(split.ephemeral_5m_input_tokens), created - write1h) : created;
-  const usage: Usage = { prompt_tokens: input + read + write5m + write1h, completion_tokens: tokenCount(value.output_tokens) };
+  // input_tokens is the total's own part: when it is not a count, the whole prompt is counted by the gateway.
+  const usage = usageOf(input === undefined ? value.input_tokens : input + read + write5m + write1h, value.output_tokens);
   if (read) usage.cached_tokens = read;
   if (write5m) usage.cache_write_tokens = write5m;
   if (write1h) usage.cache_write_1h_tokens = write1h;

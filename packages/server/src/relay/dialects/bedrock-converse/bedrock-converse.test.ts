@@ -108,8 +108,13 @@ describe('bedrock-converse answers', () => {
     expect(answer.usage).toEqual({ prompt_tokens: 3334, completion_tokens: 31, cached_tokens: 1800, cache_write_tokens: 320, cache_write_1h_tokens: 1200 });
     const written = converse.writeResponse(answer, { id: 'x', model: 'm', created: 0, includeUsage: true });
     expect((written as { usage: unknown }).usage).toEqual({ inputTokens: 14, outputTokens: 31, totalTokens: 3365, cacheReadInputTokens: 1800, cacheWriteInputTokens: 1520, cacheDetails: [{ ttl: '1h', inputTokens: 1200 }, { ttl: '5m', inputTokens: 320 }] });
-    // Writes without details are 5-minute writes; reports are not trusted to be well-formed.
-    expect(converse.parseResponse({ usage: { inputTokens: -3, outputTokens: 'x', cacheWriteInputTokens: 10 } }).usage).toEqual({ prompt_tokens: 10, completion_tokens: 0, cache_write_tokens: 10 });
+    // Writes without details are 5-minute writes; totals that are not counts are marked for the gateway to count (issue 19).
+    expect(converse.parseResponse({ usage: { inputTokens: -3, outputTokens: 'x', cacheWriteInputTokens: 10 } }).usage).toEqual({
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      cache_write_tokens: 10,
+      unreported: { prompt: 'malformed', completion: 'malformed' },
+    });
   });
 
   it('stop reasons map both ways', () => {

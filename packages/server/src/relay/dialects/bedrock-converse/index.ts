@@ -1,11 +1,23 @@
+import { collectText, promptBoundOf, type MediaReader } from '../media.js';
 import type { Dialect } from '../types.js';
-import { asNumber, asString, collectText, isRecord, promptBoundOf } from '../shared.js';
+import { asNumber, asString, declaresTools, isRecord, largestLimit, TOOL_PROMPT_OVERHEAD } from '../shared.js';
 import { buildConverseRequest, parseConverseRequest } from './request.js';
 import { converseErrorBody, parseConverseResponse, writeConverseResponse } from './response.js';
 import { createConverseStreamReader, createConverseStreamWriter } from './stream.js';
 
-/** Images, documents and videos count as media, not as the bytes of their base64. */
-const isMedia = (key: string, value: unknown) => (key === 'image' || key === 'document' || key === 'video') && isRecord(value);
+/** Image, document and video blocks: inline bytes (base64 in JSON) or an S3 location (size unknown). */
+const converseMedia: MediaReader = (block) => {
+  for (const kind of ['image', 'document', 'video'] as const) {
+    const media = block[kind];
+    if (!isRecord(media)) continue;
+    const source = isRecord(media.source) ? media.source : {};
+    const format = asString(media.format) ?? '';
+    const mediaType = kind === 'image' ? `image/${format}` : kind === 'video' ? `video/${format}` : format === 'pdf' ? 'application/pdf' : `text/${format}`;
+    const bytes = asString(source.bytes);
+    return bytes === undefined ? { kind, url: 's3' } : { kind: kind === 'document' && format !== 'pdf' ? 'file' : kind, data: bytes, mediaType };
+  }
+  return undefined;
+};
 
 /**
  * Amazon Bedrock's Converse / ConverseStream (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html):
@@ -21,17 +33,17 @@ export const bedrockConverseDialect: Dialect = {
   writeResponse: writeConverseResponse,
   createStreamWriter: createConverseStreamWriter,
   errorBody: converseErrorBody,
-  inspect(body, imageBound) {
+  inspect(body, boundsFor) {
     const model = asString(body.modelId) ?? '';
-    const max = asNumber(isRecord(body.inferenceConfig) ? body.inferenceConfig.maxTokens : undefined) ?? 0;
+    const extra = isRecord(body.additionalModelRequestFields) ? body.additionalModelRequestFields : {};
     const parts = [body.system, body.messages, body.toolConfig];
     return {
       model,
       stream: false,
-      maxTokens: max > 0 ? Math.floor(max) : 0,
+      maxTokens: largestLimit(isRecord(body.inferenceConfig) ? body.inferenceConfig.maxTokens : undefined, isRecord(extra.thinking) ? extra.thinking.budget_tokens : undefined),
       choices: 1,
-      promptBound: promptBoundOf(parts, imageBound(model), isMedia),
-      promptText: () => collectText(parts, isMedia),
+      promptBound: promptBoundOf(parts, boundsFor(model), converseMedia) + (isRecord(body.toolConfig) && declaresTools(body.toolConfig.tools) ? TOOL_PROMPT_OVERHEAD : 0),
+      promptText: () => collectText(parts, converseMedia),
       includeUsage: true,
     };
   },

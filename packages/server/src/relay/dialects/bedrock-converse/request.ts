@@ -149,6 +149,7 @@ export function buildConverseRequest(request: ChatRequest): Record<string, unkno
   if (messages[0]?.role === 'assistant') messages.unshift({ role: 'user', content: [{ text: '(continue)' }] });
   body.messages = messages;
 
+  if (request.webSearch) throw badRequest('Bedrock Converse 没有内置网页搜索（web_search）：请关闭网页搜索（Codex CLI：config.toml 中 web_search = "disabled"）或换用 Claude / Gemini 渠道');
   const toolConfig = buildToolConfig(request, messages);
   if (toolConfig) body.toolConfig = toolConfig;
 

@@ -1,5 +1,5 @@
 import type { AssistantPart, ChatResponse, FinishReason, Usage } from '../../canonical.js';
-import { tokenCount } from '../../../billing/usage.js';
+import { reportedCount, tokenCount, usageOf } from '../../../billing/usage.js';
 import type { WriteContext } from '../types.js';
 import { argumentsObject, asArray, asString, isRecord } from '../shared.js';
 
@@ -23,14 +23,14 @@ export const finishToConverse = (reason: FinishReason): string =>
  */
 export function readConverseUsage(value: unknown): Usage | undefined {
   if (!isRecord(value)) return undefined;
-  const input = tokenCount(value.inputTokens);
+  const input = reportedCount(value.inputTokens);
   const read = tokenCount(value.cacheReadInputTokens);
   const written = tokenCount(value.cacheWriteInputTokens);
   let write1h = 0;
   for (const detail of asArray(value.cacheDetails)) if (isRecord(detail) && detail.ttl === '1h') write1h += tokenCount(detail.inputTokens);
   write1h = Math.min(write1h, written);
   const write5m = written - write1h;
-  const usage: Usage = { prompt_tokens: input + read + written, completion_tokens: tokenCount(value.outputTokens) };
+  const usage = usageOf(input === undefined ? value.inputTokens : input + read + written, value.outputTokens);
   if (read) usage.cached_tokens = read;
   if (write5m) usage.cache_write_tokens = write5m;
   if (write1h) usage.cache_write_1h_tokens = write1h;

@@ -1,5 +1,5 @@
 import type { ChatRequest, ImagePart, ReasoningConfig, UserPart } from '../../canonical.js';
-import { isRecord } from '../shared.js';
+import { badRequest, isRecord } from '../shared.js';
 import { writeModelParts, type GeminiPart } from './model-parts.js';
 import { hasParameters, schemaToGemini } from './schema.js';
 
@@ -50,6 +50,14 @@ export function buildGenerateContentRequest(request: ChatRequest): Record<string
         }),
       },
     ];
+  }
+  // Web search asked of another provider runs as Google Search grounding. Gemini 2.x takes it only without function
+  // declarations in the same request: there the request is refused naming the tool rather than losing it.
+  if (request.webSearch) {
+    if (request.tools.length > 0 && !/^gemini-(3|[4-9])/.test(request.model)) {
+      throw badRequest(`模型 ${request.model} 不能在一次请求中同时使用函数工具和内置网页搜索（web_search）；可关闭网页搜索（Codex CLI：config.toml 中 web_search = "disabled"）`);
+    }
+    body.tools = [...((body.tools as unknown[]) ?? []), { googleSearch: {} }];
   }
   const choice = request.toolChoice;
   if (choice && request.tools.length > 0) {

@@ -6,6 +6,7 @@ import { anthropicDialect } from '../anthropic/index.js';
 import { openAiChatDialect } from '../openai-chat/index.js';
 import { UpstreamStreamError } from '../shared.js';
 import { DUMMY_THOUGHT_SIGNATURE } from './build-request.js';
+import { mediaBoundsFor } from '../../../billing/media-bounds.js';
 import { geminiDialect } from './index.js';
 
 const context = { id: 'resp-1', model: 'gemini-2.5-flash', created: 1, includeUsage: true };
@@ -41,7 +42,7 @@ describe('Gemini requests', () => {
       responseFormat: { type: 'json_object' },
       reasoning: { enabled: false },
     });
-    const facts = geminiDialect.inspect(snake, () => 1000);
+    const facts = geminiDialect.inspect(snake, mediaBoundsFor);
     expect(facts).toMatchObject({ maxTokens: 50, choices: 1, includeUsage: true });
     expect(facts.promptBound).toBeGreaterThan(1000);
   });

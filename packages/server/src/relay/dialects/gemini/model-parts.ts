@@ -1,5 +1,5 @@
 import type { AssistantPart, FinishReason, StreamPart, Usage } from '../../canonical.js';
-import { tokenCount } from '../../../billing/usage.js';
+import { reportedCount, tokenCount, usageOf } from '../../../billing/usage.js';
 import { argumentsObject, asString, isRecord, newId } from '../shared.js';
 
 /**
@@ -81,11 +81,18 @@ export const finishToGemini = (reason: FinishReason): string =>
  */
 export function readGeminiUsage(value: unknown): Usage | undefined {
   if (!isRecord(value)) return undefined;
-  const prompt = tokenCount(value.promptTokenCount) + tokenCount(value.toolUsePromptTokenCount);
+  // Protobuf's JSON leaves out fields that are 0: a missing count is 0 here (a zero that cannot be true for what was
+  // sent or delivered is caught by the pipeline's check of the usage).
+  const counted = (field: unknown) => (field === undefined ? 0 : reportedCount(field));
+  const promptCount = counted(value.promptTokenCount);
+  const toolPrompt = tokenCount(value.toolUsePromptTokenCount);
   const thoughts = tokenCount(value.thoughtsTokenCount);
-  const candidates = value.candidatesTokenCount !== undefined ? tokenCount(value.candidatesTokenCount) : Math.max(0, tokenCount(value.totalTokenCount) - prompt - thoughts);
-  if (prompt === 0 && candidates === 0 && thoughts === 0) return undefined;
-  const usage: Usage = { prompt_tokens: prompt, completion_tokens: candidates + thoughts };
+  const total = reportedCount(value.totalTokenCount);
+  const candidates =
+    value.candidatesTokenCount !== undefined ? reportedCount(value.candidatesTokenCount) : total !== undefined && promptCount !== undefined ? Math.max(0, total - promptCount - toolPrompt - thoughts) : 0;
+  if (promptCount === 0 && toolPrompt === 0 && candidates === 0 && thoughts === 0) return undefined;
+  const usage = usageOf(promptCount === undefined ? value.promptTokenCount : promptCount + toolPrompt, candidates === undefined ? value.candidatesTokenCount : candidates + thoughts);
+  const prompt = usage.prompt_tokens;
   const cached = Math.min(prompt, tokenCount(value.cachedContentTokenCount));
   if (cached > 0) usage.cached_tokens = cached;
   if (thoughts > 0) usage.reasoning_tokens = thoughts;

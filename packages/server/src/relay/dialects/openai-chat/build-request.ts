@@ -1,5 +1,5 @@
 import type { ChatRequest, ImagePart, TextPart } from '../../canonical.js';
-import { imageToUrl } from '../shared.js';
+import { badRequest, imageToUrl } from '../shared.js';
 
 /** Models that take `max_completion_tokens` and refuse `max_tokens` (OpenAI's reasoning models). */
 export const usesCompletionTokensField = (model: string): boolean => /^(o\d|gpt-5)/.test(model.slice(model.lastIndexOf('/') + 1));
@@ -45,6 +45,11 @@ export function buildChatRequest(request: ChatRequest): Record<string, unknown> 
     body.tool_choice = choice.type === 'tool' ? { type: 'function', function: { name: choice.name } } : choice.type;
   }
   if (request.parallelToolCalls !== undefined && request.tools.length > 0) body.parallel_tool_calls = request.parallelToolCalls;
+  // Chat Completions searches only with OpenAI's search models (web_search_options); other models cannot.
+  if (request.webSearch) {
+    if (!/search/i.test(request.model)) throw badRequest(`此渠道的模型 ${request.model} 不支持内置网页搜索（web_search）；可关闭网页搜索（Codex CLI：config.toml 中 web_search = "disabled"）`);
+    body.web_search_options = {};
+  }
   if (request.maxOutputTokens !== undefined) body[usesCompletionTokensField(request.model) ? 'max_completion_tokens' : 'max_tokens'] = request.maxOutputTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;

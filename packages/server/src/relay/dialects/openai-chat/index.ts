@@ -1,11 +1,30 @@
+import type { MediaBounds } from '../../../billing/media-bounds.js';
+import { collectText, promptBoundOf, type MediaReader, type MediaRef } from '../media.js';
 import type { Dialect, RequestFacts } from '../types.js';
-import { asNumber, asString, collectText, isRecord, promptBoundOf } from '../shared.js';
+import { asNumber, asString, declaresTools, isRecord, largestLimit, TOOL_PROMPT_OVERHEAD } from '../shared.js';
 import { buildChatRequest, usesCompletionTokensField } from './build-request.js';
 import { parseChatRequest } from './parse-request.js';
 import { parseChatResponse, writeChatResponse } from './response.js';
 import { createChatStreamReader, createChatStreamWriter } from './stream.js';
 
-const isMedia = (key: string) => key === 'image_url' || key === 'input_audio';
+/** A URL or a `data:` URL as a piece of media. */
+export const mediaAt = (kind: MediaRef['kind'], url: string | undefined, detail?: unknown): MediaRef => (url?.startsWith('data:') ? { kind, data: url, detail } : { kind, url, detail });
+
+/** Content parts of Chat Completions that are media: images, input audio, files (inline or by id). */
+export const chatMedia: MediaReader = (part) => {
+  if (part.type === 'image_url' && (typeof part.image_url === 'string' || isRecord(part.image_url))) {
+    const image = part.image_url;
+    return typeof image === 'string' ? mediaAt('image', image) : mediaAt('image', asString(image.url), image.detail);
+  }
+  if (part.type === 'input_audio' && isRecord(part.input_audio)) {
+    return { kind: 'audio', data: asString(part.input_audio.data) ?? '', mediaType: `audio/${asString(part.input_audio.format) ?? 'wav'}` };
+  }
+  if (part.type === 'file' && isRecord(part.file)) {
+    const data = asString(part.file.file_data);
+    return data === undefined ? { kind: 'document' } : { kind: 'file', data };
+  }
+  return undefined;
+};
 
 /** OpenAI Chat Completions (https://platform.openai.com/docs/api-reference/chat). */
 export const openAiChatDialect: Dialect = {
@@ -16,7 +35,7 @@ export const openAiChatDialect: Dialect = {
   writeResponse: writeChatResponse,
   createStreamWriter: createChatStreamWriter,
   errorBody: openAiErrorBody,
-  inspect: (body, imageBound) => inspectOpenAi(body, [body.messages, body.tools, body.functions, body.response_format], imageBound),
+  inspect: (body, boundsFor) => inspectOpenAi(body, [body.messages, body.tools, body.functions, body.response_format], boundsFor),
   buildRequest: buildChatRequest,
   parseResponse: parseChatResponse,
   createStreamReader: createChatStreamReader,
@@ -30,35 +49,49 @@ export const openAiChatDialect: Dialect = {
 };
 
 /** OpenAI's error shape, used by every OpenAI-style endpoint of /v1. */
-export function openAiErrorBody(_status: number, message: string, code: string | null = null, type = 'invalid_request_error') {
-  return { error: { message, type, param: '', code } };
+export function openAiErrorBody(_status: number, message: string, code: string | null = null, type = 'invalid_request_error', param = '') {
+  return { error: { message, type, param, code } };
 }
 
-/** Facts of any OpenAI-style body; `promptParts` are the fields the model reads as its prompt. */
-export function inspectOpenAi(body: Record<string, unknown>, promptParts: unknown[], imageBound: (model: string) => number): RequestFacts {
+/**
+ * Facts of any OpenAI-style body; `promptParts` are the fields the model reads as its prompt. The output limit is
+ * the larger of max_tokens and max_completion_tokens: a client may send both, and an upstream may honour either.
+ */
+export function inspectOpenAi(body: Record<string, unknown>, promptParts: unknown[], boundsFor: (model: string) => MediaBounds): RequestFacts {
   const model = asString(body.model) ?? '';
-  const max = asNumber(body.max_completion_tokens) ?? asNumber(body.max_tokens) ?? asNumber(body.max_output_tokens) ?? 0;
   const n = asNumber(body.n) ?? 1;
+  const tools = declaresTools(body.tools) || declaresTools(body.functions);
   return {
     model,
     stream: body.stream === true,
-    maxTokens: max > 0 ? Math.floor(max) : 0,
+    maxTokens: largestLimit(body.max_completion_tokens, body.max_tokens, body.max_output_tokens),
     choices: Number.isInteger(n) && n > 1 ? Math.min(n, 128) : 1,
-    promptBound: promptBoundOf(promptParts, imageBound(model), isMedia),
-    promptText: () => collectText(promptParts.slice(0, 1), isMedia),
+    promptBound: promptBoundOf(promptParts, boundsFor(model), chatMedia) + (tools ? TOOL_PROMPT_OVERHEAD : 0),
+    promptText: () => collectText(promptParts.slice(0, 1), chatMedia),
     includeUsage: isRecord(body.stream_options) && body.stream_options.include_usage === true,
+    // Search models and web_search_options: OpenAI runs the search and bills its results as input.
+    hostedTools: body.web_search_options !== undefined || /search/i.test(model),
+    session: asString(body.prompt_cache_key),
   };
 }
 
 /**
- * Caps the answer's length. OpenAI's reasoning models refuse `max_tokens` and take `max_completion_tokens`,
- * which older OpenAI-compatible vendors do not know: use the field the client used, else the one the model
- * understands, and never raise the client's own limit.
+ * Caps the answer's length in every output field the body carries (a client may send both max_tokens and
+ * max_completion_tokens, and an upstream may honour either), never raising the client's own limit; a body with
+ * neither gets the field the model understands. OpenAI's reasoning models refuse `max_tokens` and take
+ * `max_completion_tokens`, which older OpenAI-compatible vendors do not know.
  */
 export function capOutput(body: Record<string, unknown>, cap: number, model: string): void {
-  const modern = body.max_completion_tokens !== undefined || usesCompletionTokensField(model);
-  const field = modern ? 'max_completion_tokens' : 'max_tokens';
-  const current = Number(body[field] ?? body.max_tokens ?? Infinity);
-  body[field] = Math.min(cap, Number.isFinite(current) && current > 0 ? current : cap);
-  if (modern) delete body.max_tokens;
+  let present = false;
+  for (const field of ['max_tokens', 'max_completion_tokens']) {
+    const current = asNumber(body[field]);
+    if (current === undefined || current <= 0) continue;
+    body[field] = Math.min(Math.floor(current), cap);
+    present = true;
+  }
+  if (usesCompletionTokensField(model) && body.max_tokens !== undefined) {
+    const limits = [body.max_tokens, body.max_completion_tokens].map(asNumber).filter((n): n is number => n !== undefined && n > 0);
+    body.max_completion_tokens = limits.length > 0 ? Math.min(...limits) : cap;
+    delete body.max_tokens;
+  } else if (!present) body[usesCompletionTokensField(model) || body.max_completion_tokens !== undefined ? 'max_completion_tokens' : 'max_tokens'] = cap;
 }

@@ -1,5 +1,5 @@
 import type { AssistantPart, ChatResponse, FinishReason, Usage } from '../../canonical.js';
-import { tokenCount } from '../../../billing/usage.js';
+import { reportedCount, tokenCount, usageOf } from '../../../billing/usage.js';
 import type { WriteContext } from '../types.js';
 import { asArray, asString, isRecord } from '../shared.js';
 
@@ -17,14 +17,18 @@ export function readOpenAiUsage(value: unknown): Usage | undefined {
     const total = tokenCount(value.total_tokens);
     return total > 0 ? { prompt_tokens: 0, completion_tokens: 0, total_only: total } : undefined;
   }
-  const prompt = tokenCount(value.prompt_tokens);
-  const completion = value.completion_tokens === undefined ? Math.max(0, tokenCount(value.total_tokens) - prompt) : tokenCount(value.completion_tokens);
-  const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion };
+  const usage = usageOf(value.prompt_tokens, value.completion_tokens ?? derivedCompletion(value.total_tokens, value.prompt_tokens));
   const cached = tokenCount(isRecord(value.prompt_tokens_details) ? value.prompt_tokens_details.cached_tokens : value.prompt_cache_hit_tokens);
   if (cached > 0) usage.cached_tokens = cached;
   const reasoning = isRecord(value.completion_tokens_details) ? tokenCount(value.completion_tokens_details.reasoning_tokens) : 0;
   if (reasoning > 0) usage.reasoning_tokens = reasoning;
   return usage;
+}
+
+/** The completion as the total less the prompt, when a report gives only those two (undefined unless both are counts). */
+export function derivedCompletion(total: unknown, prompt: unknown): number | undefined {
+  const [t, p] = [reportedCount(total), reportedCount(prompt)];
+  return t !== undefined && p !== undefined && t >= p ? t - p : undefined;
 }
 
 export function writeOpenAiUsage(usage: Usage): Record<string, unknown> {

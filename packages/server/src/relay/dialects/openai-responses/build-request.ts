@@ -57,6 +57,10 @@ export function buildResponsesRequest(request: ChatRequest): Record<string, unkn
   const choice = request.toolChoice;
   if (choice) body.tool_choice = choice.type === 'tool' ? { type: 'function', name: choice.name } : choice.type;
   if (request.parallelToolCalls !== undefined && request.tools.length > 0) body.parallel_tool_calls = request.parallelToolCalls;
+  if (request.webSearch) {
+    const domains = request.webSearch.allowedDomains;
+    body.tools = [...((body.tools as unknown[]) ?? []), { type: 'web_search', ...(domains ? { filters: { allowed_domains: domains } } : {}) }];
+  }
   if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;

@@ -1,17 +1,30 @@
+import { contextWindowOf } from '../../../billing/media-bounds.js';
+import { collectText, promptBoundOf, type MediaReader } from '../media.js';
 import type { Dialect } from '../types.js';
-import { openAiErrorBody } from '../openai-chat/index.js';
-import { asNumber, asString, collectText, parseEvent, promptBoundOf } from '../shared.js';
+import { chatMedia, mediaAt, openAiErrorBody } from '../openai-chat/index.js';
+import { asNumber, asString, declaresTools, isRecord, largestLimit, parseEvent, TOOL_PROMPT_OVERHEAD } from '../shared.js';
 import { buildResponsesRequest } from './build-request.js';
-import { customToolNames } from './freeform.js';
+import { clientToolMap } from './client-tools.js';
 import { parseResponsesRequest } from './parse-request.js';
 import { parseResponsesResponse, writeResponsesResponse } from './response.js';
 import { createResponsesStreamReader } from './stream-reader.js';
 import { createResponsesStreamWriter } from './stream-writer.js';
 
-/** An image part's URL (often an inline data URL) counts as an image, not as its bytes. */
-const isMedia = (key: string) => key === 'image_url';
-/** Left out of the prompt's text when counting: media, and reasoning only the model that wrote it can read. */
-const isOpaque = (key: string) => key === 'image_url' || key === 'file_data' || key === 'encrypted_content';
+/** Input images and files, inline (a data URL), by URL or by file id; Chat Completions' parts where they appear. */
+const responsesMedia: MediaReader = (part) => {
+  if (part.type === 'input_image') return mediaAt('image', asString(part.image_url), part.detail);
+  if (part.type === 'input_file') {
+    const data = asString(part.file_data);
+    if (data !== undefined) return { kind: 'file', data, mediaType: data.startsWith('data:') ? undefined : 'application/pdf' };
+    return { kind: 'document', url: asString(part.file_url) };
+  }
+  return chatMedia(part);
+};
+/** Left out of the prompt's text when counting: reasoning only the model that wrote it can read. */
+const OPAQUE = new Set(['encrypted_content']);
+/** Tools Codex and other clients run themselves; every other kind runs at OpenAI and bills its results as input. */
+const CLIENT_RUN = new Set(['function', 'custom', 'namespace', 'local_shell', 'shell', 'apply_patch', 'computer_use_preview', 'computer']);
+const hostsTools = (tools: unknown) => Array.isArray(tools) && tools.some((tool) => isRecord(tool) && !CLIENT_RUN.has(String(tool.type ?? 'function')));
 
 /**
  * OpenAI Responses (https://platform.openai.com/docs/api-reference/responses), the API Codex CLI speaks. OpenAI
@@ -29,20 +42,26 @@ export const openAiResponsesDialect: Dialect = {
   writeResponse: writeResponsesResponse,
   createStreamWriter: createResponsesStreamWriter,
   errorBody: openAiErrorBody,
-  inspect(body, imageBound) {
+  inspect(body, boundsFor) {
     const model = asString(body.model) ?? '';
-    const max = asNumber(body.max_output_tokens) ?? 0;
     const parts = [body.instructions, body.input, body.tools, body.text];
     return {
       model,
       stream: body.stream === true,
-      maxTokens: max > 0 ? Math.floor(max) : 0,
+      maxTokens: largestLimit(body.max_output_tokens),
       choices: 1,
-      promptBound: promptBoundOf(parts, imageBound(model), isMedia),
-      promptText: () => collectText([body.instructions, body.input], isOpaque),
+      promptBound:
+        promptBoundOf(parts, boundsFor(model), responsesMedia) +
+        (declaresTools(body.tools) ? TOOL_PROMPT_OVERHEAD : 0) +
+        // A conversation stored at OpenAI is part of the prompt the body does not show: up to a whole context window.
+        (body.previous_response_id || body.conversation ? contextWindowOf(model) : 0),
+      hostedTools: hostsTools(body.tools),
+      // Codex sends its conversation id as the cache key.
+      session: asString(body.prompt_cache_key),
+      promptText: () => collectText([body.instructions, body.input], responsesMedia, OPAQUE),
       // The terminal event always carries the usage.
       includeUsage: true,
-      freeformTools: customToolNames(body.tools),
+      clientTools: clientToolMap(body.tools),
     };
   },
   buildRequest: buildResponsesRequest,

@@ -10,6 +10,7 @@ import { carry } from './carrier.js';
 import { FREEFORM_PARAMETERS } from './freeform.js';
 import { openAiResponsesDialect as responses } from './index.js';
 import { ResponsesStreamReader } from './stream-reader.js';
+import { mediaBoundsFor } from '../../../billing/media-bounds.js';
 
 const context = { id: 'resp_abc', model: 'claude-sonnet-4-5', created: 1700000000, includeUsage: true };
 const refusal = (body: Record<string, unknown>) => {
@@ -106,16 +107,17 @@ describe('a Responses request translated for another channel', () => {
       { role: 'user', content: [{ type: 'tool_result', callId: 'call_1', name: 'apply_patch', content: [{ type: 'text', text: 'Done!' }] }] },
     ]);
     // The facts tell the writers which calls go back as custom_tool_call items.
-    expect(responses.inspect({ model: 'gpt-5', input: 'x', tools: [{ type: 'function', name: 'shell' }, { type: 'custom', name: 'apply_patch' }] }, () => 0).freeformTools).toEqual(['apply_patch']);
-    expect(responses.inspect({ model: 'gpt-5', input: 'x' }, () => 0).freeformTools).toBeUndefined();
+    expect(responses.inspect({ model: 'gpt-5', input: 'x', tools: [{ type: 'function', name: 'shell' }, { type: 'custom', name: 'apply_patch' }] }, mediaBoundsFor).clientTools).toEqual([['apply_patch', { kind: 'custom', name: 'apply_patch' }]]);
+    expect(responses.inspect({ model: 'gpt-5', input: 'x' }, mediaBoundsFor).clientTools).toBeUndefined();
   });
 
   it('refuses what only OpenAI can do with a clear 400', () => {
-    expect(refusal({ tools: [{ type: 'web_search' }] })).toMatch(/web_search.*web_search = "disabled"/);
     expect(refusal({ tools: [{ type: 'file_search', vector_store_ids: ['vs_1'] }] })).toContain('file_search');
     expect(refusal({ tools: [{ type: 'custom' }] })).toContain('name');
     expect(refusal({ input: [{ type: 'custom_tool_call', call_id: 'c1', input: 'x' }] })).toContain('custom_tool_call');
+    expect(refusal({ tools: [{ type: 'namespace', name: 'ns', tools: [{ type: 'web_search' }] }] })).toContain('namespace');
     expect(refusal({ tool_choice: { type: 'web_search_preview' } })).toContain('web_search_preview');
+    expect(refusal({ tools: [{ type: 'code_interpreter', container: { type: 'auto' } }] })).toContain('code_interpreter');
     expect(refusal({ previous_response_id: 'resp_1' })).toContain('previous_response_id');
     expect(refusal({ conversation: 'conv_1' })).toContain('conversation');
     expect(refusal({ prompt: { id: 'pmpt_1' } })).toContain('prompt');
@@ -241,7 +243,7 @@ describe('answers written to a Responses client', () => {
   it('a call to a custom tool goes back as custom_tool_call with its text, whole and streamed (the SDK assembles it)', async () => {
     const patch = '*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch';
     const args = JSON.stringify({ input: patch });
-    const freeform = { ...context, freeformTools: new Set(['apply_patch']) };
+    const freeform = { ...context, clientTools: new Map([['apply_patch', { kind: 'custom' as const, name: 'apply_patch' }]]) };
     const called: ChatResponse = { id: 'x', model: 'm', content: [{ type: 'tool_call', id: 'toolu_p', name: 'apply_patch', arguments: args }, { type: 'tool_call', id: 'toolu_s', name: 'shell', arguments: '{"command":["ls"]}' }], finishReason: 'tool_calls', usage: { prompt_tokens: 5, completion_tokens: 7 } };
     const body = responses.writeResponse(called, freeform) as Record<string, any>;
     expect(body.output).toMatchObject([
@@ -323,5 +325,92 @@ describe('reading a Responses stream', () => {
   it('response.failed and error events break the stream with the upstream message', () => {
     expect(() => readAll(event('response.failed', { response: { status: 'failed', error: { code: 'server_error', message: 'boom' } } }))).toThrow('boom');
     expect(() => readAll(event('error', { code: 'rate_limit_exceeded', message: 'slow down', param: null }))).toThrow('slow down');
+  });
+});
+
+// covers issue 15 item 1: every client-run tool kind reaches other providers as a function and comes back in its shape
+describe('client-run tools of every kind', () => {
+  const ctx = { id: 'resp_t', model: 'm', created: 1, includeUsage: true };
+  const tools = [
+    { type: 'namespace', name: 'multi_agent_v1', description: 'Sub-agents.', tools: [{ type: 'function', name: 'spawn_agent', parameters: { type: 'object', properties: {} } }, { type: 'custom', name: 'note' }] },
+    { type: 'local_shell' },
+    { type: 'shell' },
+    { type: 'apply_patch' },
+    { type: 'tool_search', execution: 'server' },
+    { type: 'function', name: 'read_file', defer_loading: true, parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+  ];
+
+  it('all become functions (tool search left out, deferred tools offered directly)', () => {
+    const canonical = responses.parseRequest({ model: 'm', input: 'x', tools });
+    expect(canonical.tools.map((t) => t.name)).toEqual(['multi_agent_v1__spawn_agent', 'multi_agent_v1__note', 'local_shell', 'shell', 'apply_patch', 'read_file']);
+    expect(canonical.tools[2].parameters).toMatchObject({ required: ['command'] });
+  });
+
+  it('calls go back in the shape each tool was declared with, and come in again from history', () => {
+    const clientTools = new Map(responses.inspect({ model: 'm', input: 'x', tools }, mediaBoundsFor).clientTools);
+    const call = (id: string, name: string, args: unknown) => ({ type: 'tool_call' as const, id, name, arguments: JSON.stringify(args) });
+    const answer: ChatResponse = {
+      id: 'x', model: 'm', finishReason: 'tool_calls',
+      content: [
+        call('c1', 'multi_agent_v1__spawn_agent', { message: 'go' }),
+        call('c2', 'multi_agent_v1__note', { input: 'remember' }),
+        call('c3', 'local_shell', { command: ['ls', '-la'], working_directory: '/w' }),
+        call('c4', 'shell', { commands: ['pwd'], timeout_ms: 1000 }),
+        call('c5', 'apply_patch', { type: 'create_file', path: 'a.txt', diff: '+hi' }),
+      ],
+    };
+    const output = (responses.writeResponse(answer, { ...ctx, clientTools }) as { output: Array<Record<string, unknown>> }).output;
+    expect(output).toMatchObject([
+      { type: 'function_call', namespace: 'multi_agent_v1', name: 'spawn_agent', call_id: 'c1', arguments: '{"message":"go"}' },
+      { type: 'custom_tool_call', namespace: 'multi_agent_v1', name: 'note', call_id: 'c2', input: 'remember' },
+      { type: 'local_shell_call', call_id: 'c3', action: { type: 'exec', command: ['ls', '-la'], working_directory: '/w', env: {} } },
+      { type: 'shell_call', call_id: 'c4', action: { commands: ['pwd'], timeout_ms: 1000 } },
+      { type: 'apply_patch_call', call_id: 'c5', operation: { type: 'create_file', path: 'a.txt', diff: '+hi' } },
+    ]);
+    // The same items sent back with their results are the same canonical calls and results.
+    const results = [
+      { type: 'function_call_output', call_id: 'c1', output: 'agent-1' },
+      { type: 'custom_tool_call_output', call_id: 'c2', output: 'ok' },
+      { type: 'local_shell_call_output', call_id: 'c3', output: 'a.txt' },
+      { type: 'shell_call_output', call_id: 'c4', output: [{ stdout: '/w', stderr: '', outcome: { type: 'exit', exit_code: 0 } }] },
+      { type: 'apply_patch_call_output', call_id: 'c5', status: 'completed', output: 'Created a.txt' },
+    ];
+    const next = responses.parseRequest({ model: 'm', tools, input: [{ role: 'user', content: 'x' }, ...output, ...results] });
+    expect(next.messages[1].content.map((p) => (p.type === 'tool_call' ? [p.name, JSON.parse(p.arguments)] : p.type))).toEqual([
+      ['multi_agent_v1__spawn_agent', { message: 'go' }],
+      ['multi_agent_v1__note', { input: 'remember' }],
+      ['local_shell', { command: ['ls', '-la'], working_directory: '/w', env: {} }],
+      ['shell', { commands: ['pwd'], timeout_ms: 1000 }],
+      ['apply_patch', { type: 'create_file', path: 'a.txt', diff: '+hi' }],
+    ]);
+    expect(next.messages[2].content.map((p) => (p.type === 'tool_result' ? [p.callId, p.name, p.content.map((c) => (c.type === 'text' ? c.text : ''))] : p.type))).toEqual([
+      ['c1', 'multi_agent_v1__spawn_agent', ['agent-1']],
+      ['c2', 'multi_agent_v1__note', ['ok']],
+      ['c3', 'local_shell', ['a.txt']],
+      ['c4', 'shell', ['/w\nexit code 0']],
+      ['c5', 'apply_patch', ['completed: Created a.txt']],
+    ]);
+  });
+
+  it('streamed: a built-in client tool call is one whole item; a namespaced function streams its arguments', () => {
+    const clientTools = new Map(responses.inspect({ model: 'm', input: 'x', tools }, mediaBoundsFor).clientTools);
+    const writer = responses.createStreamWriter({ ...ctx, clientTools });
+    const text = [
+      writer.write({ type: 'start' }),
+      writer.write({ type: 'tool_call', index: 0, id: 'c3', name: 'local_shell' }),
+      writer.write({ type: 'tool_call_delta', index: 0, arguments: '{"command":' }),
+      writer.write({ type: 'tool_call_delta', index: 0, arguments: '["ls"]}' }),
+      writer.write({ type: 'tool_call', index: 1, id: 'c1', name: 'multi_agent_v1__spawn_agent' }),
+      writer.write({ type: 'tool_call_delta', index: 1, arguments: '{"message":"go"}' }),
+      writer.write({ type: 'finish', reason: 'tool_calls' }),
+      writer.end(),
+    ].join('');
+    const events = text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as { type: string; item?: Record<string, unknown>; response?: { output: unknown[] } });
+    const added = events.filter((e) => e.type === 'response.output_item.added').map((e) => e.item);
+    expect(added).toMatchObject([
+      { type: 'local_shell_call', call_id: 'c3', action: { type: 'exec', command: ['ls'] } },
+      { type: 'function_call', namespace: 'multi_agent_v1', name: 'spawn_agent' },
+    ]);
+    expect(events.at(-1)?.response?.output).toMatchObject([{ type: 'local_shell_call' }, { type: 'function_call', namespace: 'multi_agent_v1', arguments: '{"message":"go"}' }]);
   });
 });

@@ -2,7 +2,7 @@ import type { AssistantPart, ChatRequest, ImagePart, Message, ReasoningConfig, R
 import { emptyRequest } from '../../canonical.js';
 import { asArray, asNumber, asString, badRequest, imageFromUrl, isRecord } from '../shared.js';
 import { uncarry } from './carrier.js';
-import { freeformArguments, freeformTool } from './freeform.js';
+import { callOfItem, readClientTools, resultOfItem } from './client-tools.js';
 
 /**
  * An OpenAI Responses body (https://platform.openai.com/docs/api-reference/responses/create) as a canonical
@@ -64,31 +64,23 @@ function readItems(items: unknown[], request: ChatRequest): void {
     if (!isRecord(raw)) throw badRequest(`input[${index}] 必须是对象`);
     const type = raw.type ?? (raw.role !== undefined ? 'message' : undefined);
     if (type === 'message') return readMessage(raw, index, request);
-    if (type === 'function_call') {
-      const callId = asString(raw.call_id);
-      const name = asString(raw.name);
-      if (!callId || !name) throw badRequest(`input[${index}]：function_call 缺少 call_id 或 name`);
-      names.set(callId, name);
-      const args = typeof raw.arguments === 'string' ? raw.arguments : JSON.stringify(raw.arguments ?? {});
-      append(request.messages, 'assistant', [{ type: 'tool_call', id: callId, name, arguments: args, ...(toolSignature ? { signature: toolSignature } : {}) }]);
+    // Calls of every client-run tool kind (function, custom, in a namespace, local_shell, shell, apply_patch) and their results.
+    const call = callOfItem(raw);
+    if (call) {
+      if (!call.callId || !call.name) throw badRequest(`input[${index}]：${String(type)} 缺少 call_id 或 name`);
+      names.set(call.callId, call.name);
+      append(request.messages, 'assistant', [{ type: 'tool_call', id: call.callId, name: call.name, arguments: call.arguments, ...(toolSignature ? { signature: toolSignature } : {}) }]);
       toolSignature = undefined;
       return;
     }
-    if (type === 'custom_tool_call') {
-      const callId = asString(raw.call_id);
-      const name = asString(raw.name);
-      if (!callId || !name) throw badRequest(`input[${index}]：custom_tool_call 缺少 call_id 或 name`);
-      names.set(callId, name);
-      append(request.messages, 'assistant', [{ type: 'tool_call', id: callId, name, arguments: freeformArguments(asString(raw.input) ?? ''), ...(toolSignature ? { signature: toolSignature } : {}) }]);
-      toolSignature = undefined;
+    const result = resultOfItem(raw);
+    if (result) {
+      if (!result.callId) throw badRequest(`input[${index}]：${String(type)} 缺少 call_id`);
+      append(request.messages, 'user', [{ type: 'tool_result', callId: result.callId, name: names.get(result.callId), content: toolOutput(result.output, index) }]);
       return;
     }
-    if (type === 'function_call_output' || type === 'custom_tool_call_output') {
-      const callId = asString(raw.call_id);
-      if (!callId) throw badRequest(`input[${index}]：${type} 缺少 call_id`);
-      append(request.messages, 'user', [{ type: 'tool_result', callId, name: names.get(callId), content: toolOutput(raw.output, index) }]);
-      return;
-    }
+    // A tool search's request and answer: every deferred tool is offered to this channel directly.
+    if (type === 'tool_search_call' || type === 'tool_search_output') return;
     if (type === 'reasoning') {
       const carried = uncarry(raw.encrypted_content);
       if (carried?.toolSignature) toolSignature = carried.toolSignature;
@@ -161,25 +153,23 @@ function append(messages: Message[], role: 'user' | 'assistant', parts: Array<Us
   else messages.push({ role, content: parts } as Message);
 }
 
+/**
+ * Tools: every kind the client runs becomes a function (client-tools.ts). Of the tools OpenAI runs, web search goes
+ * to the provider's own web search where it has one (the upstream dialect refuses it otherwise); the rest exist
+ * only at OpenAI and are refused naming the tool.
+ */
 function readTools(tools: unknown, request: ChatRequest): void {
   if (tools === undefined || tools === null) return;
   if (!Array.isArray(tools)) throw badRequest('tools 必须是数组');
-  for (const tool of tools) {
-    if (!isRecord(tool)) throw badRequest('tools 的每一项必须是对象');
-    if (tool.type === 'custom') {
-      const name = asString(tool.name);
-      if (!name) throw badRequest('tools 中的自定义工具缺少 name');
-      request.tools.push(freeformTool(tool, name));
+  const { defined, hosted } = readClientTools(tools);
+  request.tools.push(...defined.map((d) => d.definition));
+  for (const tool of hosted) {
+    if (typeof tool.type === 'string' && /^web_search/.test(tool.type)) {
+      const filters = isRecord(tool.filters) ? asArray(tool.filters.allowed_domains).filter((d): d is string => typeof d === 'string') : [];
+      request.webSearch = { ...(filters.length > 0 ? { allowedDomains: filters } : {}) };
       continue;
     }
-    if (tool.type !== 'function') {
-      const hint = tool.type === 'web_search' || tool.type === 'web_search_preview' ? '；Codex CLI 可在 config.toml 中设置 web_search = "disabled"' : '';
-      throw badRequest(builtInTool(tool.type) + hint);
-    }
-    const name = asString(tool.name);
-    if (!name) throw badRequest('tools 中的函数缺少 name');
-    const description = asString(tool.description);
-    request.tools.push({ name, ...(description ? { description } : {}), parameters: isRecord(tool.parameters) ? tool.parameters : { type: 'object', properties: {} } });
+    throw badRequest(builtInTool(tool.type));
   }
 }
 

@@ -1,9 +1,10 @@
 import type { AssistantPart, ChatResponse, FinishReason, Usage } from '../../canonical.js';
-import { tokenCount } from '../../../billing/usage.js';
-import type { WriteContext } from '../types.js';
+import { tokenCount, usageOf } from '../../../billing/usage.js';
+import { derivedCompletion } from '../openai-chat/response.js';
+import type { ClientTool, WriteContext } from '../types.js';
 import { asArray, asString, isRecord, nowSeconds } from '../shared.js';
 import { carry, uncarry } from './carrier.js';
-import { freeformArguments, freeformInput } from './freeform.js';
+import { callItem, callOfItem } from './client-tools.js';
 import { reasoningText } from './parse-request.js';
 
 type Item = Record<string, unknown>;
@@ -19,9 +20,7 @@ export function readResponsesUsage(value: unknown): Usage | undefined {
     const total = tokenCount(value.total_tokens);
     return total > 0 ? { prompt_tokens: 0, completion_tokens: 0, total_only: total } : undefined;
   }
-  const prompt = tokenCount(value.input_tokens);
-  const completion = value.output_tokens === undefined ? Math.max(0, tokenCount(value.total_tokens) - prompt) : tokenCount(value.output_tokens);
-  const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion };
+  const usage = usageOf(value.input_tokens, value.output_tokens ?? derivedCompletion(value.total_tokens, value.input_tokens));
   const input = isRecord(value.input_tokens_details) ? value.input_tokens_details : {};
   const output = isRecord(value.output_tokens_details) ? value.output_tokens_details : {};
   if (tokenCount(input.cached_tokens) > 0) usage.cached_tokens = tokenCount(input.cached_tokens);
@@ -98,11 +97,8 @@ export function reasoningItem(id: string, text: string, carried?: Parameters<typ
   return { id, type: 'reasoning', summary: text ? [{ type: 'summary_text', text }] : [], ...(carried ? { encrypted_content: carry(carried) } : {}) };
 }
 
-/** A finished call to a custom tool: its text, not JSON arguments. */
-export const customCallItem = (id: string, status: string, callId: string, name: string, args: string): Item => ({ id, type: 'custom_tool_call', status, call_id: callId, name, input: freeformInput(args) });
-
-/** The output items of an answer: text runs as messages, reasoning items, function calls (custom tool calls for `freeform` tools). */
-export function outputItems(content: AssistantPart[], responseId: string, freeform?: ReadonlySet<string>): Item[] {
+/** The output items of an answer: text runs as messages, reasoning items, and each call in its client tool's shape (client-tools.ts). */
+export function outputItems(content: AssistantPart[], responseId: string, tools?: ReadonlyMap<string, ClientTool>): Item[] {
   const items: Item[] = [];
   const id = (kind: 'msg' | 'rs' | 'fc' | 'ctc') => itemId(responseId, kind, items.length);
   let message: { content: Item[] } | undefined;
@@ -121,8 +117,7 @@ export function outputItems(content: AssistantPart[], responseId: string, freefo
       items.push(reasoningItem(id('rs'), part.text, carried));
     } else {
       if (part.signature) items.push(reasoningItem(id('rs'), '', { toolSignature: part.signature }));
-      if (freeform?.has(part.name)) items.push(customCallItem(id('ctc'), 'completed', part.id, part.name, part.arguments));
-      else items.push({ id: id('fc'), type: 'function_call', status: 'completed', call_id: part.id, name: part.name, arguments: part.arguments || '{}' });
+      items.push(callItem(id(tools?.get(part.name)?.kind === 'custom' ? 'ctc' : 'fc'), 'completed', part.id, part.name, part.arguments, tools));
     }
   }
   return items;
@@ -130,7 +125,7 @@ export function outputItems(content: AssistantPart[], responseId: string, freefo
 
 export function writeResponsesResponse(response: ChatResponse, context: WriteContext): Record<string, unknown> {
   const { status, incomplete, error } = statusOf(response.finishReason);
-  return responseObject(context, status, { output: outputItems(response.content, context.id, context.freeformTools), usage: response.usage, incomplete, error });
+  return responseObject(context, status, { output: outputItems(response.content, context.id, context.clientTools), usage: response.usage, incomplete, error });
 }
 
 /** Output items -> canonical content. Unlike a request's input, reasoning without a signature is kept: it is the model's words. */
@@ -150,12 +145,9 @@ export function readOutput(items: unknown[]): AssistantPart[] {
         const text = part.type === 'output_text' ? asString(part.text) : part.type === 'refusal' ? asString(part.refusal) : undefined;
         if (text) pushText(text);
       }
-    } else if (item.type === 'function_call') {
-      const args = item.arguments;
-      content.push({ type: 'tool_call', id: asString(item.call_id) ?? asString(item.id) ?? '', name: asString(item.name) ?? '', arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}), ...(toolSignature ? { signature: toolSignature } : {}) });
-      toolSignature = undefined;
-    } else if (item.type === 'custom_tool_call') {
-      content.push({ type: 'tool_call', id: asString(item.call_id) ?? asString(item.id) ?? '', name: asString(item.name) ?? '', arguments: freeformArguments(asString(item.input) ?? ''), ...(toolSignature ? { signature: toolSignature } : {}) });
+    } else if (callOfItem(item)) {
+      const call = callOfItem(item)!;
+      content.push({ type: 'tool_call', id: call.callId, name: call.name, arguments: call.arguments, ...(toolSignature ? { signature: toolSignature } : {}) });
       toolSignature = undefined;
     } else if (item.type === 'reasoning') {
       const carried = uncarry(item.encrypted_content);

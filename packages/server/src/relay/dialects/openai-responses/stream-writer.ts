@@ -1,8 +1,9 @@
 import type { FinishReason, StreamPart, Usage } from '../../canonical.js';
-import type { StreamReader, StreamWriter, WriteContext } from '../types.js';
+import type { ClientTool, StreamReader, StreamWriter, WriteContext } from '../types.js';
 import { carry } from './carrier.js';
+import { callItem, isWholeCall } from './client-tools.js';
 import { freeformInput } from './freeform.js';
-import { customCallItem, itemId, reasoningItem, responseObject, statusOf, textPart } from './response.js';
+import { itemId, reasoningItem, responseObject, statusOf, textPart } from './response.js';
 import { ResponsesStreamReader } from './stream-reader.js';
 
 type Item = Record<string, unknown>;
@@ -11,15 +12,15 @@ type Item = Record<string, unknown>;
 type OpenItem =
   | { kind: 'message'; index: number; id: string; text: string }
   | { kind: 'reasoning'; index: number; id: string; text: string; signature: string; summary: boolean }
-  | { kind: 'function_call' | 'custom_tool_call'; index: number; id: string; callId: string; name: string; arguments: string };
+  /** `whole`: an item of a built-in client tool, added and done at once when its arguments are complete (no deltas). */
+  | { kind: 'function_call' | 'custom_tool_call' | 'whole'; index: number; id: string; callId: string; name: string; arguments: string };
 type OpenCall = Extract<OpenItem, { callId: string }>;
 
 /** An item as output_item.done (or a failed response's output) shows it. */
-function itemOf(item: OpenItem, status: 'completed' | 'incomplete'): Item {
+function itemOf(item: OpenItem, status: 'completed' | 'incomplete', tools?: ReadonlyMap<string, ClientTool>): Item {
   if (item.kind === 'message') return { id: item.id, type: 'message', status, role: 'assistant', content: [textPart(item.text)] };
   if (item.kind === 'reasoning') return reasoningItem(item.id, item.text, item.signature ? { signature: item.signature } : undefined);
-  if (item.kind === 'custom_tool_call') return customCallItem(item.id, status, item.callId, item.name, item.arguments);
-  return { id: item.id, type: 'function_call', status, call_id: item.callId, name: item.name, arguments: argumentsOf(item) };
+  return callItem(item.id, status, item.callId, item.name, item.arguments, tools);
 }
 
 /** A call without arguments still carries a JSON object (clients parse the field). */
@@ -78,15 +79,20 @@ export function createResponsesStreamWriter(context: WriteContext, continuing?: 
     } else if (item.kind === 'reasoning' && item.summary) {
       out += event('response.reasoning_summary_text.done', { ...at, summary_index: 0, text: item.text });
       out += event('response.reasoning_summary_part.done', { ...at, summary_index: 0, part: { type: 'summary_text', text: item.text } });
+    } else if (item.kind === 'whole') {
+      // Added only now that its arguments are complete: the item is whole from the start.
+      const done = itemOf(item, 'completed', context.clientTools);
+      output[item.index] = done;
+      return out + event('response.output_item.added', { output_index: item.index, item: done }) + event('response.output_item.done', { output_index: item.index, item: done });
     } else if (item.kind === 'function_call') {
-      out += event('response.function_call_arguments.done', { ...at, name: item.name, arguments: argumentsOf(item) });
+      out += event('response.function_call_arguments.done', { ...at, name: context.clientTools?.get(item.name)?.name ?? item.name, arguments: argumentsOf(item) });
     } else if (item.kind === 'custom_tool_call') {
       // The provider wrote JSON arguments around the text: the text is known whole only now, and goes out in one delta.
       const input = freeformInput(item.arguments);
       if (input) out += event('response.custom_tool_call_input.delta', { ...at, delta: input });
       out += event('response.custom_tool_call_input.done', { ...at, input });
     }
-    const done = itemOf(item, 'completed');
+    const done = itemOf(item, 'completed', context.clientTools);
     output[item.index] = done;
     return out + event('response.output_item.done', { output_index: item.index, item: done });
   };
@@ -125,18 +131,22 @@ export function createResponsesStreamWriter(context: WriteContext, continuing?: 
   const toolCall = (part: Extract<StreamPart, { type: 'tool_call' }>): string => {
     let out = close();
     if (part.signature) out += whole({ id: itemId(responseId, 'rs', output.length), type: 'reasoning', summary: [], encrypted_content: carry({ toolSignature: part.signature }) });
-    if (context.freeformTools?.has(part.name)) {
-      const id = itemId(responseId, 'ctc', output.length);
-      const call: OpenCall = { kind: 'custom_tool_call', index: output.length, id, callId: part.id, name: part.name, arguments: '' };
+    const tools = context.clientTools;
+    if (isWholeCall(part.name, tools)) {
+      // Its place is kept in `output`; the item is sent when its arguments are complete.
+      const call: OpenCall = { kind: 'whole', index: output.length, id: itemId(responseId, 'fc', output.length), callId: part.id, name: part.name, arguments: '' };
+      output.push({});
       open = call;
       calls.set(part.index, call);
-      return out + add({ id, type: 'custom_tool_call', status: 'in_progress', call_id: part.id, name: part.name, input: '' });
+      return out;
     }
-    const id = itemId(responseId, 'fc', output.length);
-    const call: OpenCall = { kind: 'function_call', index: output.length, id, callId: part.id, name: part.name, arguments: '' };
+    const custom = tools?.get(part.name)?.kind === 'custom';
+    const id = itemId(responseId, custom ? 'ctc' : 'fc', output.length);
+    const call: OpenCall = { kind: custom ? 'custom_tool_call' : 'function_call', index: output.length, id, callId: part.id, name: part.name, arguments: '' };
     open = call;
     calls.set(part.index, call);
-    return out + add({ id, type: 'function_call', status: 'in_progress', call_id: part.id, name: part.name, arguments: '' });
+    const item = callItem(id, 'in_progress', part.id, part.name, '', tools);
+    return out + add(custom ? { ...item, input: '' } : { ...item, arguments: '' });
   };
 
   return {
@@ -157,10 +167,10 @@ export function createResponsesStreamWriter(context: WriteContext, continuing?: 
         case 'tool_call':
           return out + toolCall(part);
         case 'tool_call_delta': {
-          const call = calls.get(part.index) ?? (open?.kind === 'function_call' || open?.kind === 'custom_tool_call' ? open : undefined);
+          const call = calls.get(part.index) ?? (open?.kind === 'function_call' || open?.kind === 'custom_tool_call' || open?.kind === 'whole' ? open : undefined);
           if (!call || !part.arguments) return out;
           call.arguments += part.arguments;
-          if (call.kind === 'custom_tool_call') return out;
+          if (call.kind !== 'function_call') return out;
           return out + event('response.function_call_arguments.delta', { item_id: call.id, output_index: call.index, delta: part.arguments });
         }
         case 'finish':
@@ -183,7 +193,7 @@ export function createResponsesStreamWriter(context: WriteContext, continuing?: 
      */
     error(message: string): string {
       let out = start();
-      if (open) output[open.index] = itemOf(open, 'incomplete');
+      if (open) output[open.index] = itemOf(open, 'incomplete', context.clientTools);
       open = undefined;
       out += event('error', { code: 'stream_broken', message, param: null });
       return out + event('response.failed', { response: snapshot('failed', { output, usage, error: { code: 'server_error', message } }) });

@@ -1,4 +1,4 @@
-import { asArray } from '../../dialects/shared.js';
+import { asArray, badRequest, isRecord } from '../../dialects/shared.js';
 
 /** The Messages API version InvokeModel takes for Claude (https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages.html). */
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
@@ -34,6 +34,11 @@ const BEDROCK_BETAS = new Set([
  * `anthropic-beta` header moved into `anthropic_beta`.
  */
 export function invokeModelBody(body: Record<string, unknown>, betaHeader?: string): Record<string, unknown> {
+  // Tools Anthropic runs on its own service (web search and fetch, code execution) do not run on Bedrock.
+  for (const tool of asArray(body.tools)) {
+    const type = isRecord(tool) && typeof tool.type === 'string' ? tool.type : '';
+    if (/^(web_search|web_fetch|code_execution)/.test(type)) throw badRequest(`AWS Bedrock 上的 Claude 不支持 Anthropic 服务端工具 ${type.slice(0, 60)}：请换用 Claude 或 Vertex 渠道，或关闭该工具`);
+  }
   const out: Record<string, unknown> = { anthropic_version: BEDROCK_ANTHROPIC_VERSION };
   for (const [key, value] of Object.entries(body)) if (INVOKE_KEYS.has(key)) out[key] = value;
   const requested = [...asArray(body.anthropic_beta), ...(betaHeader ?? '').split(',')].map((beta) => String(beta).trim());

@@ -1,0 +1,112 @@
+import type { Usage } from './usage.js';
+
+/**
+ * Upstream usage is checked before it is billed (issue 19): a provider's report can neither make an answer free
+ * nor drain a balance.
+ *  - A total the upstream reported unusably (negative, not a JSON number, not finite), left out, or implausibly
+ *    low for what was sent and delivered (none at all for a non-empty answer, or fewer tokens than one per
+ *    MAX_CHARACTERS_PER_TOKEN characters, which no tokenizer writes) is replaced by the gateway's own count.
+ *  - A total above what the request allowed (the prompt's upper bound, the output limit sent upstream times the
+ *    answers asked for) is billed at that bound.
+ * Both are anomalies (用量异常): said on the log row, counted in /metrics and on the channel.
+ */
+
+/** No tokenizer in use writes fewer than one token per this many characters of ordinary text. */
+export const MAX_CHARACTERS_PER_TOKEN = 32;
+
+/** The most a request could use, as reserved: a report above it is billed at it. */
+export interface UsageBounds {
+  prompt: number;
+  completion: number;
+}
+
+export interface CheckedUsage {
+  usage: Usage;
+  /** What was wrong with the report, in words for the log (empty when nothing was). */
+  anomalies: string[];
+}
+
+export interface UsageEvidence {
+  /** The prompt's text as sent (media left out), and the text the client was delivered. */
+  promptText: () => string | Promise<string>;
+  /** At least as many characters as the prompt's text has (its upper bound in tokens will do): spares reading the text when a report is plainly enough. */
+  promptChars: number;
+  delivered: string;
+  bounds: UsageBounds;
+  /** Counts tokens of texts (off the event loop, or approximately). */
+  count: (texts: string[]) => Promise<number[]>;
+}
+
+/** The usage to bill, and what was wrong with the upstream's report. Never throws for any report. */
+export async function checkUsage(reported: Usage | undefined, evidence: UsageEvidence): Promise<CheckedUsage> {
+  const anomalies: string[] = [];
+  let usage: Usage;
+  if (!reported) {
+    // No report at all (a stream without usage, a provider that sends none): counted, and not an anomaly.
+    const prompt = await evidence.promptText();
+    if (!prompt && !evidence.delivered) return { usage: { prompt_tokens: 0, completion_tokens: 0 }, anomalies };
+    const [promptTokens, completionTokens] = await evidence.count([prompt, evidence.delivered]);
+    usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens };
+  } else if (reported.total_only !== undefined) {
+    // Only a total: the prompt is counted here and the rest of the total is the completion.
+    const [promptTokens] = await evidence.count([await evidence.promptText()]);
+    const total = reported.total_only;
+    usage = { prompt_tokens: Math.min(promptTokens, total), completion_tokens: Math.max(0, total - promptTokens) };
+  } else {
+    usage = { ...reported };
+    delete usage.unreported;
+    // The prompt's text is read only when the report could be short of it.
+    const mayBeShort = reported.unreported?.prompt !== undefined || reported.prompt_tokens * MAX_CHARACTERS_PER_TOKEN < evidence.promptChars;
+    const promptText = mayBeShort ? await evidence.promptText() : '';
+    const wrongPrompt = wrongTotal(reported, 'prompt', reported.prompt_tokens, promptText);
+    const wrongCompletion = wrongTotal(reported, 'completion', reported.completion_tokens, evidence.delivered);
+    if (wrongPrompt || wrongCompletion) {
+      const [promptTokens, completionTokens] = await evidence.count([wrongPrompt ? promptText : '', wrongCompletion ? evidence.delivered : '']);
+      if (wrongPrompt) {
+        usage.prompt_tokens = promptTokens;
+        if (wrongPrompt !== 'missing') anomalies.push(`上游报告的输入用量${wrongPrompt}，按网关计数 ${promptTokens} 计费`);
+      }
+      if (wrongCompletion) {
+        usage.completion_tokens = completionTokens;
+        if (wrongCompletion !== 'missing') anomalies.push(`上游报告的输出用量${wrongCompletion}，按网关计数 ${completionTokens} 计费`);
+      }
+    }
+  }
+
+  const { bounds } = evidence;
+  if (usage.prompt_tokens > bounds.prompt) {
+    anomalies.push(`上游报告输入 ${usage.prompt_tokens} tokens，超出本次请求上限 ${bounds.prompt}，按上限计费`);
+    usage.prompt_tokens = bounds.prompt;
+  }
+  if (usage.completion_tokens > bounds.completion) {
+    anomalies.push(`上游报告输出 ${usage.completion_tokens} tokens，超出本次请求允许的 ${bounds.completion}，按上限计费`);
+    usage.completion_tokens = bounds.completion;
+  }
+  return { usage: withinTotals(usage), anomalies };
+}
+
+/**
+ * Why a reported total cannot be billed as it is: 'missing' (left out: counted, not an anomaly), a description
+ * of what is wrong, or undefined when it is plausible.
+ */
+function wrongTotal(reported: Usage, which: 'prompt' | 'completion', value: number, text: string): string | undefined {
+  const unreported = reported.unreported?.[which];
+  if (unreported === 'missing') return 'missing';
+  if (unreported === 'malformed') return '无效（负数、非数字或非有限值）';
+  if (text.length === 0) return undefined;
+  const least = Math.ceil(text.length / MAX_CHARACTERS_PER_TOKEN);
+  return value < least ? `（${value}）低于实际内容的最少可能值 ${least}` : undefined;
+}
+
+/** The parts priced apart never exceed the totals they are parts of. */
+function withinTotals(usage: Usage): Usage {
+  const out: Usage = { ...usage, prompt_tokens: Math.max(0, usage.prompt_tokens), completion_tokens: Math.max(0, usage.completion_tokens) };
+  let left = out.prompt_tokens;
+  for (const part of ['cached_tokens', 'cache_write_tokens', 'cache_write_1h_tokens'] as const) {
+    if (out[part] === undefined) continue;
+    out[part] = Math.min(Math.max(0, out[part]), left);
+    left -= out[part];
+  }
+  if (out.reasoning_tokens !== undefined) out.reasoning_tokens = Math.min(Math.max(0, out.reasoning_tokens), out.completion_tokens);
+  return out;
+}

@@ -1,0 +1,58 @@
+import type { TokenCounter } from '../../billing/count-tokens.js';
+import type { QuotaLedger } from '../../billing/ledger.js';
+import type { UsageLimits } from '../../billing/usage-limits.js';
+import type { GatewayMetrics } from '../../metrics/gateway-metrics.js';
+import type { Notifier } from '../../notify/notifier.js';
+import type { OptionStore } from '../../options/option-store.js';
+import type { RelayStore } from '../../storage/repositories/relay-store.js';
+import type { CredentialResolver } from '../credentials/credential-resolver.js';
+import type { Dialect, RequestFacts } from '../dialects/types.js';
+import type { BodyWorkers, LargeJson } from '../ingress/large-json.js';
+import type { Endpoint } from '../providers/types.js';
+import type { UpstreamPools } from '../transport/upstream-pools.js';
+import type { InFlightRequests } from './in-flight.js';
+import type { SessionAffinity } from './route-request.js';
+
+/** The relay pipeline's shared shapes: what it depends on and what an ingress hands it. */
+
+export interface RelayDeps {
+  store: RelayStore;
+  ledger: QuotaLedger;
+  options: OptionStore;
+  pools: UpstreamPools;
+  notifier: Notifier;
+  /** Counts tokens off the event loop when an upstream reports no usage. */
+  counter: TokenCounter;
+  /** Parse, measure and translate large bodies off the event loop (ingress/large-json.ts). */
+  bodies: BodyWorkers;
+  /** Resolves and caches credentials that need I/O (Vertex tokens) and signs requests (AWS SigV4). */
+  credentials: CredentialResolver;
+  /** Requests running on this instance (a shutdown waits for them). */
+  inFlight: InFlightRequests;
+  /** Per-key and per-user requests/tokens per minute and quota per day/month. */
+  limits: UsageLimits;
+  /** Which channel an agent session used last (pipeline/route-request.ts). */
+  affinity: SessionAffinity;
+  metrics?: GatewayMetrics;
+}
+
+/** A client's request as an ingress route read it. */
+export interface IncomingCall {
+  /** The client's dialect: it parses the body when translation is needed and writes answers and errors. */
+  dialect: Dialect;
+  endpoint: Endpoint;
+  /** The JSON body (a large one held by a body worker), or the bytes of an upload (multipart audio) with their content type. */
+  body: Record<string, unknown> | LargeJson | { raw: Buffer; contentType: string };
+  facts: RequestFacts;
+  /** What makes the body unusable whatever the channel (the dialect's `validate`), found by the ingress. */
+  problem?: string;
+  /** The path the client called. */
+  path: string;
+  /** Client headers its dialect defines, for a provider of the same dialect (anthropic-beta). */
+  forwardHeaders?: Record<string, string>;
+  /** Writing options of the client's dialect (Gemini: stream as a JSON array rather than SSE). */
+  jsonArrayStream?: boolean;
+}
+
+/** An upload (multipart audio), relayed byte for byte. */
+export const isUpload = (body: IncomingCall['body']): body is { raw: Buffer; contentType: string } => Buffer.isBuffer((body as { raw?: unknown }).raw);
