@@ -5,7 +5,7 @@ import type { UpstreamPools } from '../transport/upstream-pools.js';
 /**
  * Balance queries for the channel types whose balance the console shows (spec section 9): OpenAI (1) and
  * custom (8) in dollars, CloseAI (4) and API2GPT (12) in yuan, OpenAI-SB (5) in yuan x 10000, AI Proxy (10)
- * and AIGC2D (13) in quota points; plus OpenRouter (20) and DeepSeek (36), which publish a balance endpoint.
+ * and AIGC2D (13) in quota points; plus OpenRouter (20), Moonshot (25) and DeepSeek (36), which publish a balance endpoint.
  * Each entry names the vendor's documented endpoint and the field holding the amount.
  */
 type Getter = (path: string, headers?: Record<string, string>) => Promise<unknown>;
@@ -50,6 +50,10 @@ export const BALANCE_READERS: Record<number, { read: BalanceReader }> = {
       const data = ((await get('/v1/credits')) as { data?: { total_credits?: unknown; total_usage?: unknown } }).data;
       return num(data?.total_credits) - num(data?.total_usage ?? 0);
     },
+  },
+  // https://platform.moonshot.cn/docs/api/balance: available_balance in CNY
+  25: {
+    read: async (get) => num(((await get('/v1/users/me/balance')) as { data?: { available_balance?: unknown } }).data?.available_balance),
   },
   36: {
     read: async (get) => num(((await get('/user/balance')) as { balance_infos?: Array<{ total_balance?: unknown }> }).balance_infos?.[0]?.total_balance),

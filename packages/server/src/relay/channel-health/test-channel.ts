@@ -9,7 +9,7 @@ import { targetOf } from '../pipeline/attempt-channels.js';
 import { mapModel } from '../pipeline/map-model.js';
 import { emptyRequest, textOf, type ChatResponse } from '../canonical.js';
 import { dialectOf } from '../dialects/registry.js';
-import { parseEvent } from '../dialects/shared.js';
+import { readAnswer } from '../pipeline/read-answer.js';
 import { adapterFor } from '../providers/registry.js';
 import { sendUpstream } from '../transport/send-upstream.js';
 import { isChatModel, notChatModelMessage } from './test-model.js';
@@ -68,14 +68,19 @@ export async function testChannel(deps: ChannelHealthDeps, channel: ChannelRow, 
     let request = provider.build({ endpoint: 'chat', dialect: dialect.name, channel: target, model: upstreamModel, stream: false, body: dialect.buildRequest(question), path: '/v1/chat/completions' });
     if (provider.credentials && target.credentials) request = await deps.credentials.sign(provider.credentials, request, target.credentials);
     const response = await sendUpstream(deps.pools, request, AbortSignal.timeout(60_000));
-    const text = await response.body.text();
     if (response.status >= 400) {
-      const verdict = provider.classifyError(response.status, text);
+      const verdict = provider.classifyError(response.status, await response.body.text());
       message = verdict.message;
       deadKey = verdict.disableChannel;
     } else {
-      success = true;
-      message = replyText(dialect.parseResponse(parseEvent(text) ?? {}));
+      const answer = await readAnswer(response, dialect, provider.codec?.(target, upstreamModel));
+      success = answer.ok;
+      if (answer.ok) message = replyText(answer.answer);
+      else {
+        const verdict = provider.classifyError(answer.status, answer.message);
+        message = verdict.message;
+        deadKey = verdict.disableChannel;
+      }
     }
   } catch (error) {
     message =

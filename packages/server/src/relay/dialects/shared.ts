@@ -72,3 +72,13 @@ export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 /** An upstream that reports an error inside its stream: the pipeline ends the client's stream as broken. */
 export class UpstreamStreamError extends Error {}
+
+/** A vendor error that came with a success status (ERNIE's `error_code`, Hunyuan's `Response.Error`): the status it means. */
+export class VendorAnswerError extends UpstreamStreamError {
+  constructor(
+    message: string,
+    readonly status = 502,
+  ) {
+    super(message);
+  }
+}

@@ -15,6 +15,8 @@ const ENDPOINTS: Array<[string, Endpoint]> = [
   ['/v1/audio/transcriptions', 'audio_transcription'],
   ['/v1/audio/translations', 'audio_translation'],
   ['/v1/moderations', 'moderations'],
+  // the Cohere / Jina rerank shape (Dify, FastGPT, LangChain): { model, query, documents, top_n }
+  ['/v1/rerank', 'rerank'],
 ];
 
 /** Models implied by endpoints whose clients may leave `model` out. */

@@ -15,6 +15,7 @@ export const OPENAI_PROMPT_PARTS: Record<Exclude<Endpoint, 'chat'> | 'chat', (bo
   audio_transcription: () => [],
   audio_translation: () => [],
   moderations: (b) => [b.input],
+  rerank: (b) => [b.query, b.documents],
 };
 
 /** How an ingress reads a body: the client's dialect, the endpoint, and the model when the path names it (Gemini). */

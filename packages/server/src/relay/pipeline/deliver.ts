@@ -1,12 +1,12 @@
 import { once } from 'node:events';
 import type { FastifyReply } from 'fastify';
-import type { StreamPart } from '../canonical.js';
+import type { ChatResponse, StreamPart } from '../canonical.js';
 import type { Usage } from '../../billing/usage.js';
-import { UpstreamStreamError, parseEvent } from '../dialects/shared.js';
+import { UpstreamStreamError, VendorAnswerError, parseEvent } from '../dialects/shared.js';
 import type { Dialect, Frame, StreamWriter, WriteContext } from '../dialects/types.js';
-import type { Endpoint, ProviderAdapter } from '../providers/types.js';
-import { EventStreamDecoder } from '../transport/event-stream-decoder.js';
-import { JsonStreamDecoder, SseDecoder, type FrameDecoder } from '../transport/frame-decoders.js';
+import { collectStream } from '../canonical.js';
+import type { Endpoint, VendorCodec } from '../providers/types.js';
+import { frameDecoderFor, type FrameDecoder } from '../transport/frame-decoders.js';
 import type { UpstreamResponse } from '../transport/send-upstream.js';
 
 /** What happened once an upstream answered without an error status. */
@@ -32,7 +32,8 @@ export interface DeliveryPlan {
   client: Dialect;
   /** The dialect of the upstream's answer. */
   upstream: Dialect;
-  provider: ProviderAdapter;
+  /** The vendor's own wire around the upstream dialect, when it has one (providers/types.ts VendorCodec). */
+  codec?: VendorCodec;
   /** Client and upstream speak differently: answers go through the canonical model. */
   translate: boolean;
   /** The client asked for a stream. */
@@ -76,19 +77,14 @@ class Tally {
  * that leaves cancels the upstream call (through `abort`).
  */
 export async function deliver(response: UpstreamResponse, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome | UpstreamFailure> {
-  const decoder = frameDecoderFor(response.contentType, plan);
+  // Gemini streams a JSON array when not asked for SSE.
+  const decoder = frameDecoderFor(response.contentType, plan.stream && plan.upstream.name === 'gemini');
   if (!decoder) return deliverWhole(response, plan, reply, abort);
+  // A vendor that only streams (Coze) answering a client that asked for the whole answer: read it all, answer once.
+  if (!plan.stream) return deliverCollected(response, decoder, plan, reply, abort);
   return deliverStream(response, decoder, plan, reply, abort);
 }
 
-/** How the answer is framed, or undefined for a whole (non-stream) body. */
-function frameDecoderFor(contentType: string, plan: DeliveryPlan): FrameDecoder | undefined {
-  if (contentType.includes('text/event-stream')) return new SseDecoder();
-  if (contentType.includes('application/vnd.amazon.eventstream')) return new EventStreamDecoder();
-  // Gemini streams a JSON array when not asked for SSE.
-  if (plan.stream && plan.upstream.name === 'gemini' && contentType.includes('json')) return new JsonStreamDecoder();
-  return undefined;
-}
 
 function relayHeaders(response: UpstreamResponse, requestId: string): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = { 'x-request-id': requestId };
@@ -124,17 +120,39 @@ async function deliverWhole(response: UpstreamResponse, plan: DeliveryPlan, repl
     if (abort.signal.aborted) return clientGone(reply);
     return { kind: 'failure', status: 502, body: JSON.stringify({ error: { message: `上游响应中断：${(error as Error).message}` } }) };
   }
-  const json = response.contentType.includes('json') ? parseEvent(buffer.toString('utf8')) : undefined;
+  let json = response.contentType.includes('json') ? parseEvent(buffer.toString('utf8')) : undefined;
+  if (plan.codec?.answer) {
+    if (!json) return { kind: 'failure', status: 502, body: JSON.stringify({ error: { message: '上游返回了无法解析的响应' } }) };
+    try {
+      json = plan.codec.answer(json);
+    } catch (error) {
+      return vendorFailure(error);
+    }
+    // Written again in the dialect: the vendor's own bytes are not what the client speaks.
+    buffer = Buffer.from(JSON.stringify(json));
+  }
   const res = reply.raw;
   if (!plan.translate) {
     const usage = json ? wholeUsage(plan, json) : undefined;
     reply.hijack();
-    res.writeHead(response.status, { ...relayHeaders(response, plan.requestId), 'content-length': String(buffer.length) });
+    const headers = plan.codec?.answer ? { 'content-type': 'application/json', 'x-request-id': plan.requestId } : relayHeaders(response, plan.requestId);
+    res.writeHead(response.status, { ...headers, 'content-length': String(buffer.length) });
     res.end(buffer);
     return { kind: 'success', usage: usage?.usage, text: usage?.text ?? '', firstByteAt: Date.now() };
   }
   if (!json) return { kind: 'failure', status: 502, body: JSON.stringify({ error: { message: '上游返回了无法解析的响应' } }) };
-  const answer = plan.upstream.parseResponse(json);
+  return writeWhole(plan.upstream.parseResponse(json), plan, reply);
+}
+
+/** A vendor's error answered with a success status: a failure the next channel may take over. */
+function vendorFailure(error: unknown): UpstreamFailure {
+  if (!(error instanceof VendorAnswerError)) throw error;
+  return { kind: 'failure', status: error.status, body: JSON.stringify({ error: { message: error.message } }) };
+}
+
+/** An answer read whole, written in the client's dialect (as one go of a stream when it asked for one). */
+function writeWhole(answer: ChatResponse, plan: DeliveryPlan, reply: FastifyReply): DeliveryOutcome {
+  const res = reply.raw;
   const text = answer.content.map((p) => (p.type === 'tool_call' ? p.arguments : p.text)).join('');
   reply.hijack();
   if (plan.stream) {
@@ -155,6 +173,29 @@ async function deliverWhole(response: UpstreamResponse, plan: DeliveryPlan, repl
     res.end(out);
   }
   return { kind: 'success', usage: answer.usage, text, firstByteAt: Date.now() };
+}
+
+/** A streamed answer read to its end and written whole, for a client that did not ask for a stream. */
+async function deliverCollected(response: UpstreamResponse, decoder: FrameDecoder, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome | UpstreamFailure> {
+  const reader = plan.upstream.createStreamReader();
+  const unwrap = plan.codec?.stream?.();
+  const parts: StreamPart[] = [];
+  const read = (frames: Frame[]) => {
+    for (const frame of frames) for (const f of unwrap ? unwrap(frame) : [frame]) parts.push(...reader.read(f));
+  };
+  try {
+    await eachChunk(response.body, (chunk) => {
+      read(decoder.push(chunk));
+      return undefined;
+    });
+    read(decoder.end());
+  } catch (error) {
+    if (abort.signal.aborted) return clientGone(reply);
+    if (error instanceof VendorAnswerError) return vendorFailure(error);
+    const message = error instanceof UpstreamStreamError ? `上游返回错误：${error.message}` : '上游流式响应中断';
+    return { kind: 'failure', status: 502, body: JSON.stringify({ error: { message } }) };
+  }
+  return writeWhole(collectStream(parts), plan, reply);
 }
 
 /** Usage of a whole answer relayed as is: by its dialect for chat, by what OpenAI's other endpoints report. */
@@ -183,9 +224,9 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
   const reader = plan.upstream.createStreamReader();
   // Same dialect and the client expects these very bytes (SSE to SSE, JSON array to JSON array): relay them.
   // A provider that wraps its frames (Bedrock's binary event-stream) is re-framed instead.
-  const raw = !plan.translate && !plan.provider.unwrapFrame;
+  const unwrap = plan.codec?.stream?.();
+  const raw = !plan.translate && !unwrap;
   const writer: StreamWriter | undefined = plan.translate ? plan.client.createStreamWriter(plan.context) : undefined;
-  const unwrap = (frame: Frame) => (plan.provider.unwrapFrame ? plan.provider.unwrapFrame(frame) : frame);
 
   reply.hijack();
   if (raw) res.writeHead(response.status, { ...relayHeaders(response, plan.requestId), 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
@@ -209,12 +250,12 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
     unsent = '';
     for (const wrapped of frames) {
       decoded++;
-      const frame = unwrap(wrapped);
-      if (!frame) continue;
-      const parts = reader.read(frame);
-      tally.add(parts);
-      if (writer) for (const part of parts) unsent += writer.write(part);
-      else if (!raw) unsent += plan.upstream.frame(frame);
+      for (const frame of unwrap ? unwrap(wrapped) : [wrapped]) {
+        const parts = reader.read(frame);
+        tally.add(parts);
+        if (writer) for (const part of parts) unsent += writer.write(part);
+        else if (!raw) unsent += plan.upstream.frame(frame);
+      }
     }
     const out = unsent;
     unsent = '';

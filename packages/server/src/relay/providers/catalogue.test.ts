@@ -9,18 +9,62 @@ describe('provider catalogue', () => {
     expect(PROVIDER_CATALOGUE.filter((p) => p.balance).map((p) => p.value).sort((a, b) => a - b)).toEqual(Object.keys(BALANCE_READERS).map(Number).sort((a, b) => a - b));
   });
 
-  it('the relay calls the catalogue default URL of every type it serves when a channel leaves the base URL empty', () => {
-    for (const provider of PROVIDERS) {
-      for (const type of provider.channelTypes) {
-        const base = providerInfo(type).baseUrl;
-        if (!base) continue; // types whose URL comes from the channel (Azure, AWS region, Vertex region, custom)
-        const channel = { type, baseUrl: '', key: 'k', other: '', config: {}, credentials: undefined };
-        const model = providerInfo(type).models[0] ?? 'model';
-        const dialect = provider.dialects(channel, model)[0];
-        const request = provider.build({ endpoint: 'chat', dialect, channel, model, stream: false, body: { model, messages: [] }, path: '/v1/chat/completions' });
-        expect(request.url.startsWith(base), `type ${type}: ${request.url}`).toBe(true);
-      }
-    }
+  // The URL each vendor documents for a chat completion, reached from a channel that leaves its base URL empty.
+  const CHAT_URLS: Record<number, string> = {
+    1: 'https://api.openai.com/v1/chat/completions',
+    2: 'https://oa.api2d.net/v1/chat/completions',
+    4: 'https://api.closeai-proxy.xyz/v1/chat/completions',
+    5: 'https://api.openai-sb.com/v1/chat/completions',
+    6: 'https://api.openaimax.com/v1/chat/completions',
+    7: 'https://api.ohmygpt.com/v1/chat/completions',
+    8: 'https://api.openai.com/v1/chat/completions',
+    9: 'https://api.caipacity.com/v1/chat/completions',
+    10: 'https://api.aiproxy.io/v1/chat/completions',
+    12: 'https://api.api2gpt.com/v1/chat/completions',
+    13: 'https://api.aigc2d.com/v1/chat/completions',
+    14: 'https://api.anthropic.com/v1/messages',
+    16: 'https://open.bigmodel.cn/api/paas/v4/chat/completions',
+    17: 'https://dashscope.aliyuncs.com/compatible-mode/v1/chat/completions',
+    19: 'https://ai.360.cn/v1/chat/completions',
+    20: 'https://openrouter.ai/api/v1/chat/completions',
+    22: 'https://fastgpt.run/api/openapi/v1/chat/completions',
+    24: 'https://generativelanguage.googleapis.com/v1beta/models/gemini-1.5-flash:generateContent',
+    25: 'https://api.moonshot.cn/v1/chat/completions',
+    26: 'https://api.baichuan-ai.com/v1/chat/completions',
+    27: 'https://api.minimax.chat/v1/chat/completions',
+    28: 'https://api.mistral.ai/v1/chat/completions',
+    29: 'https://api.groq.com/openai/v1/chat/completions',
+    31: 'https://api.lingyiwanwu.com/v1/chat/completions',
+    32: 'https://api.stepfun.com/v1/chat/completions',
+    36: 'https://api.deepseek.com/v1/chat/completions',
+    37: 'https://api.cloudflare.com/client/v4/accounts/0123456789abcdef/ai/v1/chat/completions',
+    39: 'https://api.together.xyz/v1/chat/completions',
+    40: 'https://ark.cn-beijing.volces.com/api/v3/chat/completions',
+    41: 'https://api.novita.ai/v3/openai/chat/completions',
+    43: 'https://api.openai.com/v1/chat/completions',
+  };
+  // covers S3-CHANNELTYPES-02
+  it.each(Object.entries(CHAT_URLS).map(([type, url]) => [Number(type), url] as const))('type %i sends a chat to the URL its vendor documents: %s', (type, url) => {
+    const provider = PROVIDERS.find((p) => p.channelTypes.includes(type));
+    expect(provider, `type ${type} has no adapter`).toBeDefined();
+    const channel = { type, baseUrl: '', key: 'k', other: '', config: { user_id: '0123456789abcdef' }, credentials: undefined };
+    const model = providerInfo(type).models[0] ?? 'model';
+    const dialect = provider!.dialects(channel, model)[0];
+    const request = provider!.build({ endpoint: 'chat', dialect, channel, model, stream: false, body: { model, messages: [] }, path: '/v1/chat/completions' });
+    expect(request.url).toBe(url);
+  });
+
+  it('a channel with its own base URL keeps the vendor\'s path under it', () => {
+    const provider = PROVIDERS.find((p) => p.channelTypes.includes(16))!;
+    const channel = { type: 16, baseUrl: 'https://glm.example.com', key: 'k', other: '', config: {} };
+    const embeddings = provider.build({ endpoint: 'embeddings', dialect: 'openai-chat', channel, model: 'embedding-3', stream: false, body: { model: 'embedding-3', input: 'x' }, path: '/v1/embeddings' });
+    expect(embeddings.url).toBe('https://glm.example.com/api/paas/v4/embeddings');
+  });
+
+  it('a Cloudflare channel without its Account ID is refused with the reason', () => {
+    const provider = PROVIDERS.find((p) => p.channelTypes.includes(37))!;
+    const channel = { type: 37, baseUrl: '', key: 'k', other: '', config: {} };
+    expect(() => provider.build({ endpoint: 'chat', dialect: 'openai-chat', channel, model: 'm', stream: false, body: {}, path: '/v1/chat/completions' })).toThrow('Account ID');
   });
 
   it('every served type is in the catalogue', () => {

@@ -82,10 +82,8 @@ function streamFrames(id: string, scenario: string, provider: ProviderAdapter): 
       data: JSON.stringify(f.payload),
     }));
   }
-  return frames?.flatMap((frame) => {
-    const unwrapped = provider.unwrapFrame ? provider.unwrapFrame(frame) : frame;
-    return unwrapped ? [unwrapped] : [];
-  });
+  const unwrap = provider.codec?.(target(provider.channelTypes[0]), 'model')?.stream?.();
+  return frames?.flatMap((frame) => (unwrap ? unwrap(frame) : [frame]));
 }
 
 /** What any answer to a scenario must contain, whichever dialect carried it. */

@@ -18,7 +18,7 @@ export type { Usage };
  * What a client asked for. `chat` is the conversation endpoint of every dialect and is translated between
  * them; the others exist only in OpenAI's API and pass through to channels that speak it.
  */
-export type Endpoint = 'chat' | 'completions' | 'embeddings' | 'images' | 'audio_speech' | 'audio_transcription' | 'audio_translation' | 'moderations';
+export type Endpoint = 'chat' | 'completions' | 'embeddings' | 'images' | 'audio_speech' | 'audio_transcription' | 'audio_translation' | 'moderations' | 'rerank';
 
 /** Credentials the pipeline resolved for a channel before building its request. */
 export type ResolvedCredentials =
@@ -80,6 +80,18 @@ export interface ErrorVerdict {
   message: string;
 }
 
+/**
+ * The answer side of a vendor's own wire. `build` writes the vendor's request from a body in the adapter's dialect;
+ * the codec turns what the vendor answers back into that dialect, so everything downstream (usage, billing, the
+ * client's dialect) is the dialect's. A vendor error answered with status 200 throws `VendorAnswerError`.
+ */
+export interface VendorCodec {
+  /** The vendor's whole answer as the dialect's answer body. */
+  answer?(json: Record<string, unknown>): Record<string, unknown>;
+  /** A reader of one answer's stream (it may keep state): each vendor frame as the dialect's frames. */
+  stream?(): (frame: Frame) => Frame[];
+}
+
 export interface ProviderAdapter {
   readonly id: string;
   /** Channel types this adapter serves. */
@@ -94,7 +106,10 @@ export interface ProviderAdapter {
   /** Credentials the pipeline must resolve before `build`. */
   readonly credentials?: CredentialKind;
   build(input: BuildInput): UpstreamRequest;
-  /** Unwraps a provider's own envelope around a stream frame (Bedrock's base64 `bytes`). */
-  unwrapFrame?(frame: Frame): Frame | undefined;
+  /**
+   * A vendor whose wire differs from the dialect it is reached through (Bedrock's base64 stream envelope, the chat
+   * APIs of ERNIE, Hunyuan, Coze...): how its answers read as that dialect's, for this channel and model.
+   */
+  codec?(channel: ChannelTarget, model: string): VendorCodec | undefined;
   classifyError(status: number, body: string): ErrorVerdict;
 }

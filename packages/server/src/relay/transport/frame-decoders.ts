@@ -1,5 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { Frame } from '../dialects/types.js';
+import { EventStreamDecoder } from './event-stream-decoder.js';
 
 /**
  * Turns an upstream's response bytes into frames, whatever its stream framing. One decoder per response: it
@@ -108,4 +109,17 @@ export class JsonStreamDecoder implements FrameDecoder {
   end(): Frame[] {
     return [];
   }
+}
+
+/**
+ * The decoder for an answer's framing by its content type, or undefined for a whole (non-stream) body. A JSON body
+ * is a stream only when `jsonArray` says so (Gemini's streamGenerateContent without `alt=sse`).
+ */
+export function frameDecoderFor(contentType: string, jsonArray = false): FrameDecoder | undefined {
+  if (contentType.includes('text/event-stream')) return new SseDecoder();
+  if (contentType.includes('application/vnd.amazon.eventstream')) return new EventStreamDecoder();
+  // Newline-delimited JSON (Ollama's own API; a WebSocket's messages, one per line).
+  if (contentType.includes('ndjson')) return new JsonStreamDecoder();
+  if (jsonArray && contentType.includes('json')) return new JsonStreamDecoder();
+  return undefined;
 }

@@ -2,7 +2,7 @@ import { AZURE_DEFAULT_API_VERSION } from '@model-relay/contract';
 import { classifyOpenAiError, openAiBody } from '../openai-compatible/adapter.js';
 import type { Endpoint, ProviderAdapter } from '../types.js';
 
-const OPERATION: Record<Endpoint, string> = {
+const OPERATION: Record<Exclude<Endpoint, 'rerank'>, string> = {
   chat: 'chat/completions',
   completions: 'completions',
   embeddings: 'embeddings',
@@ -22,8 +22,9 @@ export const azureAdapter: ProviderAdapter = {
   id: 'azure',
   channelTypes: [3],
   dialects: () => ['openai-chat'],
-  supports: () => true,
+  supports: (endpoint) => endpoint !== 'rerank',
   build(input) {
+    if (input.endpoint === 'rerank') throw new Error('Azure OpenAI has no rerank endpoint');
     // Azure deployment names cannot contain dots; "gpt-3.5-turbo" is conventionally deployed as "gpt-35-turbo".
     const deployment = input.model.replace(/\./g, '');
     const version = input.channel.other || AZURE_DEFAULT_API_VERSION;

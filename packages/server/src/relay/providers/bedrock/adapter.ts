@@ -2,7 +2,7 @@ import { isClaudeModel } from '../../dialects/bedrock-converse/model-family.js';
 import { isRecord, parseEvent } from '../../dialects/shared.js';
 import type { Frame } from '../../dialects/types.js';
 import { RelayError } from '../../relay-error.js';
-import type { BuildInput, ErrorVerdict, ProviderAdapter, UpstreamRequest } from '../types.js';
+import type { BuildInput, ErrorVerdict, ProviderAdapter, UpstreamRequest, VendorCodec } from '../types.js';
 import { invokeModelBody } from './invoke-body.js';
 import { bedrockModelId } from './model-ids.js';
 
@@ -17,7 +17,7 @@ const DEFAULT_REGION = 'us-east-1';
  *
  * Claude is reached through InvokeModel / InvokeModelWithResponseStream, whose body is Anthropic's Messages body:
  * an Anthropic client (Claude Code) passes through, and the stream's `chunk` frames carry Anthropic's events in
- * base64 (`unwrapFrame`), re-framed as SSE for the client. Every other family (Nova, Llama, Mistral, ...) speaks
+ * base64 (its codec), re-framed as SSE for the client. Every other family (Nova, Llama, Mistral, ...) speaks
  * Converse / ConverseStream, which Claude also understands.
  */
 export const bedrockAdapter: ProviderAdapter = {
@@ -51,8 +51,15 @@ export const bedrockAdapter: ProviderAdapter = {
     return { url, method: 'POST', headers, body: JSON.stringify(body), sign: { scheme: 'aws-sigv4', service: 'bedrock' } };
   },
 
-  unwrapFrame: unwrapInvokeChunk,
+  codec: () => INVOKE_CODEC,
   classifyError: classifyBedrockError,
+};
+
+const INVOKE_CODEC: VendorCodec = {
+  stream: () => (frame) => {
+    const event = unwrapInvokeChunk(frame);
+    return event ? [event] : [];
+  },
 };
 
 /**

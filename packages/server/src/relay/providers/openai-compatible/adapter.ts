@@ -1,8 +1,6 @@
-import { providerInfo } from '@model-relay/contract';
-import type { BuildInput, Endpoint, ErrorVerdict, ProviderAdapter, UpstreamRequest } from '../types.js';
-
-/** Upstreams whose paths have no /v1 segment after the base URL (their base already carries the version). */
-const NO_V1_PREFIX = new Set([40, 41]);
+import { ChannelType, providerInfo } from '@model-relay/contract';
+import { RelayError } from '../../relay-error.js';
+import type { BuildInput, ChannelTarget, Endpoint, ErrorVerdict, ProviderAdapter, UpstreamRequest } from '../types.js';
 
 /** OpenAI error statuses that mean the key or the account is dead, not a passing fault. */
 const DEAD_KEY_HINTS = ['invalid_api_key', 'account_deactivated', 'insufficient_quota', 'billing_not_active', 'Incorrect API key'];
@@ -17,7 +15,32 @@ export const OPENAI_PATHS: Record<Endpoint, string> = {
   audio_transcription: '/v1/audio/transcriptions',
   audio_translation: '/v1/audio/translations',
   moderations: '/v1/moderations',
+  rerank: '/v1/rerank',
 };
+
+/** Types whose vendor speaks OpenAI's wire format at the catalogue's base URL and `apiPath` (contract providers.ts). */
+export const OPENAI_COMPATIBLE_TYPES: readonly number[] = [
+  ChannelType.OpenAI, ChannelType.API2D, ChannelType.CloseAI, ChannelType.OpenAISB, ChannelType.OpenAIMax, ChannelType.OhMyGPT,
+  ChannelType.Custom, ChannelType.AILS, ChannelType.AIProxy, ChannelType.API2GPT, ChannelType.AIGC2D, ChannelType.Zhipu, ChannelType.Ali,
+  ChannelType.AI360, ChannelType.OpenRouter, ChannelType.FastGPT, ChannelType.Moonshot, ChannelType.Baichuan, ChannelType.MiniMax,
+  ChannelType.Mistral, ChannelType.Groq, ChannelType.Ollama, ChannelType.LingYiWanWu, ChannelType.StepFun, ChannelType.DeepSeek, ChannelType.Cloudflare,
+  ChannelType.TogetherAI, ChannelType.Doubao, ChannelType.Novita, ChannelType.Proxy,
+];
+
+/**
+ * The URL of an OpenAI path (`/v1/...`) at a channel: its base URL (or the catalogue's), with `/v1` replaced by the
+ * prefix its vendor serves the API under. What the relay, the channel test, model discovery and balances all call.
+ */
+export function openAiUrl(channel: ChannelTarget, path: string, base = channel.baseUrl || providerInfo(channel.type).baseUrl || providerInfo(ChannelType.OpenAI).baseUrl): string {
+  let prefix = providerInfo(channel.type).apiPath ?? '/v1';
+  if (prefix.includes('{account}')) {
+    const account = typeof channel.config.user_id === 'string' ? channel.config.user_id.trim() : '';
+    if (!account) throw new RelayError(400, '渠道未填写 Account ID', 'upstream_error');
+    prefix = prefix.replace('{account}', encodeURIComponent(account));
+  }
+  return `${base}${path.replace(/^\/v1(?=\/|$)/, prefix)}`;
+}
+
 
 /**
  * Every upstream that speaks OpenAI's wire format: OpenAI itself, the proxy types, the custom channel and the
@@ -27,16 +50,14 @@ export const OPENAI_PATHS: Record<Endpoint, string> = {
  */
 export const openAiCompatibleAdapter: ProviderAdapter = {
   id: 'openai-compatible',
-  channelTypes: [1, 2, 4, 5, 6, 7, 8, 9, 10, 12, 13, 19, 20, 22, 25, 26, 27, 28, 29, 30, 31, 32, 36, 39, 40, 41, 43],
+  channelTypes: OPENAI_COMPATIBLE_TYPES,
 
   dialects: (channel) => (channel.type === 1 ? ['openai-chat', 'openai-responses'] : ['openai-chat']),
   supports: () => true,
 
   build(input: BuildInput): UpstreamRequest {
-    const base = input.channel.baseUrl || providerInfo(input.channel.type).baseUrl || providerInfo(1).baseUrl;
     const path = input.dialect === 'openai-responses' ? '/v1/responses' : OPENAI_PATHS[input.endpoint];
-    const url = `${base}${NO_V1_PREFIX.has(input.channel.type) ? path.replace(/^\/v1/, '') : path}`;
-    return { url, method: 'POST', ...openAiBody(input, { authorization: `Bearer ${input.channel.key}` }) };
+    return { url: openAiUrl(input.channel, path), method: 'POST', ...openAiBody(input, { authorization: `Bearer ${input.channel.key}` }) };
   },
 
   classifyError: classifyOpenAiError,
