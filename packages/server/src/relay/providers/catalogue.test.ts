@@ -41,6 +41,7 @@ describe('provider catalogue', () => {
     39: 'https://api.together.xyz/v1/chat/completions',
     40: 'https://ark.cn-beijing.volces.com/api/v3/chat/completions',
     41: 'https://api.novita.ai/v3/openai/chat/completions',
+    30: 'http://localhost:11434/api/chat',
     43: 'https://api.openai.com/v1/chat/completions',
   };
   // covers S3-CHANNELTYPES-02

@@ -58,6 +58,20 @@ function scenariosOf(provider: ProviderAdapter): string[] {
     });
 }
 
+/**
+ * A vendor with a wire of its own (a codec): its documented answers (`<scenario>.response.json`, a stream in
+ * `.stream.txt` or `.stream.ndjson`) have no request of the dialect to go with them; they are read through the codec.
+ */
+function codecScenariosOf(provider: ProviderAdapter): string[] {
+  const id = provider.id;
+  if (!existsSync(fixturesDir(id)) || !provider.codec?.(target(provider.channelTypes[0]), 'model')?.answer) return [];
+  const other = existsSync(fixturesDir(id) + 'conformance.json') ? ((json(id, 'conformance.json') as { notChat?: string[] }).notChat ?? []) : [];
+  return readdirSync(fixturesDir(id))
+    .filter((f) => f.endsWith('.response.json') && !existsSync(fixturesDir(id) + f.replace('.response.json', '.request.json')))
+    .map((f) => f.replace('.response.json', ''))
+    .filter((scenario) => !other.includes(scenario) && !scenario.startsWith('count-tokens'));
+}
+
 /** The entry of a conformance.json map whose scenario prefix is the longest that matches. */
 function configured(id: string, scenario: string, map: 'models' | 'dialects'): string | undefined {
   const config = existsSync(fixturesDir(id) + 'conformance.json') ? json(id, 'conformance.json') : {};
@@ -75,6 +89,7 @@ function streamFrames(id: string, scenario: string, provider: ProviderAdapter): 
   const decode = (decoder: SseDecoder | JsonStreamDecoder, text: string) => [...decoder.push(Buffer.from(text)), ...decoder.end()];
   let frames: Frame[] | undefined;
   if (existsSync(`${fixturesDir(id)}${scenario}.stream.txt`)) frames = decode(new SseDecoder(), read(id, `${scenario}.stream.txt`));
+  else if (existsSync(`${fixturesDir(id)}${scenario}.stream.ndjson`)) frames = decode(new JsonStreamDecoder(), read(id, `${scenario}.stream.ndjson`));
   else if (existsSync(`${fixturesDir(id)}${scenario}.stream.json`)) frames = decode(new JsonStreamDecoder(), read(id, `${scenario}.stream.json`));
   else if (existsSync(`${fixturesDir(id)}${scenario}.stream.frames.json`)) {
     frames = (json(id, `${scenario}.stream.frames.json`) as Array<{ headers: Record<string, string>; payload: unknown }>).map((f) => ({
@@ -151,9 +166,29 @@ const OPENAI_ONLY: Endpoint[] = ['completions', 'embeddings', 'images', 'audio_s
 
 for (const provider of PROVIDERS) {
   const scenarios = scenariosOf(provider);
+  const codecScenarios = codecScenariosOf(provider);
   describe(`provider ${provider.id}`, () => {
     it('has recorded fixtures', () => {
-      expect(scenarios.length, `providers/${provider.id}/__fixtures__ holds no <scenario>.request.json`).toBeGreaterThan(0);
+      expect(scenarios.length + codecScenarios.length, `providers/${provider.id}/__fixtures__ holds no <scenario>.request.json (nor, for a codec, <scenario>.response.json)`).toBeGreaterThan(0);
+    });
+
+    describe.each(codecScenarios)('%s (through the vendor codec)', (scenario) => {
+      const channel = target(provider.channelTypes[0]);
+      const dialect = dialectOf(provider.dialects(channel, 'model')[0])!;
+      const codec = provider.codec!(channel, 'model')!;
+      const whole = () => dialect.parseResponse(codec.answer!(json(provider.id, `${scenario}.response.json`)));
+
+      it('the vendor\'s answer and stream read into the answer the scenario implies', () => {
+        expectScenario(scenario, whole());
+        const frames = streamFrames(provider.id, scenario, provider);
+        if (!frames) return;
+        const reader = dialect.createStreamReader();
+        expectScenario(scenario, collectStream(frames.flatMap((f) => reader.read(f))));
+      });
+
+      it.each(allDialects().map((d) => [d.name, d] as const))('a %s client gets the same answer back', (_name, client) => {
+        expectWritesBack(client, whole());
+      });
     });
 
     describe.each(scenarios)('%s', (scenario) => {

@@ -108,8 +108,9 @@ export interface ProviderAdapter {
   build(input: BuildInput): UpstreamRequest;
   /**
    * A vendor whose wire differs from the dialect it is reached through (Bedrock's base64 stream envelope, the chat
-   * APIs of ERNIE, Hunyuan, Coze...): how its answers read as that dialect's, for this channel and model.
+   * APIs of ERNIE, Hunyuan, Coze...): how its answers read as that dialect's, for this channel, model and client body
+   * (when the body is at hand: it is not for an upload or a body parsed on a worker).
    */
-  codec?(channel: ChannelTarget, model: string): VendorCodec | undefined;
+  codec?(channel: ChannelTarget, model: string, body?: Record<string, unknown>): VendorCodec | undefined;
   classifyError(status: number, body: string): ErrorVerdict;
 }

@@ -23,7 +23,7 @@ export const OPENAI_COMPATIBLE_TYPES: readonly number[] = [
   ChannelType.OpenAI, ChannelType.API2D, ChannelType.CloseAI, ChannelType.OpenAISB, ChannelType.OpenAIMax, ChannelType.OhMyGPT,
   ChannelType.Custom, ChannelType.AILS, ChannelType.AIProxy, ChannelType.API2GPT, ChannelType.AIGC2D, ChannelType.Zhipu, ChannelType.Ali,
   ChannelType.AI360, ChannelType.OpenRouter, ChannelType.FastGPT, ChannelType.Moonshot, ChannelType.Baichuan, ChannelType.MiniMax,
-  ChannelType.Mistral, ChannelType.Groq, ChannelType.Ollama, ChannelType.LingYiWanWu, ChannelType.StepFun, ChannelType.DeepSeek, ChannelType.Cloudflare,
+  ChannelType.Mistral, ChannelType.Groq, ChannelType.LingYiWanWu, ChannelType.StepFun, ChannelType.DeepSeek, ChannelType.Cloudflare,
   ChannelType.TogetherAI, ChannelType.Doubao, ChannelType.Novita, ChannelType.Proxy,
 ];
 
