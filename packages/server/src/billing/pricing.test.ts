@@ -50,7 +50,7 @@ describe('default prices', () => {
     ['DeepL bills characters, not tokens', ['deepl-zh', 'deepl-en', 'deepl-ja']],
     ['Ollama runs local models: there is no list price', ['llama3.1', 'qwen2.5', 'mistral', 'nomic-embed-text']],
     ['left out before per-vendor pricing; not researched here', ['text-embedding-004']],
-    ['no published per-token price found', ['PaLM-2', 'glm-4v', '@hf/thebloke/deepseek-coder-6.7b-instruct-awq']],
+    ['no published per-token price found', ['PaLM-2']],
     ['iFlytek: no per-token list price found (these are sold as token packages)', ['SparkDesk-v3.5', 'SparkDesk-v4.0', 'Spark-Max']],
     ['not on StepFun\'s current price list', ['step-1-8k', 'step-1-32k', 'step-1-128k', 'step-1v-8k', 'step-2-16k']],
     // The vendor's own price page could not be read; the prices seen were third-party copies or superseded lists.

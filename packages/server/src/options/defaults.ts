@@ -94,9 +94,28 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   // token), read 2026-11-23: llama-3.1-8b-instruct US$0.282 / 0.827 per 1M, mistral-7b-instruct-v0.1 US$0.110 / 0.190.
   '@cf/meta/llama-3.1-8b-instruct': 0.141,
   '@cf/mistral/mistral-7b-instruct-v0.1': 0.055,
+  // Models added to the catalogue on 2026-11-27, at the list prices we know (the vendors' pages could not be re-read
+  // from this machine; verify before relying on them). CNY at 7 per US$ (ratio = CNY per 1M tokens / 14):
+  // Zhipu GLM-4-Air 0.5, GLM-4V-Plus 4, GLM-4.5 2 in / 8 out, Embedding-3 0.5; DashScope text-embedding-v3 0.5,
+  // gte-rerank-v2 0.8; Moonshot kimi-k2-0905-preview 4 / 16; MiniMax-M2 2.1 / 8.4. Cloudflare (US$ per 1M, ratio = / 2):
+  // llama-3.3-70b-instruct-fp8-fast 0.293 / 2.253, bge-m3 0.012.
+  'glm-4-air': 0.0357,
+  'glm-4v-plus': 0.2857,
+  'glm-4.5': 0.1429,
+  'embedding-3': 0.0357,
+  'text-embedding-v3': 0.0357,
+  'gte-rerank-v2': 0.0571,
+  'kimi-k2-0905-preview': 0.2857,
+  'MiniMax-M2': 0.15,
+  '@cf/meta/llama-3.3-70b-instruct-fp8-fast': 0.1465,
+  '@cf/baai/bge-m3': 0.006,
 };
 
 export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
+  'glm-4.5': 4,
+  'kimi-k2-0905-preview': 4,
+  'MiniMax-M2': 4,
+  '@cf/meta/llama-3.3-70b-instruct-fp8-fast': 7.689,
   'gpt-3.5-turbo': 3,
   'gpt-3.5-turbo-0125': 3,
   'gpt-3.5-turbo-instruct': 1.333,

@@ -1,4 +1,4 @@
-import { ChannelStatus, splitList } from '@model-relay/contract';
+import { ChannelStatus, providerInfo, splitList } from '@model-relay/contract';
 import type { Notifier } from '../../notify/notifier.js';
 import type { OptionStore } from '../../options/option-store.js';
 import type { RelayStore } from '../../storage/repositories/relay-store.js';
@@ -52,7 +52,7 @@ export async function testChannel(deps: ChannelHealthDeps, channel: ChannelRow, 
   // The test is one chat completion: a non-chat model would fail upstream and count against the channel.
   if (!isChatModel(model)) return { success: false, message: notChatModelMessage(model), time: 0, model };
   const provider = adapterFor(channel.type);
-  if (!provider) return { success: false, message: `渠道类型 ${channel.type} 暂不支持测试`, time: 0, model };
+  if (!provider) return { success: false, message: providerInfo(channel.type).retired ?? `渠道类型 ${channel.type} 暂不支持测试`, time: 0, model };
   const target = targetOf(channel);
   const upstreamModel = mapModel(channel, model);
   const dialect = dialectOf(provider.dialects(target, upstreamModel)[0]);

@@ -1,4 +1,4 @@
-import { ChannelStatus, parseJsonObject, type LogAttempt } from '@model-relay/contract';
+import { ChannelStatus, parseJsonObject, providerInfo, type LogAttempt } from '@model-relay/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReservationPlan } from '../../billing/plan-reservation.js';
 import type { ChannelRow } from '../../storage/schema.js';
@@ -93,7 +93,8 @@ export async function attemptChannels(
     tried.add(channel.id);
     const provider = adapterFor(channel.type);
     if (!provider || !(call.endpoint === 'chat' || provider.supports(call.endpoint))) {
-      lastFailure = left(attempts, channel, 0, retryable(new RelayError(501, provider ? `渠道类型 ${channel.type} 不支持此接口` : `渠道类型 ${channel.type} 暂不支持转发`, 'upstream_error')));
+      const reason = provider ? `渠道类型 ${channel.type} 不支持此接口` : (providerInfo(channel.type).retired ?? `渠道类型 ${channel.type} 暂不支持转发`);
+      lastFailure = left(attempts, channel, 0, retryable(new RelayError(501, reason, 'upstream_error')));
       continue;
     }
     const target = targetOf(channel);

@@ -246,6 +246,8 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
   // What the frames read so far wrote: when a later frame of the same batch breaks the stream, the client still
   // gets what came before it (then the error event).
   let unsent = '';
+  /** A re-framed stream carried its own end (OpenAI's [DONE]). */
+  let closed = false;
   const handle = (frames: Frame[]): string => {
     unsent = '';
     for (const wrapped of frames) {
@@ -254,7 +256,10 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
         const parts = reader.read(frame);
         tally.add(parts);
         if (writer) for (const part of parts) unsent += writer.write(part);
-        else if (!raw) unsent += plan.upstream.frame(frame);
+        else if (!raw) {
+          unsent += plan.upstream.frame(frame);
+          if (frame.data === '[DONE]') closed = true;
+        }
       }
     }
     const out = unsent;
@@ -279,7 +284,9 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
       return waiting;
     });
     const tail = handle(decoder.end());
-    res.end(raw ? undefined : tail + (writer ? writer.end() : ''));
+    // Re-framed OpenAI chunks (a codec's frames) end with OpenAI's [DONE], unless a frame already said it; the other
+    // dialects end with an event the frames carry.
+    res.end(raw ? undefined : tail + (writer ? writer.end() : !closed && plan.upstream.name === 'openai-chat' ? 'data: [DONE]\n\n' : ''));
     return { kind: 'success', usage: tally.usage, text: tally.text, firstByteAt: firstByteAt ?? Date.now() };
   } catch (error) {
     // A client that closes as soon as it has the whole answer (Codex after response.completed) got all of it.

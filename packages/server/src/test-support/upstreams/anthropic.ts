@@ -16,6 +16,8 @@ export type MockAnthropic = MockHandle;
 export interface MockAnthropicOptions {
   /** Refuse consecutive same-role turns and an assistant first turn (the API itself joins such turns). */
   strictTurns?: boolean;
+  /** Served under this path (a vendor's Anthropic-compatible endpoint, such as DeepSeek's /anthropic). */
+  pathPrefix?: string;
 }
 
 /** anthropic-version values the API knows; 2026-10-21 drops temperature, top_p and top_k. */
@@ -49,7 +51,7 @@ export function sendAnthropicError(res: ServerResponse, name: string): void {
 export async function startMockAnthropic(options: MockAnthropicOptions = {}): Promise<MockAnthropic> {
   const signatures = claudeSignatures();
   return startMockServer(async (req, res, recorded) => {
-    const path = recorded.path.replace(/\/+$/, '');
+    const path = recorded.path.replace(/\/+$/, '').slice(options.pathPrefix && recorded.path.startsWith(options.pathPrefix) ? options.pathPrefix.length : 0);
     const apiKey = req.headers['x-api-key'];
     const bearer = /^Bearer\s+(.+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
     const key = typeof apiKey === 'string' ? apiKey : bearer;

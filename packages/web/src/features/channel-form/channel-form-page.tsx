@@ -1,5 +1,5 @@
-import { AZURE_CHANNEL_TYPE, AZURE_DEFAULT_API_VERSION, CHANNEL_KEY_HINTS, CHANNEL_TYPES, MODEL_MAPPING_EXAMPLE, PROXY_CHANNEL_TYPE, channelInputSchema, firstIssueMessage, splitList } from '@model-relay/contract';
-import { Button, Card, Checkbox, Form, Input, InputNumber, Select, Space, Tag, Typography } from 'antd';
+import { AZURE_CHANNEL_TYPE, AZURE_DEFAULT_API_VERSION, CHANNEL_KEY_HINTS, CHANNEL_TYPES, MODEL_MAPPING_EXAMPLE, PROXY_CHANNEL_TYPE, channelInputSchema, firstIssueMessage, providerInfo, splitList } from '@model-relay/contract';
+import { Alert, Button, Card, Checkbox, Form, Input, InputNumber, Select, Space, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useCreateChannels } from '../../api/channels/create-channels';
@@ -97,6 +97,11 @@ export default function ChannelFormPage() {
         <Form.Item label="类型">
           <Select aria-label="渠道类型" value={state.type} options={typeOptions} onChange={(v) => set('type', v)} showSearch optionFilterProp="title" />
         </Form.Item>
+        {providerInfo(state.type).retired && (
+          <Form.Item>
+            <Alert type="warning" showIcon message={providerInfo(state.type).retired} />
+          </Form.Item>
+        )}
         <Form.Item label="名称">
           <Input placeholder="请为渠道命名" value={state.name} onChange={(e) => set('name', e.target.value)} />
         </Form.Item>
@@ -164,6 +169,18 @@ export default function ChannelFormPage() {
         {state.type === 34 && (
           <Form.Item label="User ID">
             <Input placeholder="生成该密钥的用户 ID" value={config.user_id} onChange={setField('user_id')} />
+          </Form.Item>
+        )}
+        {state.type === 37 && (
+          <Form.Item label="Account ID" extra="Cloudflare 控制台 Workers AI 页面上的 Account ID，请求发往 /client/v4/accounts/{Account ID}/ai/v1">
+            <Input placeholder="请输入 Account ID" value={config.user_id} onChange={setField('user_id')} />
+          </Form.Item>
+        )}
+        {providerInfo(state.type).anthropicPath && (
+          <Form.Item extra={`开启后，Claude Code 等 /v1/messages 客户端的请求原样转发到厂商的 Claude 兼容接口（${providerInfo(state.type).anthropicPath}/v1/messages），不做格式转换`}>
+            <Checkbox checked={config.claude_api === 'on'} onChange={(e) => setConfig((c) => ({ ...c, claude_api: e.target.checked ? 'on' : '' }))}>
+              使用厂商的 Claude 兼容接口
+            </Checkbox>
           </Form.Item>
         )}
         {!editing && (

@@ -1,8 +1,9 @@
-import { CHANNEL_KEY_PARTS, keyFromConfig, parseJsonObject } from '@model-relay/contract';
+import { CHANNEL_KEY_PARTS, PROVIDER_CATALOGUE, keyFromConfig, parseJsonObject } from '@model-relay/contract';
 
 /**
  * The type-specific fields of a channel (spec sections 3 and 5), kept in its config JSON: AWS (33) region,
- * ak, sk; Vertex AI (42) region, vertex_ai_project_id, vertex_ai_adc; Coze (34) user_id.
+ * ak, sk; Vertex AI (42) region, vertex_ai_project_id, vertex_ai_adc; Coze (34) user_id; Cloudflare (37) its Account ID
+ * in user_id; the vendors with an Anthropic-compatible endpoint `claude_api: "on"` when the channel uses it.
  */
 export interface ChannelConfig {
   region: string;
@@ -11,15 +12,18 @@ export interface ChannelConfig {
   user_id: string;
   vertex_ai_project_id: string;
   vertex_ai_adc: string;
+  claude_api: string;
 }
 
-export const EMPTY_CONFIG: ChannelConfig = { region: '', ak: '', sk: '', user_id: '', vertex_ai_project_id: '', vertex_ai_adc: '' };
+export const EMPTY_CONFIG: ChannelConfig = { region: '', ak: '', sk: '', user_id: '', vertex_ai_project_id: '', vertex_ai_adc: '', claude_api: '' };
 
 /** Which config fields each type uses, in the order they are sent. */
 const CONFIG_FIELDS: Partial<Record<number, Array<keyof ChannelConfig>>> = {
   33: ['region', 'ak', 'sk'],
   42: ['region', 'vertex_ai_project_id', 'vertex_ai_adc'],
   34: ['user_id'],
+  37: ['user_id'],
+  ...Object.fromEntries(PROVIDER_CATALOGUE.filter((p) => p.anthropicPath).map((p) => [p.value, ['claude_api'] as Array<keyof ChannelConfig>])),
 };
 
 /** The stored config text of a channel as form fields; anything unreadable gives empty fields. */

@@ -1,5 +1,6 @@
 import { ChannelType, providerInfo } from '@model-relay/contract';
 import { RelayError } from '../../relay-error.js';
+import { ANTHROPIC_VERSION } from '../anthropic/adapter.js';
 import type { BuildInput, ChannelTarget, Endpoint, ErrorVerdict, ProviderAdapter, UpstreamRequest } from '../types.js';
 
 /** OpenAI error statuses that mean the key or the account is dead, not a passing fault. */
@@ -52,16 +53,45 @@ export const openAiCompatibleAdapter: ProviderAdapter = {
   id: 'openai-compatible',
   channelTypes: OPENAI_COMPATIBLE_TYPES,
 
-  dialects: (channel) => (channel.type === 1 ? ['openai-chat', 'openai-responses'] : ['openai-chat']),
+  dialects: (channel) => (channel.type === ChannelType.OpenAI ? ['openai-chat', 'openai-responses'] : claudeApiOf(channel) ? ['openai-chat', 'anthropic'] : ['openai-chat']),
   supports: () => true,
 
   build(input: BuildInput): UpstreamRequest {
+    const claudeApi = input.dialect === 'anthropic' ? claudeApiOf(input.channel) : undefined;
+    if (claudeApi) return claudeApiRequest(input, claudeApi);
     const path = input.dialect === 'openai-responses' ? '/v1/responses' : OPENAI_PATHS[input.endpoint];
     return { url: openAiUrl(input.channel, path), method: 'POST', ...openAiBody(input, { authorization: `Bearer ${input.channel.key}` }) };
   },
 
   classifyError: classifyOpenAiError,
 };
+
+/**
+ * The vendor's Anthropic-compatible Messages endpoint (catalogue `anthropicPath`, under the base URL's origin) when the
+ * channel turned it on (config `claude_api: "on"`): a `/v1/messages` client such as Claude Code passes through to it.
+ */
+export function claudeApiOf(channel: ChannelTarget): string | undefined {
+  const path = providerInfo(channel.type).anthropicPath;
+  if (!path || channel.config.claude_api !== 'on') return undefined;
+  const base = channel.baseUrl || providerInfo(channel.type).baseUrl;
+  try {
+    return `${new URL(base).origin}${path}/v1/messages`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The client's Messages body as it came (model and output cap applied), with both of the vendors' ways to take a key. */
+function claudeApiRequest(input: BuildInput, url: string): UpstreamRequest {
+  const headers: Record<string, string> = {
+    'x-api-key': input.channel.key,
+    authorization: `Bearer ${input.channel.key}`,
+    'anthropic-version': input.forwardHeaders?.['anthropic-version'] ?? ANTHROPIC_VERSION,
+    'content-type': 'application/json',
+  };
+  if (input.forwardHeaders?.['anthropic-beta']) headers['anthropic-beta'] = input.forwardHeaders['anthropic-beta'];
+  return { url, method: 'POST', headers, body: Buffer.isBuffer(input.body) ? input.body : JSON.stringify(input.body) };
+}
 
 /** JSON bodies are serialised with usage requested for streams; uploads pass through byte for byte. */
 export function openAiBody(input: BuildInput, authHeaders: Record<string, string>): Pick<UpstreamRequest, 'body' | 'headers'> {
