@@ -60,7 +60,6 @@ describe('default prices', () => {
     ['vendor price page not found', ['Baichuan4', 'Baichuan3-Turbo', 'Baichuan2-Turbo', 'Baichuan-Text-Embedding']],
     ['vendor price page not found', ['abab6.5s-chat', 'abab6.5-chat', 'abab5.5-chat', 'MiniMax-Text-01']],
     ['vendor price page not found', ['yi-lightning', 'yi-large', 'yi-medium', 'yi-vision']],
-    ['vendor price page not found', ['command-r', 'command-r-plus', 'command-r7b-12-2024', 'embed-multilingual-v3.0']],
     ['vendor price page not found', ['doubao-pro-32k', 'doubao-lite-32k', 'doubao-pro-128k', 'doubao-embedding']],
     ['vendor price page not found', ['meta-llama/Llama-3.3-70B-Instruct-Turbo', 'Qwen/Qwen2.5-72B-Instruct-Turbo', 'mistralai/Mixtral-8x7B-Instruct-v0.1']],
     ['vendor price page not found', ['meta-llama/llama-3.1-8b-instruct', 'meta-llama/llama-3.1-70b-instruct', 'mistralai/mistral-nemo', 'qwen/qwen-2.5-72b-instruct']],

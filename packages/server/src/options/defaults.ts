@@ -109,6 +109,18 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   'MiniMax-M2': 0.15,
   '@cf/meta/llama-3.3-70b-instruct-fp8-fast': 0.1465,
   '@cf/baai/bge-m3': 0.006,
+  // Cohere, US$. command-r-plus-08-2024 US$2.50 / 10.00 and command-r-08-2024 US$0.15 / 0.60 per 1M: Cohere's
+  // changelog (docs.cohere.com/changelog/command-gets-refreshed). cohere.com/pricing could not be read here (2026-11-27);
+  // as public price tables copy it: command-a-03-2025 US$2.50 / 10.00, command-r7b-12-2024 US$0.0375 / 0.15,
+  // embed-v4.0 US$0.12 and embed-multilingual-v3.0 US$0.10 per 1M text tokens, rerank-v3.5 US$2.00 per 1K searches.
+  // A search unit is billed as 100 prompt tokens (providers/cohere/codec.ts), so ratio 10 = US$0.002 a search.
+  'command-a-03-2025': 1.25,
+  'command-r-plus-08-2024': 1.25,
+  'command-r-08-2024': 0.075,
+  'command-r7b-12-2024': 0.01875,
+  'embed-v4.0': 0.06,
+  'embed-multilingual-v3.0': 0.05,
+  'rerank-v3.5': 10,
 };
 
 export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
@@ -169,6 +181,10 @@ export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
   'google/gemini-2.0-flash-001': 4,
   '@cf/meta/llama-3.1-8b-instruct': 2.933,
   '@cf/mistral/mistral-7b-instruct-v0.1': 1.727,
+  'command-a-03-2025': 4,
+  'command-r-plus-08-2024': 4,
+  'command-r-08-2024': 4,
+  'command-r7b-12-2024': 4,
 };
 
 /**

@@ -175,7 +175,7 @@ export async function attemptChannels(
             continue;
           }
         }
-        lastFailure = left(attempts, channel, response.status, await failure(deps, provider, channel, { status: response.status, body: text, contentType: response.contentType, retryAfter: response.headers['retry-after'], passThrough: spec.client === spec.upstream }, request));
+        lastFailure = left(attempts, channel, response.status, await failure(deps, provider, channel, { status: response.status, body: text, contentType: response.contentType, retryAfter: response.headers['retry-after'], passThrough: spec.client === spec.upstream && !provider.codec?.(target, upstreamModel)?.answer }, request));
         if (!lastFailure.retry) break;
         continue;
       }
@@ -206,7 +206,7 @@ function left(attempts: LogAttempt[], channel: ChannelRow, status: number, failu
 const retryable = (error: RelayError): Failure => Object.assign(error, { retry: true });
 
 /** An upstream error: classified by its provider, perhaps disabling the channel, and kept for the client. */
-/** What an upstream answered when it failed. `passThrough`: it speaks the client's dialect. */
+/** What an upstream answered when it failed. `passThrough`: it speaks the client's dialect (a vendor whose answers a codec rewrites does not). */
 interface UpstreamError {
   status: number;
   body: string;

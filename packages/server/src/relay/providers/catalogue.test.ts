@@ -36,6 +36,7 @@ describe('provider catalogue', () => {
     29: 'https://api.groq.com/openai/v1/chat/completions',
     31: 'https://api.lingyiwanwu.com/v1/chat/completions',
     32: 'https://api.stepfun.com/v1/chat/completions',
+    35: 'https://api.cohere.com/v2/chat',
     36: 'https://api.deepseek.com/v1/chat/completions',
     37: 'https://api.cloudflare.com/client/v4/accounts/0123456789abcdef/ai/v1/chat/completions',
     39: 'https://api.together.xyz/v1/chat/completions',

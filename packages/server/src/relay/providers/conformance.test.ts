@@ -218,8 +218,14 @@ for (const provider of PROVIDERS) {
         expect(essentials(parse(upstream))).toEqual(essentials(canonical));
       });
 
+      // A vendor whose wire is its own records its own answers: its codec reads them as the dialect's.
+      const answer = () => {
+        const recorded = json(provider.id, `${scenario}.response.json`) as Record<string, unknown>;
+        return provider.codec?.(target(provider.channelTypes[0]), model)?.answer?.(recorded) ?? recorded;
+      };
+
       it('the response and the stream read into the answer the scenario implies', () => {
-        const whole = dialect.parseResponse(json(provider.id, `${scenario}.response.json`));
+        const whole = dialect.parseResponse(answer());
         expectScenario(scenario, whole);
         const frames = streamFrames(provider.id, scenario, provider);
         if (!frames) return;
@@ -229,7 +235,7 @@ for (const provider of PROVIDERS) {
       });
 
       it.each(allDialects().map((d) => [d.name, d] as const))('a %s client gets the same answer back', (_name, client) => {
-        const whole = dialect.parseResponse(json(provider.id, `${scenario}.response.json`));
+        const whole = dialect.parseResponse(answer());
         expectWritesBack(client, whole);
         const frames = streamFrames(provider.id, scenario, provider);
         if (frames) {

@@ -1,14 +1,24 @@
 import { anthropicAdapter } from './anthropic/adapter.js';
 import { azureAdapter } from './azure/adapter.js';
-import { geminiAdapter } from './gemini/adapter.js';
 import { bedrockAdapter } from './bedrock/adapter.js';
+import { cohereAdapter } from './cohere/adapter.js';
+import { geminiAdapter } from './gemini/adapter.js';
 import { ollamaAdapter } from './ollama/adapter.js';
 import { openAiCompatibleAdapter } from './openai-compatible/adapter.js';
-import { vertexAdapter } from './vertex/adapter.js';
 import type { ProviderAdapter } from './types.js';
+import { vertexAdapter } from './vertex/adapter.js';
 
 /** One line per provider. A channel type without an adapter here cannot relay yet. */
-export const PROVIDERS: readonly ProviderAdapter[] = [openAiCompatibleAdapter, azureAdapter, anthropicAdapter, geminiAdapter, vertexAdapter, bedrockAdapter, ollamaAdapter];
+export const PROVIDERS: readonly ProviderAdapter[] = [
+  openAiCompatibleAdapter,
+  azureAdapter,
+  anthropicAdapter,
+  geminiAdapter,
+  vertexAdapter,
+  bedrockAdapter,
+  ollamaAdapter,
+  cohereAdapter,
+];
 
 const byType = new Map<number, ProviderAdapter>();
 for (const adapter of PROVIDERS) for (const type of adapter.channelTypes) byType.set(type, adapter);
