@@ -8,6 +8,9 @@ import { fixtures } from './fixtures.js';
 import { geminiCaches, geminiSignatures } from './gemini-replies.js';
 import { parseModelId, validateConverse } from './bedrock-converse.js';
 import { validateGenerateContent } from './gemini-validate.js';
+import { sparkRequestFrame } from '../../relay/providers/spark/request-frame.js';
+import { sparkVersion } from '../../relay/providers/spark/versions.js';
+import { validateSparkFrame } from './spark.js';
 
 /**
  * The request checks of each provider's mock, for the conformance battery: null when the upstream would take
@@ -33,6 +36,8 @@ const VALIDATORS: Record<string, (dialect: string, model: string) => Validate> =
     dialect === 'anthropic'
       ? (validateMessagesBody(invokeModelBody(body as Record<string, unknown>), { platform: 'bedrock', model, signatures: new Set(), strictTurns: true })?.message ?? null)
       : validateConverse(body, { family: parseModelId(model)?.family ?? '', stream: false, signatures: new Set() }),
+  // What the Spark adapter sends over the WebSocket: the frame written from the OpenAI body, for the model's version.
+  spark: (_dialect, model) => (body) => validateSparkFrame(sparkRequestFrame(body as Record<string, unknown>, sparkVersion(model), 'app12345'), { domain: sparkVersion(model).domain }),
 };
 
 export function validatorFor(provider: string, dialect: string, model: string): Validate {
