@@ -39,7 +39,7 @@ export function openWebSocket(request: UpstreamRequest, signal: AbortSignal, tim
     };
     const cleanup = () => {
       clearTimeout(connectTimer);
-      if (!opened) signal.removeEventListener('abort', onAbort);
+      signal.removeEventListener('abort', onAbort);
     };
     signal.addEventListener('abort', onAbort, { once: true });
 
