@@ -51,7 +51,7 @@ describe('default prices', () => {
     ['Ollama runs local models: there is no list price', ['llama3.1', 'qwen2.5', 'mistral', 'nomic-embed-text']],
     ['left out before per-vendor pricing; not researched here', ['text-embedding-004']],
     ['no published per-token price found', ['PaLM-2']],
-    ['iFlytek: no per-token list price found (these are sold as token packages)', ['SparkDesk-v3.5', 'SparkDesk-v4.0', 'Spark-Max']],
+    ['iFlytek: no per-token list price found (these are sold as token packages)', ['SparkDesk-v3.5', 'SparkDesk-v4.0', 'Spark-Pro', 'Spark-Pro-128K', 'Spark-Max', 'Spark-Max-32K', 'Spark-4.0-Ultra']],
     ['not on StepFun\'s current price list', ['step-1-8k', 'step-1-32k', 'step-1-128k', 'step-1v-8k', 'step-2-16k']],
     // The vendor's own price page could not be read; the prices seen were third-party copies or superseded lists.
     ['Baidu Qianfan: only January 2024 prices found; Baidu has announced cuts since', ['ERNIE-4.0-8K', 'ERNIE-3.5-8K', 'ERNIE-Speed-128K', 'ERNIE-Lite-8K', 'Embedding-V1']],

@@ -56,6 +56,16 @@ describe('provider catalogue', () => {
     expect(request.url).toBe(url);
   });
 
+  // iFlytek Spark (18) is not in the table: its URL is signed per call (a date in the query) and needs APPID|APISecret|APIKey.
+  it('type 18 sends a chat to the signed WebSocket URL its vendor documents: wss://spark-api.xf-yun.com/v1.1/chat for Spark-Lite', () => {
+    const provider = PROVIDERS.find((p) => p.channelTypes.includes(18))!;
+    const channel = { type: 18, baseUrl: '', key: 'app|secret|key', other: '', config: {} };
+    const model = providerInfo(18).models[0];
+    const url = new URL(provider.build({ endpoint: 'chat', dialect: 'openai-chat', channel, model, stream: false, body: { model, messages: [] }, path: '/v1/chat/completions' }).url);
+    expect(`${url.origin}${url.pathname}`).toBe('wss://spark-api.xf-yun.com/v1.1/chat');
+    expect([...url.searchParams.keys()]).toEqual(['authorization', 'date', 'host']);
+  });
+
   it('a channel with its own base URL keeps the vendor\'s path under it', () => {
     const provider = PROVIDERS.find((p) => p.channelTypes.includes(16))!;
     const channel = { type: 16, baseUrl: 'https://glm.example.com', key: 'k', other: '', config: {} };

@@ -5,6 +5,7 @@ import { cohereAdapter } from './cohere/adapter.js';
 import { geminiAdapter } from './gemini/adapter.js';
 import { ollamaAdapter } from './ollama/adapter.js';
 import { openAiCompatibleAdapter } from './openai-compatible/adapter.js';
+import { sparkAdapter } from './spark/adapter.js';
 import type { ProviderAdapter } from './types.js';
 import { vertexAdapter } from './vertex/adapter.js';
 
@@ -18,6 +19,7 @@ export const PROVIDERS: readonly ProviderAdapter[] = [
   bedrockAdapter,
   ollamaAdapter,
   cohereAdapter,
+  sparkAdapter,
 ];
 
 const byType = new Map<number, ProviderAdapter>();

@@ -1,12 +1,16 @@
-import type { Dispatcher } from 'undici';
+import type { Readable } from 'node:stream';
 import type { UpstreamRequest } from '../providers/types.js';
 import type { UpstreamPools } from './upstream-pools.js';
+import { openWebSocket } from './websocket.js';
+
+/** An answer's bytes as they arrive (undici's body, or a WebSocket's messages), readable whole with `text()`. */
+export type UpstreamBody = Readable & { text(): Promise<string> };
 
 export interface UpstreamResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   contentType: string;
-  body: Dispatcher.ResponseData['body'];
+  body: UpstreamBody;
 }
 
 /**
@@ -16,6 +20,7 @@ export interface UpstreamResponse {
  */
 export async function sendUpstream(pools: UpstreamPools, request: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
   const url = new URL(request.url);
+  if (url.protocol === 'wss:' || url.protocol === 'ws:') return openWebSocket(request, signal, pools.timeoutMs);
   const response = await pools.get(url.origin).request({
     method: request.method,
     path: `${url.pathname}${url.search}`,

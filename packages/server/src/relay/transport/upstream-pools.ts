@@ -4,7 +4,8 @@ import { Pool } from 'undici';
 export class UpstreamPools {
   private readonly pools = new Map<string, Pool>();
   constructor(
-    private readonly timeoutMs: number,
+    /** Headers and body timeout of every upstream call (RELAY_TIMEOUT_SECONDS). */
+    readonly timeoutMs: number,
     /** Concurrent connections per upstream origin: each in-flight stream holds one. */
     private readonly maxConnections = 4096,
   ) {}

@@ -10,6 +10,9 @@ import { parseModelId, validateConverse } from './bedrock-converse.js';
 import { validateGenerateContent } from './gemini-validate.js';
 import { cohereChatBody } from '../../relay/providers/cohere/chat-body.js';
 import { validateCohereChat } from './cohere-validate.js';
+import { sparkRequestFrame } from '../../relay/providers/spark/request-frame.js';
+import { sparkVersion } from '../../relay/providers/spark/versions.js';
+import { validateSparkFrame } from './spark.js';
 
 /**
  * The request checks of each provider's mock, for the conformance battery: null when the upstream would take
@@ -37,6 +40,8 @@ const VALIDATORS: Record<string, (dialect: string, model: string) => Validate> =
       : validateConverse(body, { family: parseModelId(model)?.family ?? '', stream: false, signatures: new Set() }),
   // What the Cohere adapter sends: the OpenAI body written as Cohere's v2 chat body.
   cohere: () => (body) => validateCohereChat(cohereChatBody(body as Record<string, unknown>, false)),
+  // What the Spark adapter sends over the WebSocket: the frame written from the OpenAI body, for the model's version.
+  spark: (_dialect, model) => (body) => validateSparkFrame(sparkRequestFrame(body as Record<string, unknown>, sparkVersion(model), 'app12345'), { domain: sparkVersion(model).domain }),
 };
 
 export function validatorFor(provider: string, dialect: string, model: string): Validate {
