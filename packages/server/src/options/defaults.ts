@@ -94,6 +94,15 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   // token), read 2026-11-23: llama-3.1-8b-instruct US$0.282 / 0.827 per 1M, mistral-7b-instruct-v0.1 US$0.110 / 0.190.
   '@cf/meta/llama-3.1-8b-instruct': 0.141,
   '@cf/mistral/mistral-7b-instruct-v0.1': 0.055,
+  // Tencent Hunyuan (CNY at 7 per US$, read 2026-11-23). Tencent's price page (cloud.tencent.com/document/product/1729/97731)
+  // could not be read from here: hunyuan-lite is free and hunyuan-pro 30 / 100, hunyuan-standard 4.5 / 5 CNY per 1M input /
+  // output as a public table dated 2024-05-23 copies that page; hunyuan-turbo 15 / 50 as Tencent announced it (not seen
+  // on the page); hunyuan-turbos-latest 0.8 / 2 as Tencent's own Hunyuan-TurboS announcement (github.com/Tencent/Hunyuan-TurboS) says.
+  'hunyuan-lite': 0,
+  'hunyuan-standard': 0.3214,
+  'hunyuan-pro': 2.1429,
+  'hunyuan-turbo': 1.0714,
+  'hunyuan-turbos-latest': 0.0571,
 };
 
 export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
@@ -150,6 +159,10 @@ export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
   'google/gemini-2.0-flash-001': 4,
   '@cf/meta/llama-3.1-8b-instruct': 2.933,
   '@cf/mistral/mistral-7b-instruct-v0.1': 1.727,
+  'hunyuan-standard': 1.111,
+  'hunyuan-pro': 3.333,
+  'hunyuan-turbo': 3.333,
+  'hunyuan-turbos-latest': 2.5,
 };
 
 /**
