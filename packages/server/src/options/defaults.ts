@@ -94,7 +94,7 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   // token), read 2026-11-23: llama-3.1-8b-instruct US$0.282 / 0.827 per 1M, mistral-7b-instruct-v0.1 US$0.110 / 0.190.
   '@cf/meta/llama-3.1-8b-instruct': 0.141,
   '@cf/mistral/mistral-7b-instruct-v0.1': 0.055,
-  // Tencent Hunyuan (CNY at 7 per US$, read 2026-11-23). Tencent's price page (cloud.tencent.com/document/product/1729/97731)
+  // Tencent Hunyuan (CNY at 7 per US$, sources read 2026-11-27). Tencent's price page (cloud.tencent.com/document/product/1729/97731)
   // could not be read from here: hunyuan-lite is free and hunyuan-pro 30 / 100, hunyuan-standard 4.5 / 5 CNY per 1M input /
   // output as a public table dated 2024-05-23 copies that page; hunyuan-turbo 15 / 50 as Tencent announced it (not seen
   // on the page); hunyuan-turbos-latest 0.8 / 2 as Tencent's own Hunyuan-TurboS announcement (github.com/Tencent/Hunyuan-TurboS) says.

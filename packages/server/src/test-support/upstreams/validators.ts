@@ -8,6 +8,8 @@ import { fixtures } from './fixtures.js';
 import { geminiCaches, geminiSignatures } from './gemini-replies.js';
 import { parseModelId, validateConverse } from './bedrock-converse.js';
 import { validateGenerateContent } from './gemini-validate.js';
+import { hunyuanChatBody } from '../../relay/providers/hunyuan/hunyuan-body.js';
+import { validateChatCompletions } from './hunyuan-validate.js';
 
 /**
  * The request checks of each provider's mock, for the conformance battery: null when the upstream would take
@@ -33,6 +35,8 @@ const VALIDATORS: Record<string, (dialect: string, model: string) => Validate> =
     dialect === 'anthropic'
       ? (validateMessagesBody(invokeModelBody(body as Record<string, unknown>), { platform: 'bedrock', model, signatures: new Set(), strictTurns: true })?.message ?? null)
       : validateConverse(body, { family: parseModelId(model)?.family ?? '', stream: false, signatures: new Set() }),
+  // What the Hunyuan adapter sends for a TC3 key: the OpenAI body written as ChatCompletions.
+  hunyuan: (_dialect, model) => (body) => validateChatCompletions(hunyuanChatBody(body as Record<string, unknown>, model, false))?.message ?? null,
 };
 
 export function validatorFor(provider: string, dialect: string, model: string): Validate {
