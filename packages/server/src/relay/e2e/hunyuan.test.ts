@@ -115,12 +115,13 @@ describe('an AppId|SecretId|SecretKey channel: signed API 3.0 calls', () => {
   it('OpenAI SDK tools: the call comes back (whole and streamed), and its result goes back as a tool message', async () => {
     await channel('ok');
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
-    const tools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'lookup_weather', description: '查询天气', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
+    const parameters = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    const tools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'lookup_weather', description: '查询天气', parameters } }];
     const first = await openai(token.key).chat.completions.create({ model: MODEL, tools, messages: [{ role: 'user', content: '北京今天天气怎么样？' }] });
     const call = first.choices[0].message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall;
     expect(first.choices[0].finish_reason).toBe('tool_calls');
     expect(call).toMatchObject({ id: 'call_d3k8m2p1q9r7s5t0', function: { name: 'lookup_weather', arguments: '{"city":"北京"}' } });
-    expect(sent().Tools[0]).toEqual({ Type: 'function', Function: { Name: 'lookup_weather', Description: '查询天气', Parameters: JSON.stringify(tools[0].function.parameters) } });
+    expect(sent().Tools[0]).toEqual({ Type: 'function', Function: { Name: 'lookup_weather', Description: '查询天气', Parameters: JSON.stringify(parameters) } });
 
     const stream = await openai(token.key).chat.completions.create({ model: MODEL, tools, stream: true, messages: [{ role: 'user', content: '北京今天天气怎么样？' }] });
     let args = '';
