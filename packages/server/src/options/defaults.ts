@@ -121,6 +121,15 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   'embed-v4.0': 0.06,
   'embed-multilingual-v3.0': 0.05,
   'rerank-v3.5': 10,
+  // Tencent Hunyuan (CNY at 7 per US$, sources read 2026-11-27). Tencent's price page (cloud.tencent.com/document/product/1729/97731)
+  // could not be read from here: hunyuan-lite is free and hunyuan-pro 30 / 100, hunyuan-standard 4.5 / 5 CNY per 1M input /
+  // output as a public table dated 2024-05-23 copies that page; hunyuan-turbo 15 / 50 as Tencent announced it (not seen
+  // on the page); hunyuan-turbos-latest 0.8 / 2 as Tencent's own Hunyuan-TurboS announcement (github.com/Tencent/Hunyuan-TurboS) says.
+  'hunyuan-lite': 0,
+  'hunyuan-standard': 0.3214,
+  'hunyuan-pro': 2.1429,
+  'hunyuan-turbo': 1.0714,
+  'hunyuan-turbos-latest': 0.0571,
 };
 
 export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
@@ -185,6 +194,10 @@ export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
   'command-r-plus-08-2024': 4,
   'command-r-08-2024': 4,
   'command-r7b-12-2024': 4,
+  'hunyuan-standard': 1.111,
+  'hunyuan-pro': 3.333,
+  'hunyuan-turbo': 3.333,
+  'hunyuan-turbos-latest': 2.5,
 };
 
 /**

@@ -187,6 +187,7 @@ export async function attemptChannels(
         return { outcome, channel };
       }
       lastFailure = left(attempts, channel, outcome.status, await failure(deps, provider, channel, { status: outcome.status, body: outcome.body, contentType: 'application/json', passThrough: false }, request));
+      // A vendor error answered with a success status (Hunyuan's Response.Error) is retried only when its verdict says so.
       if (!lastFailure.retry) break;
     } finally {
       reply.raw.off('close', onClose);

@@ -28,6 +28,7 @@ describe('provider catalogue', () => {
     19: 'https://ai.360.cn/v1/chat/completions',
     20: 'https://openrouter.ai/api/v1/chat/completions',
     22: 'https://fastgpt.run/api/openapi/v1/chat/completions',
+    23: 'https://api.hunyuan.cloud.tencent.com/v1/chat/completions',
     24: 'https://generativelanguage.googleapis.com/v1beta/models/gemini-1.5-flash:generateContent',
     25: 'https://api.moonshot.cn/v1/chat/completions',
     26: 'https://api.baichuan-ai.com/v1/chat/completions',

@@ -3,6 +3,7 @@ import { azureAdapter } from './azure/adapter.js';
 import { bedrockAdapter } from './bedrock/adapter.js';
 import { cohereAdapter } from './cohere/adapter.js';
 import { geminiAdapter } from './gemini/adapter.js';
+import { hunyuanAdapter } from './hunyuan/adapter.js';
 import { ollamaAdapter } from './ollama/adapter.js';
 import { openAiCompatibleAdapter } from './openai-compatible/adapter.js';
 import { sparkAdapter } from './spark/adapter.js';
@@ -20,6 +21,7 @@ export const PROVIDERS: readonly ProviderAdapter[] = [
   ollamaAdapter,
   cohereAdapter,
   sparkAdapter,
+  hunyuanAdapter,
 ];
 
 const byType = new Map<number, ProviderAdapter>();

@@ -13,6 +13,8 @@ import { validateCohereChat } from './cohere-validate.js';
 import { sparkRequestFrame } from '../../relay/providers/spark/request-frame.js';
 import { sparkVersion } from '../../relay/providers/spark/versions.js';
 import { validateSparkFrame } from './spark.js';
+import { hunyuanChatBody } from '../../relay/providers/hunyuan/hunyuan-body.js';
+import { validateChatCompletions } from './hunyuan-validate.js';
 
 /**
  * The request checks of each provider's mock, for the conformance battery: null when the upstream would take
@@ -42,6 +44,8 @@ const VALIDATORS: Record<string, (dialect: string, model: string) => Validate> =
   cohere: () => (body) => validateCohereChat(cohereChatBody(body as Record<string, unknown>, false)),
   // What the Spark adapter sends over the WebSocket: the frame written from the OpenAI body, for the model's version.
   spark: (_dialect, model) => (body) => validateSparkFrame(sparkRequestFrame(body as Record<string, unknown>, sparkVersion(model), 'app12345'), { domain: sparkVersion(model).domain }),
+  // What the Hunyuan adapter sends for a TC3 key: the OpenAI body written as ChatCompletions.
+  hunyuan: (_dialect, model) => (body) => validateChatCompletions(hunyuanChatBody(body as Record<string, unknown>, model, false))?.message ?? null,
 };
 
 export function validatorFor(provider: string, dialect: string, model: string): Validate {
