@@ -185,6 +185,15 @@ export async function attemptChannels(
         deps.affinity.remember(session, channel.id);
         return { outcome, channel };
       }
+      if (outcome.status === 401 && provider.credentials) {
+        // The same for a token refused in a success-status answer (ERNIE's error 110/111).
+        deps.credentials.forget(provider.credentials, target);
+        if (refreshed !== channel) {
+          refreshed = again = channel;
+          attempt--;
+          continue;
+        }
+      }
       lastFailure = left(attempts, channel, outcome.status, await failure(deps, provider, channel, { status: outcome.status, body: outcome.body, contentType: 'application/json', passThrough: false }, request));
     } finally {
       reply.raw.off('close', onClose);

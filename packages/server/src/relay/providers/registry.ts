@@ -1,5 +1,6 @@
 import { anthropicAdapter } from './anthropic/adapter.js';
 import { azureAdapter } from './azure/adapter.js';
+import { baiduAdapter } from './baidu/adapter.js';
 import { geminiAdapter } from './gemini/adapter.js';
 import { bedrockAdapter } from './bedrock/adapter.js';
 import { ollamaAdapter } from './ollama/adapter.js';
@@ -8,7 +9,7 @@ import { vertexAdapter } from './vertex/adapter.js';
 import type { ProviderAdapter } from './types.js';
 
 /** One line per provider. A channel type without an adapter here cannot relay yet. */
-export const PROVIDERS: readonly ProviderAdapter[] = [openAiCompatibleAdapter, azureAdapter, anthropicAdapter, geminiAdapter, vertexAdapter, bedrockAdapter, ollamaAdapter];
+export const PROVIDERS: readonly ProviderAdapter[] = [openAiCompatibleAdapter, azureAdapter, anthropicAdapter, geminiAdapter, vertexAdapter, bedrockAdapter, ollamaAdapter, baiduAdapter];
 
 const byType = new Map<number, ProviderAdapter>();
 for (const adapter of PROVIDERS) for (const type of adapter.channelTypes) byType.set(type, adapter);
