@@ -8,6 +8,9 @@ import { fixtures } from './fixtures.js';
 import { geminiCaches, geminiSignatures } from './gemini-replies.js';
 import { parseModelId, validateConverse } from './bedrock-converse.js';
 import { validateGenerateContent } from './gemini-validate.js';
+import { ernieChatBody } from '../../relay/providers/baidu/ernie-request.js';
+import { erniePath } from '../../relay/providers/baidu/endpoints.js';
+import { validateErnieChat } from './baidu.js';
 
 /**
  * The request checks of each provider's mock, for the conformance battery: null when the upstream would take
@@ -33,6 +36,8 @@ const VALIDATORS: Record<string, (dialect: string, model: string) => Validate> =
     dialect === 'anthropic'
       ? (validateMessagesBody(invokeModelBody(body as Record<string, unknown>), { platform: 'bedrock', model, signatures: new Set(), strictTurns: true })?.message ?? null)
       : validateConverse(body, { family: parseModelId(model)?.family ?? '', stream: false, signatures: new Set() }),
+  // What the Baidu adapter makes of an OpenAI body: ERNIE's, checked as ERNIE's chat API checks it.
+  baidu: (_dialect, model) => (body) => validateErnieChat(ernieChatBody(body as Record<string, unknown>, model, false), erniePath('chat', model).split('/').pop()),
 };
 
 export function validatorFor(provider: string, dialect: string, model: string): Validate {

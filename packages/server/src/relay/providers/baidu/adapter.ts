@@ -52,7 +52,8 @@ export const baiduAdapter: ProviderAdapter = {
     else if (input.endpoint === 'chat') [path, body] = [erniePath('chat', input.model), ernieChatBody(input.body, input.model, input.stream)];
     else throw new RelayError(501, '文心千帆渠道不支持此接口', 'upstream_error');
     return {
-      url: `${base}${path}?access_token=${encodeURIComponent(token)}`,
+      // The pipeline resolves the token before building; without one (a URL shown, not sent) the query is left off.
+      url: token ? `${base}${path}?access_token=${encodeURIComponent(token)}` : `${base}${path}`,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),

@@ -1,4 +1,4 @@
-import type { ChatRequest, Message } from '../../canonical.js';
+import { emptyRequest, type ChatRequest, type Message } from '../../canonical.js';
 import { parseChatRequest } from '../../dialects/openai-chat/parse-request.js';
 import { asArray, asNumber, asString, badRequest, isRecord } from '../../dialects/shared.js';
 import { maxOutputOf } from './endpoints.js';
@@ -18,7 +18,8 @@ export interface ErnieMessage {
 
 /** The ERNIE body for an OpenAI chat body (already model-mapped and output-capped by the pipeline). */
 export function ernieChatBody(openAi: Record<string, unknown>, model: string, stream: boolean): Record<string, unknown> {
-  const request = parseChatRequest({ ...openAi, model });
+  // An empty conversation is left for ERNIE to refuse in its own words (336003).
+  const request = Array.isArray(openAi.messages) && openAi.messages.length > 0 ? parseChatRequest({ ...openAi, model }) : emptyRequest(model);
   const body: Record<string, unknown> = { messages: ernieMessages(request.messages) };
   const system = request.system.map((p) => p.text).join('\n');
   if (system) body.system = system;
