@@ -195,6 +195,7 @@ export async function attemptChannels(
         }
       }
       lastFailure = left(attempts, channel, outcome.status, await failure(deps, provider, channel, { status: outcome.status, body: outcome.body, contentType: 'application/json', passThrough: false }, request));
+      if (!lastFailure.retry) break;
     } finally {
       reply.raw.off('close', onClose);
     }
