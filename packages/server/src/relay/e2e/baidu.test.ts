@@ -66,7 +66,7 @@ beforeAll(async () => {
   gateway = await t.app.listen({ port: 0, host: '127.0.0.1' });
   userId = (await t.ctx.repositories.users.findByUsername('root'))!.id;
   // Priced here so the charges below do not depend on the default price list (ERNIE-Speed and -Lite are free there).
-  await t.ctx.options.set('ModelRatio', JSON.stringify({ [ERNIE4]: 2, [ERNIE35]: 0.5, 'ERNIE-Speed-128K': 0.1, 'Embedding-V1': 0.05 }));
+  await t.ctx.options.set('ModelRatio', JSON.stringify({ [ERNIE4]: 2, [ERNIE35]: 0.5, 'ERNIE-Speed-128K': 0.1, 'Embedding-V1': 0.05, 'bce-reranker-base': 0.05 }));
   await t.ctx.options.set('CompletionRatio', JSON.stringify({ [ERNIE4]: 3, [ERNIE35]: 2, 'ERNIE-Speed-128K': 2 }));
 });
 afterAll(async () => {
@@ -166,6 +166,22 @@ describe('ERNIE through an access token', () => {
     expect(result.data[0].embedding).toEqual([0.018314670771360397, 0.00942440889775753, -0.036525607109069824]);
     expect(mock.requests.at(-1)).toMatchObject({ path: '/rpc/2.0/ai_custom/v1/wenxinworkshop/embeddings/embedding-v1', body: { input: ['推荐一些美食', '给我讲个故事'] } });
     await expectChargedOnce(token.id, 'Embedding-V1', { prompt_tokens: 12, completion_tokens: 0 });
+  });
+});
+
+describe('rerank', () => {
+  it('/v1/rerank in the Cohere/Jina shape goes to bce-reranker-base and is billed from ERNIE’s usage', async () => {
+    await ernieChannel('ok', 'bce-reranker-base');
+    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const res = await fetch(`${gateway}/v1/rerank`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'bce-reranker-base', query: '上海天气', documents: ['上海气候', '北京美食'], top_n: 2 }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ results: [{ index: 0, relevance_score: 0.7659813761711121 }, { index: 1 }], usage: { prompt_tokens: 15 } });
+    expect(mock.requests.at(-1)).toMatchObject({ path: '/rpc/2.0/ai_custom/v1/wenxinworkshop/reranker/bce_reranker_base', body: { query: '上海天气', documents: ['上海气候', '北京美食'], top_n: 2 } });
+    await expectChargedOnce(token.id, 'bce-reranker-base', { prompt_tokens: 15, completion_tokens: 0 });
   });
 });
 
