@@ -54,7 +54,6 @@ describe('default prices', () => {
     ['iFlytek: no per-token list price found (these are sold as token packages)', ['SparkDesk-v3.5', 'SparkDesk-v4.0', 'Spark-Pro', 'Spark-Pro-128K', 'Spark-Max', 'Spark-Max-32K', 'Spark-4.0-Ultra']],
     ['not on StepFun\'s current price list', ['step-1-8k', 'step-1-32k', 'step-1-128k', 'step-1v-8k', 'step-2-16k']],
     // The vendor's own price page could not be read; the prices seen were third-party copies or superseded lists.
-    ['Baidu Qianfan: only January 2024 prices found; Baidu has announced cuts since', ['ERNIE-4.0-8K', 'ERNIE-3.5-8K', 'ERNIE-Speed-128K', 'ERNIE-Lite-8K', 'Embedding-V1']],
     ['vendor price page not found', ['360GPT_S2_V9', 'embedding-bert-512-v1', 'embedding_s1_v1']],
     ['vendor price page not found', ['Baichuan4', 'Baichuan3-Turbo', 'Baichuan2-Turbo', 'Baichuan-Text-Embedding']],
     ['vendor price page not found', ['abab6.5s-chat', 'abab6.5-chat', 'abab5.5-chat', 'MiniMax-Text-01']],

@@ -84,6 +84,18 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   // 2026-11-23: qwen-long 0.0005 CNY / 1K input, 0.002 CNY / 1K output; text-embedding-v1 0.0007 CNY / 1K.
   'qwen-long': 0.0357,
   'text-embedding-v1': 0.05,
+  // Baidu Qianfan (CNY at 7 per US$, so ratio 1 = 0.014 CNY / 1K tokens), read 2026-11-27. Baidu's current price page
+  // could not be read; these are the list prices in Baidu's own Qianfan SDK (github.com/baidubce/bce-qianfan-sdk,
+  // python/qianfan/resources/llm/chat_completion.py and embedding.py at 6cacf600, 2025-12-12), which Baidu's price index
+  // (cloud.baidu.com/doc/WENXINWORKSHOP/s/hlqnms5rn) also gives: ERNIE-4.0-8K 0.12 CNY / 1K input and output,
+  // ERNIE-3.5-8K 0.012 / 0.012, Embedding-V1 0.002 / 1K. Baidu has cut ERNIE prices since, so these may overcharge;
+  // an admin can lower them. ERNIE-Speed and ERNIE-Lite have been free since Baidu's announcement of 2024-05-21
+  // ("千帆ModelBuilder 部分ERNIE系列模型免费开放公告").
+  'ERNIE-4.0-8K': 8.5714,
+  'ERNIE-3.5-8K': 0.8571,
+  'ERNIE-Speed-128K': 0,
+  'ERNIE-Lite-8K': 0,
+  'Embedding-V1': 0.1429,
   // iFlytek Spark, xfyun.cn/doc/spark/HTTP调用文档.html read 2026-11-23: Lite "支持免费使用" (free to use).
   'Spark-Lite': 0,
   // OpenRouter's own model pages (openrouter.ai/<id>), read 2026-11-23, under OpenRouter's ids: Claude 3.5 Sonnet

@@ -1,5 +1,6 @@
 import type { CredentialKind } from '../providers/types.js';
 import { awsCredentialSource } from './aws-credentials.js';
+import { baiduOAuthSource } from './baidu-oauth.js';
 import type { CredentialSource } from './credential-resolver.js';
 import { googleServiceAccountSource } from './google-service-account.js';
 
@@ -7,4 +8,5 @@ import { googleServiceAccountSource } from './google-service-account.js';
 export const CREDENTIAL_SOURCES: Partial<Record<CredentialKind, CredentialSource>> = {
   'google-service-account': googleServiceAccountSource,
   aws: awsCredentialSource,
+  'baidu-oauth': baiduOAuthSource,
 };

@@ -186,6 +186,15 @@ export async function attemptChannels(
         deps.affinity.remember(session, channel.id);
         return { outcome, channel };
       }
+      if (outcome.status === 401 && provider.credentials) {
+        // The same for a token refused in a success-status answer (ERNIE's error 110/111).
+        deps.credentials.forget(provider.credentials, target);
+        if (refreshed !== channel) {
+          refreshed = again = channel;
+          attempt--;
+          continue;
+        }
+      }
       lastFailure = left(attempts, channel, outcome.status, await failure(deps, provider, channel, { status: outcome.status, body: outcome.body, contentType: 'application/json', passThrough: false }, request));
       // A vendor error answered with a success status (Hunyuan's Response.Error) is retried only when its verdict says so.
       if (!lastFailure.retry) break;

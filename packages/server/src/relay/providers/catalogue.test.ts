@@ -23,6 +23,7 @@ describe('provider catalogue', () => {
     12: 'https://api.api2gpt.com/v1/chat/completions',
     13: 'https://api.aigc2d.com/v1/chat/completions',
     14: 'https://api.anthropic.com/v1/messages',
+    15: 'https://aip.baidubce.com/rpc/2.0/ai_custom/v1/wenxinworkshop/chat/completions_pro',
     16: 'https://open.bigmodel.cn/api/paas/v4/chat/completions',
     17: 'https://dashscope.aliyuncs.com/compatible-mode/v1/chat/completions',
     19: 'https://ai.360.cn/v1/chat/completions',

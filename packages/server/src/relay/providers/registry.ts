@@ -1,5 +1,6 @@
 import { anthropicAdapter } from './anthropic/adapter.js';
 import { azureAdapter } from './azure/adapter.js';
+import { baiduAdapter } from './baidu/adapter.js';
 import { bedrockAdapter } from './bedrock/adapter.js';
 import { cohereAdapter } from './cohere/adapter.js';
 import { geminiAdapter } from './gemini/adapter.js';
@@ -22,6 +23,7 @@ export const PROVIDERS: readonly ProviderAdapter[] = [
   cohereAdapter,
   sparkAdapter,
   hunyuanAdapter,
+  baiduAdapter,
 ];
 
 const byType = new Map<number, ProviderAdapter>();

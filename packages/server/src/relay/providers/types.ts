@@ -26,7 +26,7 @@ export type ResolvedCredentials =
   | { kind: 'aws'; accessKeyId: string; secretAccessKey: string; sessionToken?: string; region: string };
 
 /** Credentials that need I/O or signing, resolved by the pipeline (relay/credentials/). */
-export type CredentialKind = 'google-service-account' | 'aws';
+export type CredentialKind = 'google-service-account' | 'aws' | 'baidu-oauth';
 
 /** What the adapter knows about the channel it is building a request for. */
 export interface ChannelTarget {

@@ -15,6 +15,9 @@ import { sparkVersion } from '../../relay/providers/spark/versions.js';
 import { validateSparkFrame } from './spark.js';
 import { hunyuanChatBody } from '../../relay/providers/hunyuan/hunyuan-body.js';
 import { validateChatCompletions } from './hunyuan-validate.js';
+import { ernieChatBody } from '../../relay/providers/baidu/ernie-request.js';
+import { erniePath } from '../../relay/providers/baidu/endpoints.js';
+import { validateErnieChat } from './baidu.js';
 
 /**
  * The request checks of each provider's mock, for the conformance battery: null when the upstream would take
@@ -46,6 +49,8 @@ const VALIDATORS: Record<string, (dialect: string, model: string) => Validate> =
   spark: (_dialect, model) => (body) => validateSparkFrame(sparkRequestFrame(body as Record<string, unknown>, sparkVersion(model), 'app12345'), { domain: sparkVersion(model).domain }),
   // What the Hunyuan adapter sends for a TC3 key: the OpenAI body written as ChatCompletions.
   hunyuan: (_dialect, model) => (body) => validateChatCompletions(hunyuanChatBody(body as Record<string, unknown>, model, false))?.message ?? null,
+  // What the Baidu adapter makes of an OpenAI body: ERNIE's, checked as ERNIE's chat API checks it.
+  baidu: (_dialect, model) => (body) => validateErnieChat(ernieChatBody(body as Record<string, unknown>, model, false), erniePath('chat', model).split('/').pop()),
 };
 
 export function validatorFor(provider: string, dialect: string, model: string): Validate {
