@@ -94,6 +94,10 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   // token), read 2026-11-23: llama-3.1-8b-instruct US$0.282 / 0.827 per 1M, mistral-7b-instruct-v0.1 US$0.110 / 0.190.
   '@cf/meta/llama-3.1-8b-instruct': 0.141,
   '@cf/mistral/mistral-7b-instruct-v0.1': 0.055,
+  // DeepL API Pro, per source character (relay/providers/deepl/adapter.ts reports DeepL's billed_characters as
+  // prompt_tokens): US$25 per 1M characters = 12.5 x US$0.002 per 1K; support.deepl.com article 360020685720
+  // (read 2026-11-23) lists the EUR price, €0.00002 per character. The translation's characters cost nothing.
+  ...Object.fromEntries(['zh', 'en', 'ja', 'ko', 'de', 'fr', 'es'].map((language) => [`deepl-${language}`, 12.5])),
 };
 
 export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
@@ -150,6 +154,7 @@ export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
   'google/gemini-2.0-flash-001': 4,
   '@cf/meta/llama-3.1-8b-instruct': 2.933,
   '@cf/mistral/mistral-7b-instruct-v0.1': 1.727,
+  ...Object.fromEntries(['zh', 'en', 'ja', 'ko', 'de', 'fr', 'es'].map((language) => [`deepl-${language}`, 0])),
 };
 
 /**

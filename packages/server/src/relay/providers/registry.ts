@@ -4,10 +4,13 @@ import { geminiAdapter } from './gemini/adapter.js';
 import { bedrockAdapter } from './bedrock/adapter.js';
 import { openAiCompatibleAdapter } from './openai-compatible/adapter.js';
 import { vertexAdapter } from './vertex/adapter.js';
+import { cozeAdapter } from './coze/adapter.js';
+import { deeplAdapter } from './deepl/adapter.js';
+import { aiProxyLibraryAdapter } from './aiproxy-library/adapter.js';
 import type { ProviderAdapter } from './types.js';
 
 /** One line per provider. A channel type without an adapter here cannot relay yet. */
-export const PROVIDERS: readonly ProviderAdapter[] = [openAiCompatibleAdapter, azureAdapter, anthropicAdapter, geminiAdapter, vertexAdapter, bedrockAdapter];
+export const PROVIDERS: readonly ProviderAdapter[] = [openAiCompatibleAdapter, azureAdapter, anthropicAdapter, geminiAdapter, vertexAdapter, bedrockAdapter, cozeAdapter, deeplAdapter, aiProxyLibraryAdapter];
 
 const byType = new Map<number, ProviderAdapter>();
 for (const adapter of PROVIDERS) for (const type of adapter.channelTypes) byType.set(type, adapter);

@@ -8,6 +8,10 @@ import { fixtures } from './fixtures.js';
 import { geminiCaches, geminiSignatures } from './gemini-replies.js';
 import { parseModelId, validateConverse } from './bedrock-converse.js';
 import { validateGenerateContent } from './gemini-validate.js';
+import { vendorBody } from './vendor-body.js';
+import { cozeChatProblem } from './coze.js';
+import { deeplProblem } from './deepl.js';
+import { libraryAskProblem } from './aiproxy-library.js';
 
 /**
  * The request checks of each provider's mock, for the conformance battery: null when the upstream would take
@@ -33,6 +37,10 @@ const VALIDATORS: Record<string, (dialect: string, model: string) => Validate> =
     dialect === 'anthropic'
       ? (validateMessagesBody(invokeModelBody(body as Record<string, unknown>), { platform: 'bedrock', model, signatures: new Set(), strictTurns: true })?.message ?? null)
       : validateConverse(body, { family: parseModelId(model)?.family ?? '', stream: false, signatures: new Set() }),
+  // Vendors of their own wire: the adapter writes the vendor's body from the OpenAI one, and the mock checks that.
+  coze: (_dialect, model) => (body) => vendorBody('coze', model, body, cozeChatProblem),
+  deepl: (_dialect, model) => (body) => vendorBody('deepl', model, body, deeplProblem),
+  'aiproxy-library': (_dialect, model) => (body) => vendorBody('aiproxy-library', model, body, libraryAskProblem),
 };
 
 export function validatorFor(provider: string, dialect: string, model: string): Validate {
