@@ -186,6 +186,8 @@ export async function attemptChannels(
         return { outcome, channel };
       }
       lastFailure = left(attempts, channel, outcome.status, await failure(deps, provider, channel, { status: outcome.status, body: outcome.body, contentType: 'application/json', passThrough: false }, request));
+      // A vendor error said with a success status is judged like one said with its status: not always retried.
+      if (!lastFailure.retry) break;
     } finally {
       reply.raw.off('close', onClose);
     }

@@ -55,7 +55,8 @@ export function documentsText(documents: unknown): string {
 function failureOf(json: Record<string, unknown>): VendorAnswerError | undefined {
   const code = asNumber(json.errCode) ?? 0;
   if (json.success !== false && code === 0) return undefined;
-  const status = code === 401 || code === 403 ? 401 : code === 429 ? 429 : code >= 500 ? 500 : 400;
+  // errCode is an HTTP status when it looks like one (401, 429, 500...), else the library's own (a request fault).
+  const status = code === 401 || code === 403 ? 401 : code === 429 ? 429 : code >= 500 && code < 600 ? 500 : 400;
   return new VendorAnswerError(`AI Proxy 知识库错误${code ? ` ${code}` : ''}：${asString(json.message) || '未知错误'}`, status);
 }
 
