@@ -87,7 +87,7 @@ export async function startMockDeepL(options: MockDeepLOptions = {}): Promise<Mo
     const body = recorded.body as { text: string[]; target_lang: string; show_billed_characters?: boolean };
     const target = body.target_lang.toUpperCase();
     const translations = body.text.map((text) => ({
-      detected_source_language: /[^\u0000-\u024f]/.test(text) ? 'ZH' : 'EN',
+      detected_source_language: [...text].some((c) => c.codePointAt(0)! > 0x24f) ? 'ZH' : 'EN',
       text: translate(text, target),
       // Unicode code points of the source text (https://support.deepl.com/hc/en-us/articles/360020685720).
       ...(body.show_billed_characters === true ? { billed_characters: [...text].length } : {}),

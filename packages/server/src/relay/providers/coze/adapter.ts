@@ -4,7 +4,7 @@ import type { Frame } from '../../dialects/types.js';
 import { RelayError } from '../../relay-error.js';
 import { textOfContent } from '../message-text.js';
 import { chunkFrame, usageFrame, usageOf, type ChunkContext } from '../openai-chunks.js';
-import type { BuildInput, ChannelTarget, ErrorVerdict, ProviderAdapter, UpstreamRequest, VendorCodec } from '../types.js';
+import type { BuildInput, ChannelTarget, ErrorVerdict, ProviderAdapter, UpstreamRequest } from '../types.js';
 
 /** coze.com; a channel of Coze China (扣子) names https://api.coze.cn as its base URL. */
 const DEFAULT_BASE = 'https://api.coze.com';
