@@ -46,8 +46,7 @@ describe('default prices', () => {
    * A model priced later must leave this list (the second test says so).
    */
   const UNPRICED_DEFAULTS: Array<[reason: string, models: string[]]> = [
-    ['app pseudo-models: the app or knowledge base decides what a call costs', ['coze-bot', 'fastgpt-app', 'aiproxy-library']],
-    ['DeepL bills characters, not tokens', ['deepl-zh', 'deepl-en', 'deepl-ja']],
+    ['app pseudo-models: the app or knowledge base decides what a call costs', ['fastgpt-app']],
     ['Ollama runs local models: there is no list price', ['llama3.1', 'qwen2.5', 'mistral', 'nomic-embed-text']],
     ['left out before per-vendor pricing; not researched here', ['text-embedding-004']],
     ['no published per-token price found', ['PaLM-2']],

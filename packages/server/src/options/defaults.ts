@@ -142,6 +142,10 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   'hunyuan-pro': 2.1429,
   'hunyuan-turbo': 1.0714,
   'hunyuan-turbos-latest': 0.0571,
+  // DeepL API Pro, per source character (relay/providers/deepl/adapter.ts reports DeepL's billed_characters as
+  // prompt_tokens): US$25 per 1M characters = 12.5 x US$0.002 per 1K; support.deepl.com article 360020685720
+  // (read 2026-11-23) lists the EUR price, €0.00002 per character. The translation's characters cost nothing.
+  ...Object.fromEntries(['zh', 'en', 'ja', 'ko', 'de', 'fr', 'es'].map((language) => [`deepl-${language}`, 12.5])),
 };
 
 export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
@@ -210,6 +214,7 @@ export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
   'hunyuan-pro': 3.333,
   'hunyuan-turbo': 3.333,
   'hunyuan-turbos-latest': 2.5,
+  ...Object.fromEntries(['zh', 'en', 'ja', 'ko', 'de', 'fr', 'es'].map((language) => [`deepl-${language}`, 0])),
 };
 
 /**

@@ -196,7 +196,7 @@ export async function attemptChannels(
         }
       }
       lastFailure = left(attempts, channel, outcome.status, await failure(deps, provider, channel, { status: outcome.status, body: outcome.body, contentType: 'application/json', passThrough: false }, request));
-      // A vendor error answered with a success status (Hunyuan's Response.Error) is retried only when its verdict says so.
+      // A vendor error said with a success status is judged like one said with its status: not always retried.
       if (!lastFailure.retry) break;
     } finally {
       reply.raw.off('close', onClose);

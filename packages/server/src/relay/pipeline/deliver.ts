@@ -132,7 +132,8 @@ async function deliverWhole(response: UpstreamResponse, plan: DeliveryPlan, repl
     buffer = Buffer.from(JSON.stringify(json));
   }
   const res = reply.raw;
-  if (!plan.translate) {
+  // A vendor that answers whole (DeepL) to a client that asked for a stream: written as one go of a stream below.
+  if (!plan.translate && !(plan.stream && plan.codec?.answer)) {
     const usage = json ? wholeUsage(plan, json) : undefined;
     reply.hijack();
     const headers = plan.codec?.answer ? { 'content-type': 'application/json', 'x-request-id': plan.requestId } : relayHeaders(response, plan.requestId);

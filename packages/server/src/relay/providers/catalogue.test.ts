@@ -28,6 +28,7 @@ describe('provider catalogue', () => {
     17: 'https://dashscope.aliyuncs.com/compatible-mode/v1/chat/completions',
     19: 'https://ai.360.cn/v1/chat/completions',
     20: 'https://openrouter.ai/api/v1/chat/completions',
+    21: 'https://api.aiproxy.io/api/library/ask',
     22: 'https://fastgpt.run/api/openapi/v1/chat/completions',
     23: 'https://api.hunyuan.cloud.tencent.com/v1/chat/completions',
     24: 'https://generativelanguage.googleapis.com/v1beta/models/gemini-1.5-flash:generateContent',
@@ -38,9 +39,11 @@ describe('provider catalogue', () => {
     29: 'https://api.groq.com/openai/v1/chat/completions',
     31: 'https://api.lingyiwanwu.com/v1/chat/completions',
     32: 'https://api.stepfun.com/v1/chat/completions',
+    34: 'https://api.coze.com/v3/chat',
     35: 'https://api.cohere.com/v2/chat',
     36: 'https://api.deepseek.com/v1/chat/completions',
     37: 'https://api.cloudflare.com/client/v4/accounts/0123456789abcdef/ai/v1/chat/completions',
+    38: 'https://api.deepl.com/v2/translate',
     39: 'https://api.together.xyz/v1/chat/completions',
     40: 'https://ark.cn-beijing.volces.com/api/v3/chat/completions',
     41: 'https://api.novita.ai/v3/openai/chat/completions',
@@ -51,10 +54,10 @@ describe('provider catalogue', () => {
   it.each(Object.entries(CHAT_URLS).map(([type, url]) => [Number(type), url] as const))('type %i sends a chat to the URL its vendor documents: %s', (type, url) => {
     const provider = PROVIDERS.find((p) => p.channelTypes.includes(type));
     expect(provider, `type ${type} has no adapter`).toBeDefined();
-    const channel = { type, baseUrl: '', key: 'k', other: '', config: { user_id: '0123456789abcdef' }, credentials: undefined };
+    const channel = { type, baseUrl: '', key: 'k', other: type === 21 ? '10817' : '', config: { user_id: '0123456789abcdef' }, credentials: undefined };
     const model = providerInfo(type).models[0] ?? 'model';
     const dialect = provider!.dialects(channel, model)[0];
-    const request = provider!.build({ endpoint: 'chat', dialect, channel, model, stream: false, body: { model, messages: [] }, path: '/v1/chat/completions' });
+    const request = provider!.build({ endpoint: 'chat', dialect, channel, model, stream: false, body: { model, messages: [{ role: 'user', content: 'hi' }] }, path: '/v1/chat/completions' });
     expect(request.url).toBe(url);
   });
 

@@ -2,7 +2,10 @@ import { anthropicAdapter } from './anthropic/adapter.js';
 import { azureAdapter } from './azure/adapter.js';
 import { baiduAdapter } from './baidu/adapter.js';
 import { bedrockAdapter } from './bedrock/adapter.js';
+import { aiProxyLibraryAdapter } from './aiproxy-library/adapter.js';
 import { cohereAdapter } from './cohere/adapter.js';
+import { cozeAdapter } from './coze/adapter.js';
+import { deeplAdapter } from './deepl/adapter.js';
 import { geminiAdapter } from './gemini/adapter.js';
 import { hunyuanAdapter } from './hunyuan/adapter.js';
 import { ollamaAdapter } from './ollama/adapter.js';
@@ -24,6 +27,9 @@ export const PROVIDERS: readonly ProviderAdapter[] = [
   sparkAdapter,
   hunyuanAdapter,
   baiduAdapter,
+  cozeAdapter,
+  deeplAdapter,
+  aiProxyLibraryAdapter,
 ];
 
 const byType = new Map<number, ProviderAdapter>();

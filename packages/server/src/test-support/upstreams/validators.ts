@@ -18,6 +18,10 @@ import { validateChatCompletions } from './hunyuan-validate.js';
 import { ernieChatBody } from '../../relay/providers/baidu/ernie-request.js';
 import { erniePath } from '../../relay/providers/baidu/endpoints.js';
 import { validateErnieChat } from './baidu.js';
+import { vendorBody } from './vendor-body.js';
+import { cozeChatProblem } from './coze.js';
+import { deeplProblem } from './deepl.js';
+import { libraryAskProblem } from './aiproxy-library.js';
 
 /**
  * The request checks of each provider's mock, for the conformance battery: null when the upstream would take
@@ -51,6 +55,10 @@ const VALIDATORS: Record<string, (dialect: string, model: string) => Validate> =
   hunyuan: (_dialect, model) => (body) => validateChatCompletions(hunyuanChatBody(body as Record<string, unknown>, model, false))?.message ?? null,
   // What the Baidu adapter makes of an OpenAI body: ERNIE's, checked as ERNIE's chat API checks it.
   baidu: (_dialect, model) => (body) => validateErnieChat(ernieChatBody(body as Record<string, unknown>, model, false), erniePath('chat', model).split('/').pop()),
+  // Vendors of their own wire: the adapter writes the vendor's body from the OpenAI one, and the mock checks that.
+  coze: (_dialect, model) => (body) => vendorBody('coze', model, body, cozeChatProblem),
+  deepl: (_dialect, model) => (body) => vendorBody('deepl', model, body, deeplProblem),
+  'aiproxy-library': (_dialect, model) => (body) => vendorBody('aiproxy-library', model, body, libraryAskProblem),
 };
 
 export function validatorFor(provider: string, dialect: string, model: string): Validate {

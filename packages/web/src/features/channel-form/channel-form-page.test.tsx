@@ -199,6 +199,19 @@ describe('channel form: add', { timeout: 15_000 }, () => {
     expect(sent(calls, 'POST')[0]?.body).toMatchObject({ type: 34, key: 'pat-1', models: 'coze-bot', config: '{"user_id":"u-42"}' });
   });
 
+  it('the AI Proxy knowledge base keeps its 知识库 ID in other', async () => {
+    const calls = await renderForm();
+    typeName('library');
+    await pickType('知识库：AI Proxy');
+    fireEvent.change(input('输入自定义模型名称'), { target: { value: 'gpt-4o-mini' } });
+    fireEvent.click(screen.getByRole('button', { name: '填入' }));
+    fireEvent.change(keyInput(), { target: { value: 'ak-1' } });
+    fireEvent.change(input('请输入知识库 ID'), { target: { value: ' 10817 ' } });
+    submit();
+    await waitFor(() => expect(sent(calls, 'POST')).toHaveLength(1));
+    expect(sent(calls, 'POST')[0]?.body).toMatchObject({ type: 21, key: 'ak-1', models: 'gpt-4o-mini', other: '10817' });
+  });
+
   // covers S5-VALID-35, S5-VALID-36, S5-VALID-37, S5-VALID-38, S1-PRODUCT-01
   it('rejects a missing name or key, no model and an invalid mapping in Chinese without sending; type 43 needs no model', async () => {
     const calls = await renderForm();

@@ -183,6 +183,11 @@ export default function ChannelFormPage() {
             </Checkbox>
           </Form.Item>
         )}
+        {state.type === 21 && (
+          <Form.Item label="知识库 ID" extra="AI Proxy 知识库的 ID（libraryId），问答将在该知识库中检索">
+            <Input placeholder="请输入知识库 ID" value={state.other} onChange={(e) => set('other', e.target.value)} />
+          </Form.Item>
+        )}
         {!editing && (
           <Form.Item>
             <Checkbox checked={state.batch} onChange={(e) => set('batch', e.target.checked)}>
