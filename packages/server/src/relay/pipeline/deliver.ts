@@ -219,7 +219,7 @@ function streamHeaders(plan: DeliveryPlan): Record<string, string> {
   return { 'content-type': type, 'cache-control': 'no-cache', 'x-accel-buffering': 'no', 'x-request-id': plan.requestId };
 }
 
-async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome> {
+async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome | UpstreamFailure> {
   const res = reply.raw;
   const tally = new Tally();
   const reader = plan.upstream.createStreamReader();
@@ -229,15 +229,24 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
   const raw = !plan.translate && !unwrap;
   const writer: StreamWriter | undefined = plan.translate ? plan.client.createStreamWriter(plan.context) : undefined;
 
-  reply.hijack();
-  if (raw) res.writeHead(response.status, { ...relayHeaders(response, plan.requestId), 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-  else res.writeHead(200, streamHeaders(plan));
-  res.flushHeaders();
+  let opened = false;
+  const open = () => {
+    if (opened) return;
+    opened = true;
+    reply.hijack();
+    if (raw) res.writeHead(response.status, { ...relayHeaders(response, plan.requestId), 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+    else res.writeHead(200, streamHeaders(plan));
+    res.flushHeaders();
+  };
+  // A vendor's own stream (a codec) opens the client's with its first bytes, so a vendor error in its first frame
+  // (Spark's 11200, ERNIE's 110) is still a failure another channel may take; every other stream opens at once.
+  if (!unwrap) open();
 
   let firstByteAt: number | undefined;
   /** Writes to the client; answers a promise only when the client's buffer is full (the upstream then waits for it). */
   const send = (data: string | Buffer): Promise<unknown> | undefined => {
     if (data.length === 0) return undefined;
+    open();
     firstByteAt ??= Date.now();
     return res.write(data) ? undefined : once(res, 'drain', { signal: abort.signal });
   };
@@ -285,13 +294,20 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
       return waiting;
     });
     const tail = handle(decoder.end());
+    open();
     // Re-framed OpenAI chunks (a codec's frames) end with OpenAI's [DONE], unless a frame already said it; the other
     // dialects end with an event the frames carry.
     res.end(raw ? undefined : tail + (writer ? writer.end() : !closed && plan.upstream.name === 'openai-chat' ? 'data: [DONE]\n\n' : ''));
     return { kind: 'success', usage: tally.usage, text: tally.text, firstByteAt: firstByteAt ?? Date.now() };
   } catch (error) {
     // A client that closes as soon as it has the whole answer (Codex after response.completed) got all of it.
-    if (abort.signal.aborted) return { kind: tally.finished ? 'success' : 'aborted', usage: tally.usage, text: tally.text, firstByteAt };
+    if (abort.signal.aborted) return opened ? { kind: tally.finished ? 'success' : 'aborted', usage: tally.usage, text: tally.text, firstByteAt } : clientGone(reply);
+    if (!opened) {
+      // Nothing reached the client yet: the next channel may answer instead.
+      if (error instanceof VendorAnswerError) return vendorFailure(error);
+      const message = error instanceof UpstreamStreamError ? `上游返回错误：${error.message}` : '上游流式响应中断';
+      return { kind: 'failure', status: 502, body: JSON.stringify({ error: { message } }) };
+    }
     const upstreamSaid = error instanceof UpstreamStreamError;
     const message = upstreamSaid ? `上游返回错误：${error.message}` : '上游流式响应中断';
     // Passed through, the upstream's own error event has already reached the client: it is not said twice.

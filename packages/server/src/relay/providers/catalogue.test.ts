@@ -84,6 +84,14 @@ describe('provider catalogue', () => {
     expect(() => provider.build({ endpoint: 'chat', dialect: 'openai-chat', channel, model: 'm', stream: false, body: {}, path: '/v1/chat/completions' })).toThrow('Account ID');
   });
 
+  // covers S3-CHANNELTYPES-02
+  it('every type of the catalogue relays (PaLM, which Google shut down, answers why instead)', () => {
+    const served = new Set(PROVIDERS.flatMap((p) => p.channelTypes));
+    const missing = PROVIDER_CATALOGUE.filter((p) => !served.has(p.value) && !p.retired).map((p) => p.value);
+    expect(missing).toEqual([]);
+    expect(PROVIDER_CATALOGUE.filter((p) => p.retired).map((p) => p.value)).toEqual([11]);
+  });
+
   it('every served type is in the catalogue', () => {
     for (const provider of PROVIDERS) for (const type of provider.channelTypes) expect(providerInfo(type).text).not.toBe('未知类型');
   });
