@@ -37,6 +37,9 @@ export async function detectProduct(source: SourceDatabase): Promise<SourceSchem
     logs: await read('logs'),
     options: await read('options'),
   };
+  if (tables.has('quota_reservations') || columns.users.has('username_key')) {
+    throw new ImportError(`${source.label} 是 Model Relay 自己的数据库，不是 one-api 或 new-api 的：无需导入（直接把 SQLITE_PATH / SQL_DSN 指向它即可）`);
+  }
   for (const needed of ['id', 'username', 'password', 'quota']) {
     if (!columns.users.has(needed)) throw new ImportError(`${source.label} 的 users 表缺少列 ${needed}，无法识别为 one-api 或 new-api`);
   }
