@@ -5,7 +5,7 @@ import type { ImportReport } from '../report/import-report.js';
 import type { Product } from '../source/detect-product.js';
 import type { SourceRow } from '../source/open-source.js';
 import { mapChannelType } from './channel-types.js';
-import { bool, fit, int, isSet, jsonOf, num, rowName, str } from './values.js';
+import { bool, fit, int, jsonOf, num, rowName, str } from './values.js';
 
 export type ChannelValues = NewChannel & { test_error: string };
 
@@ -45,7 +45,7 @@ export function mapChannel(product: Product, row: SourceRow, report: ImportRepor
   const sourceType = int(row.type);
   const mapping = mapChannelType(product, sourceType);
   const disabledBecause: string[] = [];
-  let type = mapping.type ?? CUSTOM;
+  const type = mapping.type ?? CUSTOM;
   if (mapping.type === undefined) disabledBecause.push(`源渠道类型 ${sourceType}（${mapping.name}）在本网关没有对应类型，以"自定义渠道"类型禁用导入，请改成合适的类型后再启用`);
   else if (!adapterFor(type)) disabledBecause.push(`本网关暂不能转发此渠道类型（${mapping.name}）`);
 
