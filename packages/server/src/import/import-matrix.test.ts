@@ -144,6 +144,11 @@ describe.each(CASES)('$product on $from into $target', ({ target, product, from 
       await app.login('alice', FIXTURE.passwords.alice);
       await expect(app.login('alice', 'wrong-password')).rejects.toThrow();
 
+      // The imported root logs in with its old password and the imported channel passes the channel test.
+      const rootCookie = await app.login('root', FIXTURE.passwords.root);
+      const tested = await app.call({ method: 'GET', url: '/api/channel/test/1', cookie: rootCookie });
+      expect(tested.body).toMatchObject({ success: true });
+
       // The old key, with and without sk-, relays through the imported channel and is billed from the imported balance.
       for (const header of [`Bearer sk-${k.main}`, `Bearer ${k.main}`]) {
         const answer = await app.call({ method: 'POST', url: '/v1/chat/completions', headers: { authorization: header }, payload: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }] } });
