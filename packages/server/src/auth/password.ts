@@ -15,3 +15,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
   }
   return false;
 }
+
+/**
+ * True when a stored hash is not in today's form (argon2id): a bcrypt hash imported from one-api or new-api.
+ * Login replaces it with a new hash of the password it just verified (see UserService.login).
+ */
+export function needsRehash(stored: string): boolean {
+  return !stored.startsWith('$argon2id$');
+}

@@ -36,6 +36,8 @@ export interface StorageOptions {
   sqlitePath?: string;
   /** How often the WAL checkpointer runs (SQLite file only); 1 s unless told. */
   checkpointIntervalMs?: number;
+  /** Bring the schema up to date (default). Off for a look that must write nothing (the import's dry run). */
+  migrate?: boolean;
 }
 
 /** Picks the dialect from the DSN (spec: SQL_DSN selects PostgreSQL or MySQL, SQLite otherwise). */
@@ -104,7 +106,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     });
   }
   try {
-    await migrate(db, dialect);
+    if (options.migrate !== false) await migrate(db, dialect);
   } catch (error) {
     await checkpointer?.stop();
     await db.destroy();

@@ -15,7 +15,7 @@ import {
 } from '@model-relay/contract';
 import type { Kysely } from 'kysely';
 import { emailDomainAllowed, type EmailCodes } from '../../auth/email-codes.js';
-import { hashPassword, verifyPassword } from '../../auth/password.js';
+import { hashPassword, needsRehash, verifyPassword } from '../../auth/password.js';
 import { fail } from '../../lib/errors.js';
 import { randomAlphanumeric, randomHex } from '../../lib/random.js';
 import { nowSeconds, parseInput } from '../../lib/validate.js';
@@ -186,6 +186,7 @@ export class UserService {
     // Same message and the same work for an unknown user and a wrong password: never reveal which names exist.
     const verified = await verifyPassword(password, user ? user.password : await this.dummyHash);
     if (!user || !verified || user.status !== UserStatus.Enabled) return fail('用户名或密码错误，或用户已被封禁');
+    if (needsRehash(user.password)) await this.users.upgradePasswordHash(user.id, user.password, await hashPassword(password));
     return user;
   }
 

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
 import { ChannelStatus, PAGE_SIZE, idFromKeyword, splitList } from '@model-relay/contract';
 import type { Dialect } from '../database.js';
 import type { RelayCache } from '../relay-cache.js';
-import type { ChannelRow, ChannelsTable, Database } from '../schema.js';
+import type { AbilitiesTable, ChannelRow, ChannelsTable, Database } from '../schema.js';
 import { escapeLike } from './users.js';
 
 export type NewChannel = Omit<ChannelRow, 'id' | 'test_error' | 'usage_anomalies'>;
@@ -91,18 +91,23 @@ export class ChannelsRepository {
 
   private async rebuildAbilities(trx: Transaction<Database>, channel: ChannelRow): Promise<void> {
     await trx.deleteFrom('abilities').where('channel_id', '=', channel.id).execute();
-    const groups = splitList(channel.group || 'default');
-    const models = splitList(channel.models ?? '');
-    const rows = groups.flatMap((group) =>
-      models.map((model) => ({
-        group,
-        model,
-        channel_id: channel.id,
-        enabled: channel.status === ChannelStatus.Enabled ? 1 : 0,
-        priority: Number(channel.priority),
-        weight: Number(channel.weight),
-      })),
-    );
+    const rows = abilitiesOf(channel);
     for (let i = 0; i < rows.length; i += 200) await trx.insertInto('abilities').values(rows.slice(i, i + 200)).execute();
   }
+}
+
+/** The abilities index rows of one channel: one per group x model, enabled while the channel is. */
+export function abilitiesOf(channel: Pick<ChannelRow, 'id' | 'group' | 'models' | 'status' | 'priority' | 'weight'>): AbilitiesTable[] {
+  const groups = splitList(channel.group || 'default');
+  const models = splitList(channel.models ?? '');
+  return groups.flatMap((group) =>
+    models.map((model) => ({
+      group,
+      model,
+      channel_id: channel.id,
+      enabled: channel.status === ChannelStatus.Enabled ? 1 : 0,
+      priority: Number(channel.priority),
+      weight: Number(channel.weight),
+    })),
+  );
 }

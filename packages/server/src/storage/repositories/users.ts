@@ -83,6 +83,16 @@ export class UsersRepository {
     this.cache?.invalidateUser(id);
   }
 
+  /**
+   * Replaces an old-form password hash (bcrypt from an imported database) with a new one of the same password,
+   * only while the stored hash is still `previous` (a password changed meanwhile is never overwritten). Sessions
+   * stay: the password did not change.
+   */
+  async upgradePasswordHash(id: number, previous: string, hash: string): Promise<void> {
+    await this.db.updateTable('users').set({ password: hash }).where('id', '=', id).where('password', '=', previous).execute();
+    this.cache?.invalidateUser(id);
+  }
+
   /** Ends every session of the user: their cookies carry the old session_version (one atomic increment). */
   async endSessions(id: number, db: Kysely<Database> = this.db): Promise<void> {
     await db
