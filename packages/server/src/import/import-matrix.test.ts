@@ -106,7 +106,8 @@ describe.each(CASES)('$product on $from into $target', ({ target, product, from 
       const unsupported = byName.get(product === 'new-api' ? 'midjourney' : 'replicate');
       expect([unsupported?.type, unsupported?.status]).toEqual([8, 2]);
       expect(unsupported?.test_error).toContain('没有对应类型');
-      expect([byName.get('zhipu')?.type, byName.get('zhipu')?.status]).toEqual([16, 2]);
+      // Zhipu relays here now (its own /api/paas/v4 path): imported enabled, as it was
+      expect([byName.get('zhipu')?.type, byName.get('zhipu')?.status]).toEqual([16, 1]);
       expect(byName.get('deepseek')?.type).toBe(36);
       if (product === 'new-api') {
         expect(['multi #1', 'multi #2', 'multi #3'].map((n) => [byName.get(n)?.key, byName.get(n)?.status])).toEqual([['ok', 1], ['ok-two', 2], ['ok-three', 1]]);
