@@ -128,6 +128,20 @@ export const channelInputSchema = z.object({
 });
 export type ChannelInput = z.infer<typeof channelInputSchema>;
 
+/**
+ * POST /api/channel/fetch_models: the upstream's model list for the channel the form holds. `id` names a saved channel
+ * whose stored key is used when the form leaves the key empty (an edit does not send the key back).
+ */
+export const fetchModelsSchema = z.object({
+  id: idInput('渠道').optional(),
+  type: channelInputSchema.shape.type,
+  key: channelInputSchema.shape.key,
+  base_url: channelInputSchema.shape.base_url,
+  other: channelInputSchema.shape.other,
+  config: channelInputSchema.shape.config,
+});
+export type FetchModelsInput = z.input<typeof fetchModelsSchema>;
+
 /** Statuses an admin may set (spec section 4): 1 enabled, 2 manually disabled, 3 automatically disabled. */
 const channelStatus = integerInput('status', { message: '无效的渠道状态' }).refine((s) => s === 1 || s === 2 || s === 3, '无效的渠道状态');
 

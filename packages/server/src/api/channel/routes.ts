@@ -1,9 +1,10 @@
-import { CHANNEL_MODELS, allBuiltInModels } from '@model-relay/contract';
+import { CHANNEL_MODELS, ChannelType, allBuiltInModels, fetchModelsSchema, parseJsonObject } from '@model-relay/contract';
 import type { FastifyInstance } from 'fastify';
 import { requireAdmin, requireUser } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../lib/errors.js';
-import { idParam as idOf, nowSeconds, pageOf, queryString } from '../../lib/validate.js';
+import { idParam as idOf, nowSeconds, pageOf, parseInput, queryString } from '../../lib/validate.js';
+import { listUpstreamModels } from '../../relay/channel-health/list-models.js';
 import { queryBalance } from '../../relay/channel-health/query-balance.js';
 import { testChannel } from '../../relay/channel-health/test-channel.js';
 
@@ -55,6 +56,19 @@ export function channelRoutes(app: FastifyInstance, ctx: AppContext): void {
   };
   app.get('/api/channel/update_balance/:id', admin, updateBalance);
   app.get('/api/channel/update_balance/:id/', admin, updateBalance);
+  // The channel form's 获取模型列表: what the upstream lists for this key (the form compares it with its own list).
+  app.post('/api/channel/fetch_models', admin, async (request) => {
+    const input = parseInput(fetchModelsSchema, request.body);
+    const stored = input.id !== undefined && !input.key.trim() ? await channels.row(input.id) : undefined;
+    const key = (stored?.key ?? input.key).split('\n')[0].trim();
+    if (!key && input.type !== ChannelType.Ollama) return fail('请先填写密钥');
+    const target = { type: input.type, baseUrl: input.base_url.trim().replace(/\/+$/, ''), key, other: input.other, config: parseJsonObject(input.config) ?? {} };
+    try {
+      return { success: true, message: '', data: await listUpstreamModels(ctx.relay.pools, target) };
+    } catch (error) {
+      return fail(`获取模型列表失败：${(error as Error).message}`);
+    }
+  });
   app.delete('/api/channel/disabled', admin, async () => ({ success: true, message: '', data: await channels.deleteDisabled() }));
   app.get('/api/channel/:id', admin, async (request) => ({ success: true, message: '', data: await channels.get(idParam(request.params)) }));
   app.post('/api/channel/', admin, async (request) => ({ success: true, message: '', data: await channels.create(request.body) }));

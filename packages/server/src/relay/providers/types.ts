@@ -113,4 +113,19 @@ export interface ProviderAdapter {
    */
   codec?(channel: ChannelTarget, model: string, body?: Record<string, unknown>): VendorCodec | undefined;
   classifyError(status: number, body: string): ErrorVerdict;
+  /** Where the upstream lists the models this channel's key can use (the form's 获取模型列表), when it has such a list. */
+  modelList?(channel: ChannelTarget): ModelListRequest;
+}
+
+/** A GET of the upstream's model list and how to read the names from its answer. */
+export interface ModelListRequest {
+  url: string;
+  headers: Record<string, string>;
+  read(json: unknown): string[];
+}
+
+/** The ids of an OpenAI-style list (`{ data: [{ id }] }`, also Anthropic's). */
+export function idsOfList(json: unknown): string[] {
+  const data = (json as { data?: unknown } | undefined)?.data;
+  return Array.isArray(data) ? data.flatMap((m) => (typeof (m as { id?: unknown })?.id === 'string' ? [(m as { id: string }).id] : [])) : [];
 }

@@ -113,6 +113,23 @@ describe('channel form: add', { timeout: 15_000 }, () => {
     expect(await screen.findByText('channel list screen')).toBeTruthy();
   });
 
+  it('获取模型列表 asks the upstream with the form\'s key, shows what is new (ticked) and what is gone, and adds the ticked ones', async () => {
+    const calls = await renderForm({ 'POST /api/channel/fetch_models': ok(['gpt-4o', 'gpt-4.1', 'o3']) });
+    await pick('模型', 'gpt-4o-mini');
+    await pick('模型', 'gpt-4o');
+    fireEvent.change(keyInput(), { target: { value: 'sk-live' } });
+    fireEvent.click(screen.getByRole('button', { name: '获取模型列表' }));
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/channel/fetch_models')).toBe(true));
+    expect(calls.find((c) => c.url === '/api/channel/fetch_models')?.body).toMatchObject({ type: 1, key: 'sk-live', base_url: '' });
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('上游共列出 3 个模型，其中 2 个是本渠道还没有的。');
+    expect(dialog.textContent).toContain('上游已不再列出（可能已下线）：gpt-4o-mini');
+    // untick o3, add gpt-4.1 only
+    fireEvent.click(screen.getByRole('checkbox', { name: /o3/ }));
+    fireEvent.click(screen.getByRole('button', { name: '添加选中的 1 个模型' }));
+    await waitFor(() => expect(chips('模型')).toEqual(['gpt-4o-mini', 'gpt-4o', 'gpt-4.1']));
+  });
+
   // covers S2-CHANNELFORM-06, S5-VALID-43, S5-VALID-44, S5-VALID-45, S5-VALID-46
   it('shows the key format hint of the chosen type', async () => {
     await renderForm();

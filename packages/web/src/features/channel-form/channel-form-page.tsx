@@ -5,12 +5,14 @@ import { useNavigate, useParams } from 'react-router';
 import { useCreateChannels } from '../../api/channels/create-channels';
 import { useChannel } from '../../api/channels/get-channel';
 import { useUpdateChannel } from '../../api/channels/update-channel';
+import { useFetchChannelModels } from '../../api/channels/fetch-channel-models';
+import { ModelDiscovery } from './model-discovery';
 import { useGroups } from '../../api/groups/get-groups';
 import { useUnpricedAmong } from '../../api/pricing/get-unpriced-models';
 import { channelModelsOf, loadChannelModels } from '../../lib/channel-models';
 import { toast } from '../../lib/toast';
 import { buildChannelBody, type ChannelFormState } from './channel-body';
-import { EMPTY_CONFIG, parseChannelConfig, type ChannelConfig } from './channel-key';
+import { EMPTY_CONFIG, composeKey, configText, parseChannelConfig, type ChannelConfig } from './channel-key';
 
 const CATEGORY_LABELS = { main: '主要类型', knowledge: '知识库', proxy: '代理' } as const;
 
@@ -25,6 +27,9 @@ export default function ChannelFormPage() {
   const [config, setConfig] = useState<ChannelConfig>(EMPTY_CONFIG);
   const groups = [...new Set(['default', ...(useGroups().data ?? [])])];
   const [customModel, setCustomModel] = useState('');
+  const fetchModels = useFetchChannelModels();
+  /** What the upstream listed, while the discovery dialog is open. */
+  const [discovered, setDiscovered] = useState<string[] | undefined>(undefined);
   const unpriced = useUnpricedAmong(state.models).data ?? [];
   const [, setModelsLoaded] = useState(0);
   const loaded = useChannel(editing ? Number(id) : undefined).data;
@@ -122,6 +127,17 @@ export default function ChannelFormPage() {
             <Space wrap style={{ marginTop: 8 }}>
               <Button onClick={() => set('models', [...new Set([...state.models, ...channelModelsOf(state.type)])])}>填入相关模型</Button>
               <Button onClick={() => set('models', [])}>清除所有模型</Button>
+              <Button
+                loading={fetchModels.isPending}
+                onClick={() =>
+                  fetchModels.mutate(
+                    { id: editing ? Number(id) : undefined, type: state.type, key: composeKey(state.type, config, state.key), base_url: state.base_url, other: state.other, config: configText(state.type, config) },
+                    { onSuccess: (upstream) => setDiscovered(upstream) },
+                  )
+                }
+              >
+                获取模型列表
+              </Button>
               <Space.Compact>
                 <Input placeholder="输入自定义模型名称" value={customModel} onChange={(e) => setCustomModel(e.target.value)} />
                 <Button
@@ -142,6 +158,15 @@ export default function ChannelFormPage() {
             )}
           </Form.Item>
         )}
+        <ModelDiscovery
+          upstream={discovered}
+          current={state.models}
+          onClose={() => setDiscovered(undefined)}
+          onAdd={(added) => {
+            set('models', [...new Set([...state.models, ...added])]);
+            setDiscovered(undefined);
+          }}
+        />
         <Form.Item label="模型重定向" extra="此项可选，用于修改请求体中的模型名称，为一个 JSON 字符串，键为请求中模型名称，值为要替换的模型名称">
           <Input.TextArea aria-label="模型重定向" placeholder={`例如：\n${MODEL_MAPPING_EXAMPLE}`} autoSize={{ minRows: 3, maxRows: 10 }} value={state.model_mapping} onChange={(e) => set('model_mapping', e.target.value)} style={{ fontFamily: 'monospace' }} />
         </Form.Item>

@@ -1,6 +1,6 @@
 import { providerInfo } from '@model-relay/contract';
 import { errorMessageOf } from '../openai-compatible/adapter.js';
-import type { ErrorVerdict, ProviderAdapter } from '../types.js';
+import { idsOfList, type ErrorVerdict, type ProviderAdapter } from '../types.js';
 
 /** The API version this relay speaks (https://docs.anthropic.com/en/api/versioning). */
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -26,6 +26,12 @@ export const anthropicAdapter: ProviderAdapter = {
     return { url: `${base}/v1/messages`, method: 'POST', headers, body: JSON.stringify(input.body) };
   },
   classifyError: classifyAnthropicError,
+  // https://docs.anthropic.com/en/api/models-list
+  modelList: (channel) => ({
+    url: `${channel.baseUrl || providerInfo(14).baseUrl}/v1/models?limit=1000`,
+    headers: { 'x-api-key': channel.key, 'anthropic-version': ANTHROPIC_VERSION },
+    read: idsOfList,
+  }),
 };
 
 /**

@@ -32,6 +32,15 @@ export const cohereAdapter: ProviderAdapter = {
 
   codec: (_channel, model) => cohereCodec(model),
   classifyError: classifyCohereError,
+  // https://docs.cohere.com/reference/list-models
+  modelList: (channel) => ({
+    url: `${cohereBase(channel)}/v1/models?page_size=1000`,
+    headers: { authorization: `Bearer ${channel.key}` },
+    read: (json) => {
+      const models = (json as { models?: unknown } | undefined)?.models;
+      return Array.isArray(models) ? models.flatMap((m: { name?: unknown }) => (typeof m.name === 'string' ? [m.name] : [])) : [];
+    },
+  }),
 };
 
 /** The channel's base URL (or the catalogue's), without a version path a one-api channel may have saved with it. */

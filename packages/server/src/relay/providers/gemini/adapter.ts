@@ -29,6 +29,20 @@ export const geminiAdapter: ProviderAdapter = {
     return { url, method: 'POST', headers: { 'x-goog-api-key': input.channel.key, 'content-type': 'application/json' }, body: JSON.stringify(withoutModel(input.body)) };
   },
   classifyError: classifyGeminiError,
+  // https://ai.google.dev/api/models#method:-models.list: the models that generate content or embeddings
+  modelList: (channel) => ({
+    url: `${(channel.baseUrl || GEMINI_BASE_URL).replace(/\/v\d+(?:alpha|beta)?\d*$/, '')}/v1beta/models?pageSize=1000`,
+    headers: { 'x-goog-api-key': channel.key },
+    read: (json) => {
+      const models = (json as { models?: unknown } | undefined)?.models;
+      if (!Array.isArray(models)) return [];
+      return models.flatMap((m: { name?: unknown; supportedGenerationMethods?: unknown }) => {
+        const methods = Array.isArray(m.supportedGenerationMethods) ? m.supportedGenerationMethods : [];
+        const usable = methods.includes('generateContent') || methods.includes('embedContent');
+        return typeof m.name === 'string' && usable ? [m.name.replace(/^models\//, '')] : [];
+      });
+    },
+  }),
 };
 
 /** The method part of a Gemini URL: a stream is SSE unless the client asked for Gemini's JSON-array framing. */

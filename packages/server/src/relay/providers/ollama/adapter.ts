@@ -2,7 +2,7 @@ import { ChannelType, providerInfo } from '@model-relay/contract';
 import { argumentsObject, badRequest, isRecord, newId, nowSeconds, parseEvent, UpstreamStreamError } from '../../dialects/shared.js';
 import type { Frame } from '../../dialects/types.js';
 import { classifyOpenAiError, openAiBody } from '../openai-compatible/adapter.js';
-import type { BuildInput, ChannelTarget, ProviderAdapter, UpstreamRequest, VendorCodec } from '../types.js';
+import { idsOfList, type BuildInput, type ChannelTarget, type ProviderAdapter, type UpstreamRequest, type VendorCodec } from '../types.js';
 
 /**
  * Ollama (type 30), https://github.com/ollama/ollama/blob/main/docs/api.md. A channel whose base URL ends in `/v1`
@@ -27,7 +27,15 @@ export const ollamaAdapter: ProviderAdapter = {
 
   codec: (channel, model, body) => (compatible(channel) ? undefined : nativeCodec(model, body?.encoding_format === 'base64')),
   classifyError: classifyOpenAiError,
+  // /api/tags lists the models pulled on this Ollama (https://github.com/ollama/ollama/blob/main/docs/api.md#list-local-models)
+  modelList: (channel) => ({
+    url: compatible(channel) ? `${baseOf(channel)}/models` : `${baseOf(channel)}/api/tags`,
+    headers: (channel.key ? { authorization: `Bearer ${channel.key}` } : {}) as Record<string, string>,
+    read: (json) => (compatible(channel) ? idsOfList(json) : namesOf((json as { models?: unknown })?.models)),
+  }),
 };
+
+const namesOf = (list: unknown): string[] => (Array.isArray(list) ? list.flatMap((m) => (typeof (m as { name?: unknown })?.name === 'string' ? [(m as { name: string }).name] : [])) : []);
 
 const baseOf = (channel: ChannelTarget) => (channel.baseUrl || providerInfo(ChannelType.Ollama).baseUrl).replace(/\/+$/, '');
 const compatible = (channel: ChannelTarget) => /\/v1$/.test(baseOf(channel));

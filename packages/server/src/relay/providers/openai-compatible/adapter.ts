@@ -1,7 +1,7 @@
 import { ChannelType, providerInfo } from '@model-relay/contract';
 import { RelayError } from '../../relay-error.js';
 import { ANTHROPIC_VERSION } from '../anthropic/adapter.js';
-import type { BuildInput, ChannelTarget, Endpoint, ErrorVerdict, ProviderAdapter, UpstreamRequest } from '../types.js';
+import { idsOfList, type BuildInput, type ChannelTarget, type Endpoint, type ErrorVerdict, type ProviderAdapter, type UpstreamRequest } from '../types.js';
 
 /** OpenAI error statuses that mean the key or the account is dead, not a passing fault. */
 const DEAD_KEY_HINTS = ['invalid_api_key', 'account_deactivated', 'insufficient_quota', 'billing_not_active', 'Incorrect API key'];
@@ -64,6 +64,7 @@ export const openAiCompatibleAdapter: ProviderAdapter = {
   },
 
   classifyError: classifyOpenAiError,
+  modelList: (channel) => ({ url: openAiUrl(channel, '/v1/models'), headers: { authorization: `Bearer ${channel.key}` }, read: idsOfList }),
 };
 
 /**
