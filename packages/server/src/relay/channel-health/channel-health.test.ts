@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { startMockUpstream, type MockUpstream } from '../../test-support/mock-openai.js';
 import { seedChannel } from '../../test-support/seed.js';
+import { sendJson, startMockServer } from '../../test-support/upstreams/mock-server.js';
 import { queryBalance } from './query-balance.js';
 import { MemorySharedStore } from '../../cluster/shared-store.js';
 import { ChannelTestRunner } from './test-all.js';
@@ -109,6 +110,22 @@ describe('balance', () => {
   it('credit_grants types read total_available', async () => {
     const id = await seedChannel(t.ctx.storage, { name: 'bal-closeai', type: 4, key: 'ok', baseUrl: mock.url, models: 'gpt-4o' });
     expect(await queryBalance(t.ctx.relay.pools, await channel(id))).toBe(33.5);
+  });
+  it('Moonshot: available_balance of /v1/users/me/balance; a SiliconFlow-style custom channel: data.totalBalance of /v1/user/info', async () => {
+    const vendor = await startMockServer((_req, res, recorded) => {
+      if (recorded.headers.authorization !== 'Bearer ok') return sendJson(res, 401, { error: { message: 'bad key' } });
+      if (recorded.path === '/v1/users/me/balance') return sendJson(res, 200, { code: 0, data: { available_balance: 49.58894, voucher_balance: 46.58893, cash_balance: 3.00001 }, scode: '0x0', status: true });
+      if (recorded.path === '/v1/user/info') return sendJson(res, 200, { code: 20000, message: 'OK', status: true, data: { id: 'u1', balance: '0.88', chargeBalance: '88.00', totalBalance: '88.88' } });
+      return sendJson(res, 404, { error: { message: 'not found' } });
+    });
+    try {
+      const moonshot = await seedChannel(t.ctx.storage, { name: 'bal-moonshot', type: 25, key: 'ok', baseUrl: vendor.url, models: 'moonshot-v1-8k' });
+      expect(await queryBalance(t.ctx.relay.pools, await channel(moonshot))).toBeCloseTo(49.58894);
+      const custom = await seedChannel(t.ctx.storage, { name: 'bal-siliconflow', type: 8, key: 'ok', baseUrl: vendor.url, models: 'Qwen/Qwen2.5-7B-Instruct' });
+      expect(await queryBalance(t.ctx.relay.pools, await channel(custom))).toBeCloseTo(88.88);
+    } finally {
+      await vendor.close();
+    }
   });
   it('refuses types without a balance endpoint', async () => {
     const id = await seedChannel(t.ctx.storage, { name: 'bal-none', type: 14, key: 'ok', baseUrl: mock.url, models: 'claude' });

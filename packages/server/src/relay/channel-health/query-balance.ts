@@ -4,7 +4,7 @@ import type { UpstreamPools } from '../transport/upstream-pools.js';
 
 /**
  * Balance queries for the channel types whose balance the console shows (spec section 9): OpenAI (1) and
- * custom (8) in dollars, CloseAI (4) and API2GPT (12) in yuan, OpenAI-SB (5) in yuan x 10000, AI Proxy (10)
+ * custom (8) in dollars (or, for a SiliconFlow-style custom channel, its account balance), CloseAI (4) and API2GPT (12) in yuan, OpenAI-SB (5) in yuan x 10000, AI Proxy (10)
  * and AIGC2D (13) in quota points; plus OpenRouter (20), Moonshot (25) and DeepSeek (36), which publish a balance endpoint.
  * Each entry names the vendor's documented endpoint and the field holding the amount.
  */
@@ -32,10 +32,27 @@ const creditGrants =
   async (get) =>
     num(((await get('/dashboard/billing/credit_grants')) as Record<string, unknown>)[field]);
 
+/**
+ * A custom channel may be OpenAI itself or another vendor's OpenAI-compatible API: OpenAI's billing endpoints first,
+ * then SiliconFlow's account endpoint (GET /v1/user/info, data.totalBalance in CNY), which the aggregators in its
+ * style also answer.
+ */
+const customBalance: BalanceReader = async (get, channel) => {
+  try {
+    return await openAiBalance(get, channel);
+  } catch (openAiError) {
+    try {
+      return num(((await get('/v1/user/info')) as { data?: { totalBalance?: unknown } }).data?.totalBalance);
+    } catch {
+      throw openAiError;
+    }
+  }
+};
+
 /** One reader per type whose catalogue entry says it has a balance endpoint (contract providers.ts). */
 export const BALANCE_READERS: Record<number, { read: BalanceReader }> = {
   1: { read: openAiBalance },
-  8: { read: openAiBalance },
+  8: { read: customBalance },
   4: { read: creditGrants('total_available') },
   12: { read: creditGrants('total_remaining') },
   13: { read: creditGrants('total_available') },
