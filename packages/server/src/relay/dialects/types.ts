@@ -109,6 +109,10 @@ export interface Dialect {
   readonly name: DialectName;
   /** Content type of its stream (what a client of this dialect expects). */
   readonly streamContentType: string;
+  /** What the ids of its answers start with (`chatcmpl-`, `resp_`, `msg_`; '' when it has no convention). */
+  readonly idPrefix: string;
+  /** Its streams may come as one JSON array sent piece by piece instead of SSE (Gemini without `alt=sse`). */
+  readonly jsonArrayStreams?: boolean;
 
   /** Client side: the canonical request from a client's body. Throws RelayError(400) on a malformed one. */
   parseRequest(body: Record<string, unknown>): ChatRequest;

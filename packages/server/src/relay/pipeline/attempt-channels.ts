@@ -26,7 +26,6 @@ import { selectChannel } from './select-channel.js';
  * handle-relay.ts reserves before and settles after.
  */
 
-const ID_PREFIX: Record<string, string> = { 'openai-chat': 'chatcmpl-', 'openai-responses': 'resp_', anthropic: 'msg_', gemini: '', 'bedrock-converse': '' };
 
 /** What an adapter is told about a channel. */
 export function targetOf(channel: ChannelRow): ChannelTarget {
@@ -62,7 +61,7 @@ export async function attemptChannels(
   const session = auth.pinnedChannelId ? undefined : deps.affinity.scope(auth.token.id, model, sessionOf(request.headers, call.facts.session, deps.options.get('SessionAffinityHeader')));
   const preferred = await deps.affinity.channel(session);
   const context: WriteContext = {
-    id: `${ID_PREFIX[call.dialect.name] ?? ''}${request.id}`,
+    id: `${call.dialect.idPrefix}${request.id}`,
     model,
     created: nowSeconds(),
     includeUsage: call.facts.includeUsage,

@@ -78,7 +78,7 @@ class Tally {
  */
 export async function deliver(response: UpstreamResponse, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome | UpstreamFailure> {
   // Gemini streams a JSON array when not asked for SSE.
-  const decoder = frameDecoderFor(response.contentType, plan.stream && plan.upstream.name === 'gemini');
+  const decoder = frameDecoderFor(response.contentType, plan.stream && plan.upstream.jsonArrayStreams === true);
   if (!decoder) return deliverWhole(response, plan, reply, abort);
   // A vendor that only streams (Coze) answering a client that asked for the whole answer: read it all, answer once.
   if (!plan.stream) return deliverCollected(response, decoder, plan, reply, abort);

@@ -39,6 +39,7 @@ const hostsTools = (body: Record<string, unknown>) =>
 export const anthropicDialect: Dialect = {
   name: 'anthropic',
   streamContentType: 'text/event-stream',
+  idPrefix: 'msg_',
   parseRequest: parseMessagesRequest,
   validate: (body) => (Array.isArray((body as { messages?: unknown }).messages) ? undefined : 'messages 必须是数组'),
   writeResponse: writeMessagesResponse,

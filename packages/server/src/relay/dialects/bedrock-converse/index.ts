@@ -29,6 +29,7 @@ const converseMedia: MediaReader = (block) => {
 export const bedrockConverseDialect: Dialect = {
   name: 'bedrock-converse',
   streamContentType: 'text/event-stream',
+  idPrefix: '',
   parseRequest: parseConverseRequest,
   writeResponse: writeConverseResponse,
   createStreamWriter: createConverseStreamWriter,

@@ -42,6 +42,8 @@ const hostsTools = (tools: unknown) => Array.isArray(tools) && tools.some((tool)
 export const geminiDialect: Dialect = {
   name: 'gemini',
   streamContentType: 'text/event-stream',
+  idPrefix: '',
+  jsonArrayStreams: true,
   parseRequest: parseGenerateContentRequest,
   validate: (body) => (Array.isArray((body as { contents?: unknown }).contents) ? undefined : 'contents 必须是数组'),
   writeResponse: writeGenerateContentResponse,

@@ -34,6 +34,7 @@ const hostsTools = (tools: unknown) => Array.isArray(tools) && tools.some((tool)
 export const openAiResponsesDialect: Dialect = {
   name: 'openai-responses',
   streamContentType: 'text/event-stream',
+  idPrefix: 'resp_',
   parseRequest: parseResponsesRequest,
   validate: (body) => {
     const input = (body as { input?: unknown }).input;
