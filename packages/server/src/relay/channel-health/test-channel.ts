@@ -9,6 +9,7 @@ import { targetOf } from '../pipeline/attempt-channels.js';
 import { mapModel } from '../pipeline/map-model.js';
 import { emptyRequest, textOf, type ChatResponse } from '../canonical.js';
 import { dialectOf } from '../dialects/registry.js';
+import { buildUpstream, type UpstreamSpec } from '../pipeline/build-upstream.js';
 import { readAnswer } from '../pipeline/read-answer.js';
 import { adapterFor } from '../providers/registry.js';
 import { sendUpstream } from '../transport/send-upstream.js';
@@ -65,7 +66,9 @@ export async function testChannel(deps: ChannelHealthDeps, channel: ChannelRow, 
   let deadKey = false;
   try {
     if (provider.credentials) target.credentials = await deps.credentials.resolve(provider.credentials, target);
-    let request = provider.build({ endpoint: 'chat', dialect: dialect.name, channel: target, model: upstreamModel, stream: false, body: dialect.buildRequest(question), path: '/v1/chat/completions' });
+    // Built the way the relay builds a request for this channel (same URL, same output cap), in its own dialect.
+    const spec: UpstreamSpec = { endpoint: 'chat', client: dialect.name, upstream: dialect.name, target, model: upstreamModel, stream: false, path: '/v1/chat/completions', generates: true, allowance: 5, clientLimit: 5 };
+    let request = buildUpstream(dialect.buildRequest(question), spec);
     if (provider.credentials && target.credentials) request = await deps.credentials.sign(provider.credentials, request, target.credentials);
     const response = await sendUpstream(deps.pools, request, AbortSignal.timeout(60_000));
     if (response.status >= 400) {
