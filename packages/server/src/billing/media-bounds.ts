@@ -1,11 +1,11 @@
-import { canonicalModelName } from './model-name.js';
+import { modelFacts, type ImageFormula, type MediaFacts } from './model-catalogue.js';
 
 /**
- * The most prompt tokens a provider bills for media it is shown, per model family, from the providers' documented
- * formulas. A reservation must bound what the upstream can bill, so each bound errs high: an image of known size
- * is priced by its formula; one of unknown size (a URL, a file id) at the largest the provider takes; audio and
- * video by their bytes at a rate above any provider's; a document by its pages, or the most pages the provider
- * reads; anything of unknown length at most the model's context window.
+ * The most prompt tokens a provider bills for media it is shown, per model family (the model catalogue's `media`), from
+ * the providers' documented formulas. A reservation must bound what the upstream can bill, so each bound errs high: an
+ * image of known size is priced by its formula; one of unknown size (a URL, a file id) at the largest the provider
+ * takes; audio and video by their bytes at a rate above any provider's; a document by its pages, or the most pages the
+ * provider reads; anything of unknown length at most the model's context window.
  */
 export interface MediaBounds {
   /** An image of this pixel size (undefined: unknown, the largest the provider takes); `detail` is OpenAI's. */
@@ -37,51 +37,33 @@ const gemini = (w: number, h: number) => {
 /** Other vision models: 28 x 28-pixel patches (Qwen-VL) up to 16,384, and never less than 2,000 (tiled models such as Llama's). */
 const generic = (w: number, h: number) => Math.min(16_384, Math.max(2_000, Math.ceil((w * h) / 784) + 2));
 
-interface Family {
-  pattern: RegExp;
-  image: (w: number, h: number, detail: unknown) => number;
-  /** The image size assumed when it is not known: the size for which the formula is largest. */
-  largest: [number, number];
-  /** Tokens per PDF page (its text and its picture) and the most pages read. */
-  page: number;
-  pages: number;
-  /** The largest context window of the family: nothing of unknown length can cost more. */
-  context: number;
-}
+type Formula = (w: number, h: number, detail: unknown) => number;
+const formulaOf = (image: ImageFormula): Formula => {
+  if (image === 'claude') return claude;
+  if (image === 'gemini') return gemini;
+  if (image === 'generic') return generic;
+  return 'tiles' in image ? tiled(...image.tiles) : patched(image.patches);
+};
 
-const OPENAI_LARGEST: [number, number] = [2048, 768];
-const FAMILIES: Family[] = [
-  { pattern: /^(gpt-4\.1-mini|gpt-5-mini|gpt-5\.\d+-mini)/, image: patched(1.62), largest: [2048, 2048], page: 6_000, pages: 100, context: 1_047_576 },
-  { pattern: /^(gpt-4\.1-nano|gpt-5-nano|gpt-5\.\d+-nano)/, image: patched(2.46), largest: [2048, 2048], page: 6_000, pages: 100, context: 1_047_576 },
-  { pattern: /^o4-mini/, image: patched(1.72), largest: [2048, 2048], page: 6_000, pages: 100, context: 200_000 },
-  { pattern: /^(gpt-4o-mini|chatgpt-4o-mini)/, image: tiled(2833, 5667), largest: OPENAI_LARGEST, page: 52_000, pages: 100, context: 128_000 },
-  { pattern: /^gpt-5/, image: tiled(70, 140), largest: OPENAI_LARGEST, page: 6_000, pages: 100, context: 400_000 },
-  { pattern: /^(o1|o3)/, image: tiled(75, 150), largest: OPENAI_LARGEST, page: 6_000, pages: 100, context: 200_000 },
-  { pattern: /^(gpt-4|chatgpt-4o)/, image: tiled(85, 170), largest: OPENAI_LARGEST, page: 6_000, pages: 100, context: 1_047_576 },
-  { pattern: /^claude/, image: claude, largest: [1568, 1568], page: 6_000, pages: 100, context: 1_000_000 },
-  { pattern: /^gemini/, image: gemini, largest: [3072, 3072], page: 1_200, pages: 1_000, context: 2_097_152 },
-];
-const OTHER: Family = { pattern: /.*/, image: generic, largest: [4096, 4096], page: 6_000, pages: 1_000, context: 1_048_576 };
+/** A model of no family the catalogue gives media facts (billing/model-catalogue.ts). */
+const OTHER: MediaFacts = { image: 'generic', largest: [4096, 4096], page: 6_000, pages: 1_000, context: 1_048_576 };
 
 /** Decoded bytes per token at most: audio (Gemini's 32 tokens a second at 4 kbps) and video (~300 a second at 20 kbps). */
 const AUDIO_BYTES_PER_TOKEN = 16;
 const VIDEO_BYTES_PER_TOKEN = 8;
 
-const familyOf = (model: string) => {
-  const name = canonicalModelName(model);
-  return FAMILIES.find((f) => f.pattern.test(name)) ?? OTHER;
-};
+const mediaOf = (model: string): MediaFacts => modelFacts(model).media ?? OTHER;
 
 /** The largest context window of the model's family (1M tokens when the family is unknown). */
-export const contextWindowOf = (model: string): number => familyOf(model).context;
+export const contextWindowOf = (model: string): number => mediaOf(model).context;
 
 export function mediaBoundsFor(model: string): MediaBounds {
-  const family = familyOf(model);
+  const family = mediaOf(model);
   const within = (tokens: number) => Math.min(tokens, family.context);
   return {
     image(size, detail) {
       const [w, h] = size && size.width > 0 && size.height > 0 ? [size.width, size.height] : family.largest;
-      return within(family.image(w, h, size && size.width > 0 ? detail : undefined));
+      return within(formulaOf(family.image)(w, h, size && size.width > 0 ? detail : undefined));
     },
     document: (pages) => within(family.page * Math.min(pages ?? family.pages, family.pages)),
     audio: (bytes) => (bytes === undefined ? family.context : within(Math.ceil(bytes / AUDIO_BYTES_PER_TOKEN) + 100)),

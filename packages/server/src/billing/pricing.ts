@@ -1,6 +1,8 @@
 import type { OptionStore } from '../options/option-store.js';
-import { canonicalModelName } from './model-name.js';
+import { datedVersionOf, modelFacts, priceNames, type CacheRatios } from './model-catalogue.js';
 import type { Usage } from './usage.js';
+
+export { priceNames };
 
 /** Ratio used for a model missing from ModelRatio (US$0.06 / 1K tokens): expensive on purpose, so an unpriced model never runs free. */
 export const UNKNOWN_MODEL_RATIO = 30;
@@ -24,21 +26,8 @@ export interface Prices {
   unknownModel: boolean;
 }
 
-/**
- * Cache prices of a model missing from the cache ratio options, by family (providers' list prices):
- * Claude reads at 10 %, writes at 125 % (5 min) and 200 % (1 h); OpenAI's GPT-4.1 / GPT-5 / o3 / o4 read at
- * 25 % or 10 %, GPT-4o and o1 at 50 %; Gemini reads at 25 %; DeepSeek at 10 %. Providers without paid cache
- * writes bill written tokens as ordinary input (ratio 1).
- */
-const FAMILY_CACHE: Array<[RegExp, { read: number; write: number; write1h: number }]> = [
-  [/^claude/, { read: 0.1, write: 1.25, write1h: 2 }],
-  [/^gpt-5/, { read: 0.1, write: 1, write1h: 1 }],
-  [/^(gpt-4\.1|o3|o4)/, { read: 0.25, write: 1, write1h: 1 }],
-  [/^(gpt-4o|chatgpt-4o|o1)/, { read: 0.5, write: 1, write1h: 1 }],
-  [/^gemini/, { read: 0.25, write: 1, write1h: 1 }],
-  [/^deepseek/, { read: 0.1, write: 1, write1h: 1 }],
-];
-const NO_CACHE_DISCOUNT = { read: 1, write: 1, write1h: 1 };
+/** A model of no family with cache prices (billing/model-catalogue.ts): written tokens and cache reads cost as ordinary input. */
+const NO_CACHE_DISCOUNT: CacheRatios = { read: 1, write: 1, write1h: 1 };
 
 /** Every ratio that prices a request of `model` for a user of `group`. */
 export function pricesFor(options: OptionStore, model: string, group: string): Prices {
@@ -58,9 +47,8 @@ export function pricesFor(options: OptionStore, model: string, group: string): P
   };
   const modelRatio = ratio('ModelRatio');
   const completionRatio = ratio('CompletionRatio') ?? 1;
-  // Bedrock names Claude `anthropic.claude-…` or `us.anthropic.claude-…`: the same family, the same cache prices.
-  const base = canonicalModelName(model);
-  const family = FAMILY_CACHE.find(([pattern]) => pattern.test(base))?.[1] ?? NO_CACHE_DISCOUNT;
+  // The family's cache prices, when a model has none of its own (Bedrock's `us.anthropic.claude-…` is a Claude too).
+  const family = modelFacts(model).cache ?? NO_CACHE_DISCOUNT;
   return {
     modelRatio: modelRatio ?? UNKNOWN_MODEL_RATIO,
     completionRatio,
@@ -71,38 +59,6 @@ export function pricesFor(options: OptionStore, model: string, group: string): P
     reasoningRatio: ratio('ReasoningRatio') ?? completionRatio,
     unknownModel: modelRatio === undefined,
   };
-}
-
-/**
- * The names a model's price is looked up under, most specific first: the name as called, then the provider's own
- * name of a model that a cloud or an aggregator renames. Bedrock `us.anthropic.claude-sonnet-4-20250514-v1:0` is
- * Anthropic's `claude-sonnet-4-20250514`; Vertex `claude-sonnet-4@20250514` (and `claude-3-5-sonnet-v2@20241022`)
- * too; an aggregator's `openai/gpt-4o` is `gpt-4o`. A price set for the exact name always wins.
- */
-export function priceNames(model: string): string[] {
-  const names = [model];
-  const add = (name: string) => {
-    if (name && !names.includes(name)) names.push(name);
-  };
-  const bare = model.slice(model.lastIndexOf('/') + 1);
-  add(bare);
-  const bedrock = /^(?:[a-z]{2,4}\.)?((anthropic|amazon|meta|mistral|cohere|ai21|deepseek)\..+)$/.exec(bare);
-  if (bedrock) {
-    add(bedrock[1]);
-    if (bedrock[2] === 'anthropic') add(bedrock[1].slice('anthropic.'.length).replace(/-v\d+(?::\d+)?$/, ''));
-  }
-  if (bare.includes('@')) add(bare.replace(/-v\d+@/, '@').replace('@', '-'));
-  return names;
-}
-
-/** The latest `<alias>-<date>` key of a ratio map (dates as 20250929 or 2025-09-29), if any. */
-function datedVersionOf(map: Record<string, number>, alias: string): string | undefined {
-  let best: string | undefined;
-  for (const key of Object.keys(map)) {
-    if (!key.startsWith(`${alias}-`) || !/^(\d{8}|\d{4}-\d{2}-\d{2})$/.test(key.slice(alias.length + 1))) continue;
-    if (best === undefined || key > best) best = key;
-  }
-  return best;
 }
 
 /** A ratio the map itself holds: names such as "__proto__" or "constructor" must not reach Object.prototype. */

@@ -28,7 +28,7 @@ export function targetLanguageOf(model: string): string {
  * translation is answered as a chat completion (to a stream client, as one streamed answer; DeepL does not stream).
  *
  * Billing rule: DeepL bills the source text's characters (Unicode code points) and says how many with
- * `show_billed_characters`. They are reported as prompt_tokens, priced per character (options/defaults.ts:
+ * `show_billed_characters`. They are reported as prompt_tokens, priced per character (billing/model-catalogue.ts:
  * deepl-* at ModelRatio 12.5 = US$25 per 1M characters, DeepL API Pro's price); the translation's characters are
  * reported as completion_tokens at CompletionRatio 0, so they cost nothing yet the usage check sees an answer
  * accounted for.
