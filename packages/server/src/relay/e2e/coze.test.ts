@@ -11,11 +11,11 @@ import type { MockHandle, MockMode } from '../../test-support/upstreams/mock-ser
 /**
  * Coze channels (type 34) end to end: the official SDKs -> the gateway -> a local Coze v3 chat API that checks the
  * personal access token, the bot and the conversation. Coze is always asked for a stream; a client that wants one
- * answer gets it collected. The bot answers "1 October 2024 is a Tuesday." and reports 58 input / 11 output tokens.
+ * answer gets it collected. The bot answers "1 October 2024 is a Tuesday." and reports 412 input tokens (its persona and knowledge beside the question: more than the client sent) / 11 output tokens.
  */
 const BOT = 'bot-7379462189365198898';
 const ANSWER = '1 October 2024 is a Tuesday.';
-const USAGE: Usage = { prompt_tokens: 58, completion_tokens: 11 };
+const USAGE: Usage = { prompt_tokens: 412, completion_tokens: 11 };
 
 let t: TestApp;
 let mock: MockHandle;
@@ -99,7 +99,7 @@ describe('a bot answers as a model', () => {
       ],
     });
     expect(answer.choices[0].message.content).toBe(ANSWER);
-    expect(answer.usage).toMatchObject({ prompt_tokens: 58, completion_tokens: 11 });
+    expect(answer.usage).toMatchObject({ prompt_tokens: 412, completion_tokens: 11 });
     const [sent] = mock.requests;
     expect(sent.path).toBe('/v3/chat');
     expect(sent.headers.authorization).toBe('Bearer pat_ok');
@@ -131,7 +131,7 @@ describe('a bot answers as a model', () => {
     }
     expect(text).toBe(ANSWER);
     expect(finish).toBe('stop');
-    expect(usage).toMatchObject({ prompt_tokens: 58, completion_tokens: 11, total_tokens: 69 });
+    expect(usage).toMatchObject({ prompt_tokens: 412, completion_tokens: 11, total_tokens: 423 });
     await expectChargedOnce(token.id, BOT, USAGE);
   });
 
@@ -140,15 +140,15 @@ describe('a bot answers as a model', () => {
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
     const message = await anthropic(token.key).messages.create({ model: 'my-assistant', max_tokens: 256, system: 'Be brief.', messages: [{ role: 'user', content: 'What day of the week is 1 October 2024?' }] });
     expect(message.content[0]).toMatchObject({ type: 'text', text: ANSWER });
-    expect(message.usage).toMatchObject({ input_tokens: 58, output_tokens: 11 });
+    expect(message.usage).toMatchObject({ input_tokens: 412, output_tokens: 11 });
     // No user id on the channel: the gateway's own.
     expect(mock.requests[0].body).toMatchObject({ bot_id: '7379462189365198898', user_id: 'model-relay' });
     const streamed = await anthropic(token.key).messages.stream({ model: 'my-assistant', max_tokens: 256, messages: [{ role: 'user', content: 'Again?' }] }).finalMessage();
     expect(streamed.content[0]).toMatchObject({ type: 'text', text: ANSWER });
     const after = await settled(token.id, 2);
     expect(after.logs.map((l) => [l.prompt_tokens, l.completion_tokens, l.quota])).toEqual([
-      [58, 11, costOf(USAGE, pricesFor(t.ctx.options, 'my-assistant', 'default'))],
-      [58, 11, costOf(USAGE, pricesFor(t.ctx.options, 'my-assistant', 'default'))],
+      [412, 11, costOf(USAGE, pricesFor(t.ctx.options, 'my-assistant', 'default'))],
+      [412, 11, costOf(USAGE, pricesFor(t.ctx.options, 'my-assistant', 'default'))],
     ]);
     expect(after.open).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { parseGroupLimits, type LogAttempt } from '@model-relay/contract';
+import { parseGroupLimits, providerInfo, type LogAttempt } from '@model-relay/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { InsufficientQuotaError, type Reservation } from '../../billing/ledger.js';
 import type { UsageBounds } from '../../billing/check-usage.js';
@@ -173,7 +173,7 @@ async function serve(job: Job, optimistic: boolean): Promise<boolean> {
     if (error) throw error;
   } finally {
     const failure = outcome ? undefined : error instanceof RelayError ? { message: error.message, status: error.status } : { message: '网关内部错误', status: 500 };
-    const bounds = usageBounds(call, plan, cap);
+    const bounds = usageBounds(call, plan, cap, channel);
     const prices = pricesFor(deps.options, model, user.group);
     const used = await settle(deps, request, { reservation, prices, facts: call.facts, model, routing, outcome, channel, user, token, requestId: request.id, started: job.started, dialect: dialectLabel(call), attempts, failure, bounds });
     await deps.limits.settle(admission, used);
@@ -249,13 +249,16 @@ const HOSTED_TOOL_ROUNDS = 10;
 
 /**
  * The most the request could use, as the upstream was told: the prompt's upper bound (plus a context window per
- * round of provider-run tools, whose results enter the prompt), and the output limit sent upstream for each answer.
+ * round of provider-run tools, whose results enter the prompt, and one for a bot or knowledge base that adds its own
+ * context), and the output limit sent upstream for each answer.
  * A usage report above these is billed at them (billing/check-usage.ts).
  */
-function usageBounds(call: IncomingCall, plan: ReservationPlan, cap: number | undefined): UsageBounds {
+function usageBounds(call: IncomingCall, plan: ReservationPlan, cap: number | undefined, channel: ChannelRow | undefined): UsageBounds {
   const { facts } = call;
   const rounds = facts.hostedTools ? HOSTED_TOOL_ROUNDS : 1;
-  const prompt = facts.promptBound + (facts.hostedTools ? rounds * contextWindowOf(facts.model) : 0);
+  // A bot or knowledge base that answered put its own context in the prompt it bills (catalogue `addsContext`).
+  const vendorContext = channel && providerInfo(channel.type).addsContext ? contextWindowOf(facts.model) : 0;
+  const prompt = facts.promptBound + (facts.hostedTools ? rounds * contextWindowOf(facts.model) : 0) + vendorContext;
   if (isUpload(call.body)) {
     // An uploaded recording: its transcript is bounded like the audio itself.
     const audio = mediaBoundsFor(facts.model).audio(call.body.raw.length);

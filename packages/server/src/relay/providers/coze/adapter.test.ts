@@ -52,7 +52,7 @@ describe('Coze adapter', () => {
     const read = readStream(fixture('text.stream.txt'));
     expect(read.text).toBe('1 October 2024 is a Tuesday.');
     expect(read.finish).toBe('stop');
-    expect(read.usage).toEqual({ prompt_tokens: 58, completion_tokens: 11, total_tokens: 69 });
+    expect(read.usage).toEqual({ prompt_tokens: 412, completion_tokens: 11, total_tokens: 423 });
     expect(read.frames.at(-1)).toEqual({ data: '[DONE]' });
   });
 
