@@ -46,12 +46,15 @@ interface VendorRow {
   start(): Promise<{ upstream: Upstream; baseUrl: string; fill(page: Page): Promise<void> }>;
   /** The vendor reports no usage: the gateway counts the tokens it bills (and tells the client none). */
   countsTokens?: boolean;
+  /** What the key field asks for: the vendor's key format. */
+  keyHint?: string;
   /** Every path the upstream was asked at (the list, the test, the relay call), when the vendor's own matter. */
   paths?: string[];
   /** What else the log row must say. */
   check?(log: Log): void;
 }
 
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const keyField = (page: Page) => page.getByRole('textbox', { name: '密钥', exact: true });
 const withKey = (key: string) => (page: Page) => keyField(page).fill(key);
 const plain = (start: () => Promise<Upstream>, key: string) => async () => {
@@ -65,6 +68,8 @@ const ROWS: VendorRow[] = [
     model: 'ERNIE-4.0-8K',
     ask: '你好',
     answer: '你好！有什么可以帮你的吗？',
+    keyHint: 'APIKey|SecretKey',
+    paths: ['/oauth/2.0/token', '/rpc/2.0/ai_custom/v1/wenxinworkshop/chat/completions_pro'],
     // APIKey|SecretKey: the gateway exchanges it for an access token at the mock's OAuth endpoint first.
     start: plain(startMockBaidu, baiduKey('ok')),
   },
@@ -73,6 +78,9 @@ const ROWS: VendorRow[] = [
     model: 'Spark-Max',
     ask: '你好',
     answer: SPARK_TEXT,
+    keyHint: 'APPID|APISecret|APIKey',
+    // Spark Max's version path of the WebSocket API (its HTTP API would be /v1/chat/completions).
+    paths: ['/v3.5/chat'],
     async start() {
       const upstream = await startMockSpark();
       // Spark's WebSocket API: the base URL is ws://, the handshake URL signed with the APISecret.
@@ -84,6 +92,9 @@ const ROWS: VendorRow[] = [
     model: 'hunyuan-turbos-latest',
     ask: '你好',
     answer: '你好！有什么我可以帮你的吗？',
+    keyHint: 'AppId|SecretId|SecretKey',
+    // Tencent Cloud API 3.0 (its OpenAI-compatible API would be /v1/chat/completions).
+    paths: ['/'],
     // AppId|SecretId|SecretKey: every request signed with TC3-HMAC-SHA256.
     start: plain(startMockHunyuan, hunyuanKey('ok')),
   },
@@ -92,6 +103,7 @@ const ROWS: VendorRow[] = [
     model: 'bot-7379462189365198898',
     ask: 'What day of the week is 1 October 2024?',
     answer: '1 October 2024 is a Tuesday.',
+    paths: ['/v3/chat'],
     async start() {
       const upstream = await startMockCoze();
       return {
@@ -110,6 +122,7 @@ const ROWS: VendorRow[] = [
     listed: COHERE_MODELS,
     ask: 'Hello',
     answer: 'Hello! How can I help you today?',
+    paths: ['/v1/models', '/v2/chat'],
     start: plain(startMockCohere, 'ok'),
   },
   {
@@ -117,6 +130,7 @@ const ROWS: VendorRow[] = [
     model: 'deepl-zh',
     ask: 'Hello, World!',
     answer: '你好，世界！',
+    paths: ['/v2/translate'],
     start: plain(startMockDeepL, deeplKey('ok')),
     // Billed by the characters DeepL counts of the source text; the translation's are its completion.
     check: (log) => expect({ prompt: log.prompt_tokens, completion: log.completion_tokens }).toEqual({ prompt: 'Hello, World!'.length, completion: [...'你好，世界！'].length }),
@@ -126,6 +140,7 @@ const ROWS: VendorRow[] = [
     model: 'gpt-3.5-turbo',
     ask: 'How do I reset my router?',
     countsTokens: true,
+    paths: ['/api/library/ask'],
     answer:
       'Hold the reset button on the back for ten seconds, until the power light blinks.' +
       '\n\n参考文档：\n1. [Router handbook, chapter 3: Resetting](https://docs.example.com/router/reset)\n2. [Troubleshooting FAQ](https://docs.example.com/router/faq)',
@@ -147,6 +162,7 @@ const ROWS: VendorRow[] = [
     listed: OLLAMA_MODELS,
     ask: 'Why is the sky blue?',
     answer: OLLAMA_ANSWER,
+    paths: ['/api/tags', '/api/chat'],
     start: plain(startMockOllama, 'ok'),
   },
   // OpenAI-compatible at the vendor's own path (/api/paas/v4, /compatible-mode/v1): the mock answers any .../chat/completions and .../models.
@@ -177,7 +193,7 @@ async function chooseType(page: Page, type: string): Promise<void> {
   const select = page.getByRole('combobox', { name: '渠道类型' });
   await select.click();
   await select.fill(type);
-  await page.locator('.ant-select-item-option').filter({ hasText: new RegExp(`^${type}$`) }).click();
+  await page.locator('.ant-select-item-option').filter({ hasText: new RegExp(`^${escaped(type)}$`) }).click();
   await expect(selectBox(page, '渠道类型')).toContainText(type);
 }
 
@@ -197,6 +213,7 @@ for (const row of ROWS) {
       await chooseType(page, row.type);
       await page.getByPlaceholder('请为渠道命名').fill(name);
       await page.getByPlaceholder('请输入代理地址').fill(baseUrl);
+      if (row.keyHint) await expect(keyField(page)).toHaveAttribute('placeholder', new RegExp(escaped(row.keyHint)));
       await fill(page);
       await page.getByRole('button', { name: '清除所有模型' }).click();
       await page.getByRole('button', { name: '获取模型列表' }).click();
@@ -204,9 +221,9 @@ for (const row of ROWS) {
         // The upstream's own list, read with the key in the form: all of it new, the admin keeps one model.
         const dialog = page.getByRole('dialog', { name: '上游模型列表' });
         await expect(dialog).toContainText(`上游共列出 ${row.listed.length} 个模型，其中 ${row.listed.length} 个是本渠道还没有的。`);
-        for (const model of row.listed) await expect(dialog.getByRole('checkbox', { name: new RegExp(`^${model.replace(/[.:]/g, '\\$&')}\\s*新$`) })).toBeChecked();
+        for (const model of row.listed) await expect(dialog.getByRole('checkbox', { name: new RegExp(`^${escaped(model)}\\s*新$`) })).toBeChecked();
         await dialog.getByRole('checkbox', { name: '全选' }).uncheck();
-        await dialog.getByRole('checkbox', { name: new RegExp(`^${row.model.replace(/[.:]/g, '\\$&')}\\s*新$`) }).check();
+        await dialog.getByRole('checkbox', { name: new RegExp(`^${escaped(row.model)}\\s*新$`) }).check();
         await dialog.getByRole('button', { name: '添加选中的 1 个模型' }).click();
         await expect(dialog).toBeHidden();
       } else {
