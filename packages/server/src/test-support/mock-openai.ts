@@ -23,6 +23,8 @@ import { measuredPromptTokens, scriptedCall } from './upstreams/tool-script.js';
  * Chat bodies are checked as OpenAI checks them: messages present, known roles, every tool message answering a
  * tool call of the assistant turn right before it, max_tokens refused by reasoning models.
  * POST /v1/responses speaks the Responses API (mock-openai-responses.ts), with the modes it documents.
+ * GET any path ending in /models lists MOCK_MODELS in OpenAI's list shape (a channel form's 获取模型列表), behind the
+ * same key modes (fail-401 refuses it).
  *   | drip:<ms> (streams one word every <ms>)
  */
 export interface MockUpstream {
@@ -35,6 +37,8 @@ export interface MockUpstream {
 /** What the mock writes for a tool taking free text (Codex CLI's apply_patch). */
 export const MOCK_PATCH = '*** Begin Patch\n*** Add File: hello.txt\n+Hello\n*** End Patch';
 export const MOCK_REPLY = 'Hello from the mock upstream, this is a streamed answer.';
+/** What GET .../models lists: a few models of the OpenAI-compatible vendors this mock stands in for. */
+export const MOCK_MODELS = ['glm-4-flash', 'glm-4-plus', 'gpt-4o-mini', 'qwen-plus', 'qwen-turbo', 'text-embedding-v3'];
 const words = MOCK_REPLY.split(' ');
 
 /** Characters of every string in a request's messages (their text, roughly). */
@@ -101,6 +105,9 @@ export async function startMockUpstream(): Promise<MockUpstream> {
     }
     if (mode === 'fail-429') return json(res, 429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } });
     if (mode === 'fail-401') return json(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
+    if (req.method === 'GET' && path.endsWith('/models')) {
+      return json(res, 200, { object: 'list', data: MOCK_MODELS.map((id) => ({ id, object: 'model', created: 1, owned_by: 'mock' })) });
+    }
     const model = String(body?.model ?? 'whisper-1');
     const withUsage = mode !== 'no-usage';
 

@@ -9,6 +9,7 @@ import { applyTimingMode, firstHalf, modeOf, sendJson, startMockServer, writePac
  *   POST /v2/chat     JSON, or an SSE stream of Cohere's typed events when `stream: true`
  *   POST /v2/embed    embeddings by type, billed input tokens in meta
  *   POST /v2/rerank   results by relevance, billed search units in meta
+ *   GET  /v1/models   the models the key can use (https://docs.cohere.com/reference/list-models), COHERE_MODELS
  * It checks what Cohere checks (cohere-validate.ts): `Authorization: Bearer <key>` (the key carries the mock mode;
  * no key is "no api key supplied", a key that names no mode is "invalid api token"), the v2 paths and bodies. Errors
  * are Cohere's `{id, message}`.
@@ -16,6 +17,10 @@ import { applyTimingMode, firstHalf, modeOf, sendJson, startMockServer, writePac
 export type MockCohere = MockHandle;
 
 const fx = fixtures('cohere');
+
+/** What GET /v1/models lists. */
+export const COHERE_MODELS = ['command-a-03-2025', 'command-r-08-2024', 'embed-v4.0', 'rerank-v3.5'];
+const ENDPOINTS_OF = (name: string) => (name.startsWith('embed') ? ['embed'] : name.startsWith('rerank') ? ['rerank'] : ['chat']);
 const ERROR_FOR_MODE: Partial<Record<MockMode, string>> = {
   'fail-400': 'bad_request',
   'fail-401': 'invalid_api_token',
@@ -110,10 +115,16 @@ export async function startMockCohere(): Promise<MockCohere> {
     recorded.key = key;
     const mode = modeOf(key);
     recorded.mode = mode;
+    const list = req.method === 'GET' && recorded.path === '/v1/models';
     const route = req.method === 'POST' ? { '/v2/chat': 'chat', '/v2/embed': 'embed', '/v2/rerank': 'rerank' }[recorded.path] : undefined;
-    if (!route) return sendJson(res, 404, { id: randomUUID(), message: '404 page not found' });
+    if (!route && !list) return sendJson(res, 404, { id: randomUUID(), message: '404 page not found' });
     if (!key) return sendError(res, 'no_api_key');
     if (!mode) return sendError(res, 'invalid_api_token');
+    if (list) {
+      const failure = ERROR_FOR_MODE[mode];
+      if (failure) return sendError(res, failure);
+      return sendJson(res, 200, { models: COHERE_MODELS.map((name) => ({ name, endpoints: ENDPOINTS_OF(name), finetuned: false, context_length: 128_000 })), next_page_token: '' });
+    }
     const body = recorded.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return badRequest(res, 'invalid json syntax');
     const stream = route === 'chat' && (body as Record<string, unknown>).stream === true;
