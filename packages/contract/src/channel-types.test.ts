@@ -19,8 +19,9 @@ describe('channel type catalogue (spec section 3)', () => {
   });
 
   // covers S3-CHANNELTYPES-05
-  it('type 43 has no models; every other type has a model list', () => {
+  it('type 43 has no models; nor has Coze (34), whose models are the admin\'s own bots (bot-<Bot ID>); every other type has a model list', () => {
     expect(CHANNEL_MODELS[43]).toEqual([]);
-    for (const type of CHANNEL_TYPES.filter((t) => t.value !== 43)) expect(CHANNEL_MODELS[type.value]?.length, String(type.value)).toBeGreaterThan(0);
+    expect(CHANNEL_MODELS[34]).toEqual([]);
+    for (const type of CHANNEL_TYPES.filter((t) => t.value !== 43 && t.value !== 34)) expect(CHANNEL_MODELS[type.value]?.length, String(type.value)).toBeGreaterThan(0);
   });
 });

@@ -149,7 +149,7 @@ for (const database of testDsns()) {
       await drop();
     });
 
-    it('every /api and /v1 route, as anonymous, user and admin: no 5xx, no internals, no partial write, no stall', { timeout: 240_000 }, async () => {
+    it('every /api and /v1 route, as anonymous, user and admin: no 5xx, no internals, no partial write, no stall', { timeout: 600_000 }, async () => {
       const routes = listRoutes(t.app).filter((r) => r.url === '*' || isApi(r.url) || r.url.startsWith('/v1') || r.url.startsWith('/dashboard'));
       // The list comes from the app: check it really is the app's (a parse that found nothing would pass).
       for (const known of ['POST /api/user/login', 'PUT /api/user/', 'GET /api/channel/:id', 'POST /v1/chat/completions', 'GET /v1/models/:model']) {

@@ -82,7 +82,13 @@ async function key(): Promise<{ id: number; key: string }> {
 
 describe('a large body is handled off the event loop', () => {
   // covers issue 19 item 5
-  it('600,000 Gemini contents translated for an OpenAI channel: GET /api/status stays under 100 ms, the upstream gets them all, billed', async () => {
+  /**
+   * The longest a status probe may wait while the body is worked on: translating it on the event loop held every other
+   * request for 1.5-2.7 s; on a machine loaded by other suites a probe waits up to ~120 ms for reasons of its own.
+   */
+  const SLOW_MS = 500;
+
+  it('600,000 Gemini contents translated for an OpenAI channel: GET /api/status stays under half a second (it was held 2.7 s), the upstream gets them all, billed', async () => {
     await seedChannel(t.ctx.storage, { key: 'sink', baseUrl: sinkUrl, models: 'gpt-4o-mini' });
     const token = await key();
     const contents = Array.from({ length: 600_000 }, (_, i) => ({ role: i % 2 ? 'model' : 'user', parts: [{ text: `message ${i}` }] }));
@@ -97,7 +103,7 @@ describe('a large body is handled off the event loop', () => {
     let answer: { candidates: Array<{ content: { parts: Array<{ text: string }> } }> } | undefined;
     // A loop held by the gateway is held every time; a slow answer on a busy machine (other suites share its two
     // cores) is not: a slow round is measured again, up to three times, and the fastest counts.
-    for (let round = 0; round < 3 && slowest >= 100; round++) {
+    for (let round = 0; round < 3 && slowest >= SLOW_MS; round++) {
       await probe.take();
       res = await send();
       answer = await res.json();
@@ -107,7 +113,7 @@ describe('a large body is handled off the event loop', () => {
 
     expect(res!.status).toBe(200);
     expect(answer!.candidates[0].content.parts[0].text).toBe('Read it all.');
-    expect(slowest).toBeLessThan(100);
+    expect(slowest).toBeLessThan(SLOW_MS);
     const upstream = await lastReceived();
     expect(upstream.path).toBe('/v1/chat/completions');
     expect(upstream.head).toMatch(/^\{"model":"gpt-4o-mini","messages":\[\{"role":"user","content":"message 0"\}/);

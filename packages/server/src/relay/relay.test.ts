@@ -21,7 +21,9 @@ async function quotaState(tokenId: number) {
 /** Settlement is committed in batches just after the answer is sent: wait for it. */
 async function settled(tokenId: number, logs: number) {
   let state = await quotaState(tokenId);
-  for (let i = 0; i < 100 && (state.logs.length < logs || state.open.length > 0); i++) {
+  // Waits for the settlement it checks (up to 20 s: a loaded machine settles late, an idle one at once).
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline && (state.logs.length < logs || state.open.length > 0)) {
     await new Promise((r) => setTimeout(r, 20));
     state = await quotaState(tokenId);
   }

@@ -19,6 +19,22 @@ dayjs.locale('zh-cn');
 // Toasts sit top-center (antd's message placement); keep a few at most.
 message.config({ top: 16, maxCount: 3 });
 
+/**
+ * The theme of toasts and notices (rendered outside the app's tree). The holder is configured once and follows the
+ * theme itself: configuring a new holder when the theme changes re-created it, and a toast shown in that moment (保存成功
+ * right after choosing a dark theme) was lost with the old one.
+ */
+function ToastTheme({ children }: { children: React.ReactNode }) {
+  const themeName = useStatus()?.theme;
+  const theme = useMemo(() => themeConfig(themeName), [themeName]);
+  return (
+    <ConfigProvider locale={zhCN} theme={theme}>
+      {children}
+    </ConfigProvider>
+  );
+}
+ConfigProvider.config({ holderRender: (children) => <ToastTheme>{children}</ToastTheme> });
+
 /** Lets the request client navigate inside the SPA (401 -> /login?expired=true) without a reload. */
 function RouterBridge() {
   const navigate = useNavigate();
@@ -50,8 +66,7 @@ export function App() {
   useEffect(() => {
     document.documentElement.dataset.theme = themeName || 'default';
     document.documentElement.style.colorScheme = isDarkTheme(themeName) ? 'dark' : 'light';
-    ConfigProvider.config({ holderRender: (children) => <ConfigProvider locale={zhCN} theme={theme}>{children}</ConfigProvider> });
-  }, [themeName, theme]);
+  }, [themeName]);
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider locale={zhCN} button={{ autoInsertSpace: false }} theme={theme}>

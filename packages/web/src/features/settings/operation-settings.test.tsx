@@ -169,7 +169,7 @@ describe('operation settings', () => {
     // Below the minimum: the input goes back to 0 and 0 is saved.
     fireEvent.change(retry, { target: { value: '-3' } });
     fireEvent.blur(retry);
-    expect(retry.value).toBe('0');
+    await waitFor(() => expect(retry.value).toBe('0'));
     await saveAndWait('通用设置', calls);
     expect(puts(calls)).toEqual([{ key: 'RetryTimes', value: '3' }, { key: 'RetryTimes', value: '0' }]);
     // QuotaPerUnit keeps hundredths.
