@@ -2,7 +2,7 @@ import { api } from './api';
 import { StorageKeys } from './storage';
 
 /**
- * Per-type model lists of GET /api/models (spec section 7): cached in memory and in local storage under
+ * Per-type model lists of GET /api/models (docs/console.md §7): cached in memory and in local storage under
  * channel_models; lookups read memory first, then storage, and give an empty list for a missing type.
  */
 let memory: Record<string, string[]> | undefined;

@@ -9,7 +9,7 @@ export function larkRedirectUri(status: StatusObject | undefined): string {
 }
 
 /**
- * The provider's authorisation page (spec section 7): GitHub with client id, state and scope user:email;
+ * The provider's authorisation page (docs/console.md §7): GitHub with client id, state and scope user:email;
  * Lark with its App ID, the /oauth/lark callback and the state.
  */
 export function authorizeUrl(provider: OAuthProvider, status: StatusObject | undefined, state: string): string {

@@ -14,7 +14,7 @@ export function useStatus(): StatusObject | undefined {
   return useSyncExternalStore(subscribeStorage, getStoredStatus);
 }
 
-/** Client-side role checks of spec section 6: only for display; the server enforces everything. */
+/** Client-side role checks of docs/console.md §6: only for display; the server enforces everything. */
 export const isAdmin = (user = getStoredUser()): boolean => Boolean(user) && isAdminRole(user?.role);
 export const isRoot = (user = getStoredUser()): boolean => Boolean(user) && isRootRole(user?.role);
 

@@ -36,7 +36,7 @@ export default function LoginPage() {
         toast.notice('请立刻修改默认密码！', '你正在使用默认的 root 密码登录，请立刻修改默认密码！');
         return;
       }
-      // Ordinary users land on their usage (issue 11); admins keep the key list of spec section 2.
+      // Ordinary users land on their usage (issue 11); admins keep the key list of docs/console.md §2.
       navigate(from ? `${from.pathname}${from.search ?? ''}` : res.data.role >= Role.Admin ? '/token' : '/dashboard');
     } catch {
       /* shown by the request client */
@@ -45,7 +45,7 @@ export default function LoginPage() {
     }
   };
 
-  // After a WeChat login the user goes to / (spec section 2).
+  // After a WeChat login the user goes to / (docs/console.md §2).
   const wechatLogin = async () => {
     if (!wechatCode.trim()) return;
     try {

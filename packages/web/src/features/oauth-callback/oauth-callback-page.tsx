@@ -6,7 +6,7 @@ import { api } from '../../lib/api';
 import { setStoredUser } from '../../lib/storage';
 import { toast } from '../../lib/toast';
 
-/** Spec section 4: retry n waits 2000 ms x n. */
+/** docs/console.md §4: retry n waits 2000 ms x n. */
 export const RETRY_DELAY_MS = 2000;
 /** Retries after a failed call (no answer, or an HTTP error such as 429 or 500) before giving up. */
 export const MAX_RETRIES = 3;
@@ -17,7 +17,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * /oauth/github and /oauth/lark: the provider sends the browser here with code and state; the page passes
- * them to the server (spec section 4). "bind" means the account was linked to the signed-in user: back to
+ * them to the server (docs/console.md §4). "bind" means the account was linked to the signed-in user: back to
  * the settings. Otherwise the user is signed in and goes home. A refusal shows "操作失败..." and leads to
  * the settings (which sends a signed-out visitor on to the login page); a call that got no usable answer is
  * repeated after 2 s, 4 s, 6 s with "出现错误，第 N 次重试中...".

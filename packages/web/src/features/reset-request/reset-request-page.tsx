@@ -7,7 +7,7 @@ import { useStatus } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { useCountdown } from '../../lib/use-countdown';
 
-/** Spec section 4: the reset request button stays disabled for 30 seconds after a click. */
+/** docs/console.md §4: the reset request button stays disabled for 30 seconds after a click. */
 const RESEND_SECONDS = 30;
 
 /** /reset: asks for a password-reset e-mail (GET /api/reset_password). */

@@ -12,7 +12,7 @@ import { setStoredUser } from '../../lib/storage';
 import { toast } from '../../lib/toast';
 import { useCountdown } from '../../lib/use-countdown';
 
-/** Personal settings (spec section 2): profile, system token, invite link, account deletion, bindings. */
+/** Personal settings (docs/console.md §2): profile, system token, invite link, account deletion, bindings. */
 export function PersonalSettings() {
   const navigate = useNavigate();
   const user = useUser();
@@ -26,7 +26,7 @@ export function PersonalSettings() {
   const [wechatCode, setWechatCode] = useState('');
   const [email, setEmail] = useState('');
   const [emailCode, setEmailCode] = useState('');
-  // The resend button counts down 30 seconds (spec section 4).
+  // The resend button counts down 30 seconds (docs/console.md §4).
   const [countdown, startCountdown] = useCountdown();
   const [turnstileToken, setTurnstileToken] = useState('');
   const onVerify = useCallback((token: string) => setTurnstileToken(token), []);
@@ -71,7 +71,7 @@ export function PersonalSettings() {
     navigate('/login');
   };
 
-  // Spec section 5: an empty address sends nothing; binding with an empty code sends nothing.
+  // docs/console.md §5: an empty address sends nothing; binding with an empty code sends nothing.
   const sendEmailCode = async () => {
     if (!email.trim()) return;
     if (status?.turnstile_check && !turnstileToken) {
