@@ -1,4 +1,4 @@
-import { api } from './api';
+import { getChannelTypeModels } from '../api/models/get-channel-type-models';
 import { StorageKeys } from './storage';
 
 /**
@@ -19,7 +19,7 @@ export function channelModelsOf(type: number): string[] {
 }
 
 export async function loadChannelModels(): Promise<void> {
-  const res = await api<Record<string, string[]>>('/api/models', { quiet: true });
+  const res = await getChannelTypeModels();
   if (!res.success || !res.data) return;
   memory = res.data;
   localStorage.setItem(StorageKeys.channelModels, JSON.stringify(res.data));

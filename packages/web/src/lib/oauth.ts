@@ -1,5 +1,5 @@
 import type { StatusObject } from '@model-relay/contract';
-import { api } from './api';
+import { getOAuthState } from '../api/oauth/get-oauth-state';
 
 export type OAuthProvider = 'github' | 'lark';
 
@@ -23,7 +23,7 @@ export function authorizeUrl(provider: OAuthProvider, status: StatusObject | und
 
 /** Asks the server for a state (GET /api/oauth/state) and opens the provider's page in a new window. */
 export async function openAuthorization(provider: OAuthProvider, status: StatusObject | undefined): Promise<void> {
-  const res = await api<string>('/api/oauth/state');
+  const res = await getOAuthState();
   if (!res.success || !res.data) return;
   window.open(authorizeUrl(provider, status, res.data));
 }

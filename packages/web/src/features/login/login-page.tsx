@@ -1,9 +1,10 @@
 import { GithubOutlined, WechatOutlined } from '@ant-design/icons';
-import { Role, type UserDto } from '@model-relay/contract';
+import { Role } from '@model-relay/contract';
 import { Alert, Button, Card, Divider, Form, Image, Input, Modal, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { api } from '../../lib/api';
+import { signInWithWechat } from '../../api/oauth/sign-in-with-wechat';
+import { login } from '../../api/users/login';
 import { openAuthorization } from '../../lib/oauth';
 import { useStatus } from '../../lib/session';
 import { refreshStoredUser, setStoredUser } from '../../lib/storage';
@@ -27,7 +28,7 @@ export default function LoginPage() {
   const submit = async (values: { username: string; password: string }) => {
     setLoading(true);
     try {
-      const res = await api<UserDto>('/api/user/login', { method: 'POST', body: values });
+      const res = await login(values);
       if (!res.success || !res.data) return;
       setStoredUser(res.data);
       toast.success('登录成功！');
@@ -49,7 +50,7 @@ export default function LoginPage() {
   const wechatLogin = async () => {
     if (!wechatCode.trim()) return;
     try {
-      const res = await api<UserDto>(`/api/oauth/wechat?code=${encodeURIComponent(wechatCode.trim())}`);
+      const res = await signInWithWechat(wechatCode.trim());
       if (res.success && res.data) {
         setStoredUser(res.data);
         toast.success('登录成功！');

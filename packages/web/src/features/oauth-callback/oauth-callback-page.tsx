@@ -1,8 +1,7 @@
-import type { UserDto } from '@model-relay/contract';
 import { Card, Spin } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { api } from '../../lib/api';
+import { signInWithOAuth } from '../../api/oauth/sign-in-with-oauth';
 import { setStoredUser } from '../../lib/storage';
 import { toast } from '../../lib/toast';
 
@@ -34,7 +33,8 @@ export default function OAuthCallbackPage() {
     // The code is single use: never send it twice (React may run effects twice in development).
     if (started.current) return;
     started.current = true;
-    const query = new URLSearchParams({ code: params.get('code') ?? '', state: params.get('state') ?? '' });
+    const code = params.get('code') ?? '';
+    const state = params.get('state') ?? '';
     const giveUp = async () => {
       setPrompt('操作失败，重定向至登录界面中...');
       await sleep(REDIRECT_DELAY_MS);
@@ -43,7 +43,7 @@ export default function OAuthCallbackPage() {
     const run = async () => {
       for (let attempt = 0; ; attempt++) {
         try {
-          const res = await api<UserDto>(`/api/oauth/${provider}?${query}`);
+          const res = await signInWithOAuth(provider, code, state);
           if (!res.success) return giveUp();
           if (res.data) setStoredUser(res.data);
           if (res.message === 'bind') {
