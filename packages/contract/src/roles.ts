@@ -1,6 +1,5 @@
 /** Roles of docs/console.md §1/§6: ordinary user 1, admin 10, super admin 100. */
 export const Role = { Guest: 0, Common: 1, Admin: 10, Root: 100 } as const;
-export type RoleValue = (typeof Role)[keyof typeof Role];
 
 /** User status (docs/console.md §4): 1 activated, 2 banned. */
 export const UserStatus = { Enabled: 1, Disabled: 2 } as const;

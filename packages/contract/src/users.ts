@@ -73,7 +73,6 @@ export const registerSchema = z.object({
   verification_code: shortCode('verification_code').optional(),
   aff_code: shortCode('aff_code').optional(),
 });
-export type RegisterInput = z.infer<typeof registerSchema>;
 
 /**
  * POST /api/user/login body: username may also be an e-mail address. Not checked against the username rules
