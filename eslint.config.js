@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 /**
- * Lint, including the one-way import rules of ARCHITECTURE.md:
+ * Lint, including the one-way import rules of docs/architecture.md:
  * contract <- server, contract <- web; routes -> service -> repository; features never import each other.
  */
 const banned = (...patterns) => ['error', { patterns }];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CHANNEL_MODELS } from './channel-models.js';
 import { CHANNEL_TYPES, channelTypeInfo } from './channel-types.js';
 
-describe('channel type catalogue (spec section 3)', () => {
+describe('channel type catalogue (docs/console.md §3)', () => {
   // covers S3-CHANNELTYPES-01, S3-CHANNELTYPES-02, S3-CHANNELTYPES-03, S3-CHANNELTYPES-04
   it('lists every type with a number, a display text and a colour, grouped as the spec groups them', () => {
     const byCategory = (category: string) => CHANNEL_TYPES.filter((t) => t.category === category).map((t) => t.value);

@@ -1,15 +1,15 @@
 import { PROVIDER_CATALOGUE, providerInfo } from './providers.js';
 
-/** One entry of the channel type catalogue (spec section 3). `value` is the numeric type stored on a channel. */
+/** One entry of the channel type catalogue (docs/console.md §3). `value` is the numeric type stored on a channel. */
 export interface ChannelTypeInfo {
   value: number;
   text: string;
   color: string;
-  /** Catalogue group as the spec lists it. */
+  /** Catalogue group as docs/console.md §3 lists it. */
   category: 'main' | 'knowledge' | 'proxy';
 }
 
-/** The full catalogue, in the spec's order (from the provider catalogue, providers.ts). */
+/** The full catalogue, in the order of docs/console.md §3 (from the provider catalogue, providers.ts). */
 export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = PROVIDER_CATALOGUE.map(({ value, text, color, category }) => ({ value, text, color, category }));
 
 /** Looks a type up by its number; unknown numbers get a neutral entry instead of throwing. */

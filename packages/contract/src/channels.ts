@@ -10,12 +10,12 @@ export const ChannelMessages = {
   configInvalid: '渠道配置必须是合法的 JSON 格式！',
 } as const;
 
-/** Type with no model list (spec section 3, "Type 43 has no models"). */
+/** Type with no model list (docs/console.md §3, "Type 43 has no models"). */
 export const PROXY_CHANNEL_TYPE = 43;
 export const AZURE_CHANNEL_TYPE = 3;
 export const AZURE_DEFAULT_API_VERSION = '2024-03-01-preview';
 
-/** Key format hints of spec section 5. */
+/** Key format hints of docs/console.md §5. */
 /** What the key field expects, per type, when it is more than one API key (from the provider catalogue). */
 export const CHANNEL_KEY_HINTS: Record<number, string> = Object.fromEntries(PROVIDER_CATALOGUE.flatMap((p) => (p.keyHint ? [[p.value, p.keyHint]] : [])));
 
@@ -42,7 +42,7 @@ export function isJsonObjectText(text: string, valueType?: 'string'): boolean {
 }
 
 /**
- * Key composition of spec section 5 from a channel's config fields: AWS (33) is AK|SK|region, Vertex AI (42)
+ * Key composition of docs/console.md §5 from a channel's config fields: AWS (33) is AK|SK|region, Vertex AI (42)
  * region|project id|credentials JSON.
  */
 export const CHANNEL_KEY_PARTS: Partial<Record<number, readonly string[]>> = {
@@ -96,7 +96,7 @@ export const ChannelLimits = {
   abilityRows: 50_000,
 } as const;
 
-/** Priority and weight: empty input is ignored (spec section 5); weight is a 32-bit column. */
+/** Priority and weight: empty input is ignored (docs/console.md §5); weight is a 32-bit column. */
 const priority = z.preprocess((v) => (v === '' || v === null ? undefined : v), integerInput('priority', { message: '优先级必须是整数' }).optional());
 const weight = z.preprocess((v) => (v === '' || v === null ? undefined : v), integerInput('weight', { max: 2147483647, message: '权重必须是不超过 2147483647 的整数' }).optional());
 const longText = (field: string) => textInput(field, { max: TEXT_COLUMN_MAX_BYTES, maxBytes: TEXT_COLUMN_MAX_BYTES, multiline: true, trim: false });
@@ -142,7 +142,7 @@ export const fetchModelsSchema = z.object({
 });
 export type FetchModelsInput = z.input<typeof fetchModelsSchema>;
 
-/** Statuses an admin may set (spec section 4): 1 enabled, 2 manually disabled, 3 automatically disabled. */
+/** Statuses an admin may set (docs/console.md §4): 1 enabled, 2 manually disabled, 3 automatically disabled. */
 const channelStatus = integerInput('status', { message: '无效的渠道状态' }).refine((s) => s === 1 || s === 2 || s === 3, '无效的渠道状态');
 
 /** PUT /api/channel/ with only id plus status, priority and/or weight (the list's inline edits). */

@@ -54,13 +54,11 @@ function checkRange(query: { start: number; end: number; granularity: DashboardG
 
 /** GET /api/dashboard/self/report (and export): one's own usage; filters by model and own key. */
 export const dashboardQuerySchema = z.object(baseQuery).superRefine(checkRange);
-export type DashboardQuery = z.infer<typeof dashboardQuerySchema>;
 
 /** GET /api/dashboard/report (and export, admin): everyone's usage; also filters by user and channel. */
 export const adminDashboardQuerySchema = z
   .object({ ...baseQuery, user_id: id, username: z.string().trim().max(64).default(''), channel_id: id })
   .superRefine(checkRange);
-export type AdminDashboardQuery = z.infer<typeof adminDashboardQuerySchema>;
 
 /** GET /api/dashboard/(self/)summary: only the viewer's time zone. */
 export const dashboardSummaryQuerySchema = z.object({ tz: baseQuery.tz });

@@ -1,4 +1,4 @@
-/** A usage log row as GET /api/log/ and /api/log/self/ return it (spec section 3, "Log"). */
+/** A usage log row as GET /api/log/ and /api/log/self/ return it (docs/console.md §3, "Log"). */
 export interface LogDto {
   id: number;
   user_id: number;

@@ -4,7 +4,7 @@ import { formatQuota, quotaFromDollars } from './money.js';
 const dollars = { quotaPerUnit: 500000, displayInCurrency: true };
 const units = { quotaPerUnit: 500000, displayInCurrency: false };
 
-describe('the one money display rule (spec section 9)', () => {
+describe('the one money display rule (docs/console.md §9)', () => {
   // covers S9-CONST-18
   it('currency on: quota / quota_per_unit, two decimals, $ and thousands separators', () => {
     expect(formatQuota(0, dollars)).toBe('$0.00');

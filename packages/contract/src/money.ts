@@ -6,7 +6,7 @@ export interface QuotaDisplay {
 
 export const DEFAULT_QUOTA_PER_UNIT = 500000;
 
-/** Abbreviates with k from 10,000, M from a million, B from a billion (spec section 9). */
+/** Abbreviates with k from 10,000, M from a million, B from a billion (docs/console.md §9). */
 export function abbreviateQuota(value: number): string {
   const abs = Math.abs(value);
   if (abs >= 1e9) return `${(value / 1e9).toFixed(1)}B`;
@@ -18,7 +18,7 @@ export function abbreviateQuota(value: number): string {
 const dollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /**
- * The one money display rule (spec section 9), used for every amount the product shows: balances, key quotas,
+ * The one money display rule (docs/console.md §9), used for every amount the product shows: balances, key quotas,
  * log rows, totals, codes, e-mails. With currency display on: quota / quota_per_unit in dollars with two
  * decimals and thousands separators ("$1,000,000,000.00"). An amount that is not zero but would round to
  * $0.00 (one cheap request) keeps two significant digits ("$0.00023") instead of claiming it cost nothing.

@@ -1,7 +1,7 @@
 import { TEXT_COLUMN_MAX_BYTES, textProblem } from './input.js';
 
 /**
- * Every option key of spec section 3, with how the console edits it.
+ * Every option key of docs/console.md §3, with how the console edits it.
  * Values travel as strings (`{key, value}`); boolean options are the strings "true" / "false".
  */
 export const BOOLEAN_OPTION_KEYS = [
@@ -72,7 +72,7 @@ export const INTEGER_OPTION_KEYS = [
 
 export const NUMBER_OPTION_KEYS = ['QuotaPerUnit', 'ChannelDisableThreshold'] as const;
 
-/** JSON maps of name -> ratio; rejected unless valid JSON objects of numbers (spec section 5). */
+/** JSON maps of name -> ratio; rejected unless valid JSON objects of numbers (docs/console.md §5). */
 export const RATIO_OPTION_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio'] as const;
 export type RatioOptionKey = (typeof RATIO_OPTION_KEYS)[number];
 
@@ -99,7 +99,7 @@ export const isSecretOptionKey = (key: string): boolean => secretSet.has(key);
 const booleanSet = new Set<string>(BOOLEAN_OPTION_KEYS);
 export const isBooleanOptionKey = (key: string): key is BooleanOptionKey => booleanSet.has(key);
 
-/** Chinese names of the ratio options, used in the invalid-JSON message of spec section 5. */
+/** Chinese names of the ratio options, used in the invalid-JSON message of docs/console.md §5. */
 export const RATIO_OPTION_LABELS: Record<(typeof RATIO_OPTION_KEYS)[number], string> = {
   ModelRatio: '模型倍率',
   GroupRatio: '分组倍率',
@@ -123,7 +123,7 @@ export const THEME_LABELS: Record<ThemeName, string> = {
   air: 'air（紧凑）',
 };
 
-/** The public status object of GET /api/status (spec section 3, plus version and start_time). */
+/** The public status object of GET /api/status (docs/console.md §3, plus version and start_time). */
 export interface StatusObject {
   version: string;
   start_time: number;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idInput, integerInput, textInput } from './input.js';
 
-/** Chinese messages of the redemption form, the top-up screen and their APIs (spec sections 5 and 8). */
+/** Chinese messages of the redemption form, the top-up screen and their APIs (docs/console.md §5 and §8). */
 export const RedemptionMessages = {
   nameRequired: '请输入兑换码名称',
   nameTooLong: '兑换码名称不得超过 20 个字符',
@@ -19,7 +19,7 @@ export const RedemptionMessages = {
 
 export const REDEMPTION_NAME_MAX = 20;
 export const REDEMPTION_COUNT_MAX = 100;
-/** Defaults of spec sections 5 and 9: quota 100000, count 1. */
+/** Defaults of docs/console.md §5 and §9: quota 100000, count 1. */
 export const DEFAULT_REDEMPTION_QUOTA = 100000;
 export const DEFAULT_REDEMPTION_COUNT = 1;
 
@@ -41,7 +41,7 @@ const id = idInput('兑换码');
 /** PUT /api/redemption/: name and quota of one code. */
 export const redemptionUpdateSchema = z.object({ id, name, quota });
 
-/** PUT /api/redemption/?status_only=true: the toggle between 1 (unused) and 2 (disabled), spec section 4. */
+/** PUT /api/redemption/?status_only=true: the toggle between 1 (unused) and 2 (disabled), docs/console.md §4. */
 export const redemptionStatusSchema = z.object({
   id,
   status: integerInput('status', { message: RedemptionMessages.statusInvalid }).refine((s) => s === 1 || s === 2, RedemptionMessages.statusInvalid),
@@ -52,7 +52,7 @@ export const redeemSchema = z.object({
   key: z.preprocess(orEmpty, textInput('key', { max: 64, tooLong: RedemptionMessages.keyInvalid }).refine((value) => value.length > 0, RedemptionMessages.keyRequired)),
 });
 
-/** A redemption code as the admin API returns it (spec section 3, "Redemption"). */
+/** A redemption code as the admin API returns it (docs/console.md §3, "Redemption"). */
 export interface RedemptionDto {
   id: number;
   /** the admin who created it */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { booleanInput, idInput, integerInput, textInput } from './input.js';
 import { limitsInputShape, type Limits } from './limits.js';
 
-/** Chinese messages of the token form and API (spec section 5). */
+/** Chinese messages of the token form and API (docs/console.md §5). */
 export const TokenMessages = {
   nameRequired: '请输入令牌名称',
   nameTooLong: '令牌名称过长',
@@ -13,7 +13,7 @@ export const TokenMessages = {
 } as const;
 
 export const TOKEN_NAME_MAX = 30;
-/** Defaults of spec section 9: new token quota 500000, expiry -1 (never). */
+/** Defaults of docs/console.md §9: new token quota 500000, expiry -1 (never). */
 export const DEFAULT_TOKEN_QUOTA = 500000;
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -80,7 +80,7 @@ export function maskTokenKey(key: string): string {
   return `${key.slice(0, 4)}****${key.slice(-4)}`;
 }
 
-/** PUT /api/token/ needs the id; PUT /api/token/?status_only=true only id and status 1 or 2 (spec section 4). */
+/** PUT /api/token/ needs the id; PUT /api/token/?status_only=true only id and status 1 or 2 (docs/console.md §4). */
 export const tokenIdSchema = z.object({ id: idInput('令牌') });
 export const tokenStatusSchema = z.object({
   id: idInput('令牌'),

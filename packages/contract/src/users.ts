@@ -3,7 +3,7 @@ import { idInput, integerInput, textInput, textProblem } from './input.js';
 import { normaliseUsername, usernameProblem } from './username.js';
 import { optionalLimitsShape, type Limits } from './limits.js';
 
-/** Limits of spec sections 5 and 9. */
+/** Limits of docs/console.md §5 and §9. */
 export const USERNAME_MAX = 12;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 20;
@@ -64,7 +64,7 @@ const group = textInput('group', { max: GROUP_MAX })
   .pipe(z.string().min(1, '分组不能为空'))
   .refine((value) => !value.includes(','), '分组名称不能包含逗号');
 
-/** POST /api/user/register body (spec section 3, "Registration payload"). */
+/** POST /api/user/register body (docs/console.md §3, "Registration payload"). */
 export const registerSchema = z.object({
   username,
   password,
@@ -73,7 +73,6 @@ export const registerSchema = z.object({
   verification_code: shortCode('verification_code').optional(),
   aff_code: shortCode('aff_code').optional(),
 });
-export type RegisterInput = z.infer<typeof registerSchema>;
 
 /**
  * POST /api/user/login body: username may also be an e-mail address. Not checked against the username rules
@@ -149,7 +148,7 @@ export interface ApiEnvelope<T = unknown> {
   data?: T;
 }
 
-/** Messages of the e-mail code, password reset and account-binding flows (spec sections 5 and 8). */
+/** Messages of the e-mail code, password reset and account-binding flows (docs/console.md §5 and §8). */
 export const AccountMessages = {
   emailRequired: '请输入邮箱地址',
   codeSent: '验证码发送成功，请检查你的邮箱！',

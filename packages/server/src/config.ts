@@ -8,7 +8,7 @@ const httpUrl = z
   .regex(/^https?:\/\/[^\s]+$/, 'must be an http(s) URL')
   .transform((url) => url.replace(/\/+$/, ''));
 
-/** Process configuration, read and validated once at start (STYLE.md: no module reads process.env itself). */
+/** Process configuration, read and validated once at start (docs/architecture.md: main.ts reads it once; no module reads process.env itself). */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   SQLITE_PATH: z.string().default('./data/gateway.db'),

@@ -53,7 +53,6 @@ export function requireRole(ctx: AppContext, minRole: number): preHandlerAsyncHo
 
 export const requireUser = (ctx: AppContext) => requireRole(ctx, Role.Common);
 export const requireAdmin = (ctx: AppContext) => requireRole(ctx, Role.Admin);
-export const requireRoot = (ctx: AppContext) => requireRole(ctx, Role.Root);
 
 /** The caller set by requireRole; routes behind it may rely on it. */
 export function callerOf(request: FastifyRequest): Caller {

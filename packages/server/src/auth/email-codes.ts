@@ -7,7 +7,7 @@ export type EmailCodePurpose = 'verify' | 'reset';
 
 /** How long a mailed secret stays valid (one-api: 10 minutes for both). */
 export const EMAIL_CODE_TTL_SECONDS: Record<EmailCodePurpose, number> = { verify: 600, reset: 600 };
-/** The console's resend countdown (spec section 4); the server refuses faster resends to the same address. */
+/** The console's resend countdown (docs/console.md §4); the server refuses faster resends to the same address. */
 export const EMAIL_RESEND_SECONDS = 30;
 /**
  * Wrong guesses a code survives; then it is void and a new one must be requested. The count is read and

@@ -88,7 +88,7 @@ export function usageParts(usage: Usage) {
 /**
  * cost = ceil((input + cached x CacheRead + written x CacheWrite + output x Completion + reasoning x Reasoning
  * + images x 1000) x ModelRatio x GroupRatio), at least 1 when anything was used and the price is not zero
- * (ARCHITECTURE.md "Money"; with only prompt and completion this is the original formula).
+ * (docs/ledger.md, "Units and prices"; with only prompt and completion this is the original formula).
  */
 export function costOf(usage: Usage, prices: Prices): number {
   const raw = rawCostOf(usage, prices);

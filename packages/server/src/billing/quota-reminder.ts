@@ -56,7 +56,7 @@ export class QuotaReminder implements LowQuotaWatch {
     await this.notifier.sendMail(user.email, '您的额度即将用尽', text);
   }
 
-  /** The amount as the console shows it: the one money display rule (contract formatQuota, spec section 9). */
+  /** The amount as the console shows it: the one money display rule (contract formatQuota, docs/console.md §9). */
   private amount(quota: number): string {
     return formatQuota(quota, { quotaPerUnit: this.options.number('QuotaPerUnit'), displayInCurrency: this.options.bool('DisplayInCurrencyEnabled') });
   }

@@ -3,7 +3,7 @@ import type { OptionStore } from '../options/option-store.js';
 
 /**
  * Refuses /api requests a browser made on behalf of another site (issue 10: a cross-site link could rotate a
- * user's access token, log them out, start channel tests or balance queries, all of which the spec puts on GET).
+ * user's access token, log them out, start channel tests or balance queries, all of which docs/console.md §7 puts on GET).
  *
  * The console calls /api from its own origin only and nothing else legitimately calls /api from a browser on
  * another site (there is no CORS on /api), so every /api route is guarded, GET included, except the public

@@ -33,7 +33,7 @@ function queryText(query: unknown, name: string): string | undefined {
 }
 
 /**
- * The 0-based page `p` (spec section 7). Absent or empty is page 0; a non-negative integer is that page,
+ * The 0-based page `p` (docs/console.md §7). Absent or empty is page 0; a non-negative integer is that page,
  * capped at MAX_PAGE; anything else (negative, fractional, "1e308", "0x1", junk) is refused in Chinese.
  */
 export function pageOf(query: unknown): number {

@@ -15,7 +15,7 @@ export const DEFAULT_REASONING_RATIO = defaultRatios('reasoning');
 
 export const DEFAULT_GROUP_RATIO: Record<string, number> = { default: 1, vip: 1, svip: 1 };
 
-/** Default value of every option key of spec section 3. */
+/** Default value of every option key of docs/console.md §3. */
 export const DEFAULT_OPTIONS: Record<OptionKey, string> = {
   PasswordLoginEnabled: 'true',
   PasswordRegisterEnabled: 'true',

@@ -27,7 +27,7 @@ const numberKeys = new Set<string>(NUMBER_OPTION_KEYS);
 const ratioKeys = new Set<string>(RATIO_OPTION_KEYS);
 
 /**
- * The options of spec section 3: defaults overlaid with stored values, held in memory and written through
+ * The options of docs/console.md §3: defaults overlaid with stored values, held in memory and written through
  * to the database. Reads are synchronous so hot paths (status, relay) never wait on SQL.
  */
 export class OptionStore {
@@ -73,7 +73,7 @@ export class OptionStore {
     return parsed;
   }
 
-  /** Every option as {key, value}, secrets left out (ARCHITECTURE: secrets are never returned). */
+  /** Every option as {key, value}, secrets left out (docs/console.md §6: secrets are never returned). */
   publicList(): Array<{ key: string; value: string }> {
     return [...this.values.entries()]
       .filter(([key]) => !isSecretOptionKey(key))

@@ -1,7 +1,7 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
- * Table types of the whole product (spec section 3 entities plus what the relay and billing need).
+ * Table types of the whole product (docs/console.md §3 entities plus what the relay and billing need).
  * Quota columns are 64-bit integers in SQL and plain numbers here (exact below 2^53, far above any real quota).
  */
 export interface UsersTable {

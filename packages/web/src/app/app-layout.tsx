@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { selfKey, useSelf } from '../api/users/get-self';
-import { api } from '../lib/api';
+import { logout as endSession } from '../api/users/logout';
 import { renderQuota } from '../lib/format';
 import { DEFAULT_LOGO, DEFAULT_SYSTEM_NAME, isAdmin, useStatus, useUser } from '../lib/session';
 import { forgetUserQuietly } from '../lib/storage';
@@ -46,7 +46,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
 
   const logout = async () => {
     try {
-      await api('/api/user/logout');
+      await endSession();
     } finally {
       forgetUserQuietly();
       navigate('/login', { replace: true });

@@ -22,7 +22,7 @@ describe('routes and shared pages', () => {
   });
 
   // covers S2-ROUTES-01, S2-ROUTES-02, S2-ROUTES-03, S2-ROUTES-09, S2-ROUTES-10, S2-ROUTES-12, S2-ROUTES-13, S2-ROUTES-14, S2-ROUTES-15, S2-ROUTES-17, S2-ROUTES-18
-  it('declares the routes of spec section 2 with their guards', () => {
+  it('declares the routes of docs/console.md §2 with their guards', () => {
     const guard = (path: string) => ROUTES.find((r) => r.path === path);
     for (const path of ['/', '/login', '/register', '/about', '/chat']) expect(guard(path)?.guard).toBeUndefined();
     // covers S2-ROUTES-04, S2-ROUTES-05, S2-ROUTES-06: the reset and OAuth callback screens need no login

@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 
 /**
  * The console's react-query client. No automatic retries: the request client already shows every failure as a
- * toast, and a retry would show it again. No refetch on window focus: lists page on request only (spec section 4).
+ * toast, and a retry would show it again. No refetch on window focus: lists page on request only (docs/console.md §4).
  */
 export function createQueryClient(): QueryClient {
   return new QueryClient({

@@ -6,7 +6,7 @@ import { isSessionExpired } from '../lib/storage';
 
 /**
  * The route guard: a visitor without a stored user goes to /login, which remembers where they wanted to go
- * (spec section 2). An admin screen opened by an ordinary user shows "no permission" instead of the screen
+ * (docs/console.md §2). An admin screen opened by an ordinary user shows "no permission" instead of the screen
  * and the server's refusal toasts; the server enforces the permission either way (this check is display only).
  */
 export function RequireUser({ children, admin = false }: { children: ReactNode; admin?: boolean }) {

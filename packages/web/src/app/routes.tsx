@@ -2,7 +2,7 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { matchPath } from 'react-router';
 
 /**
- * The one table of screens (spec section 2): path, page name (for the loading text), guard, and the top-bar
+ * The one table of screens (docs/console.md §2): path, page name (for the loading text), guard, and the top-bar
  * menu entry if any. Adding a screen = a feature folder + one line here.
  */
 export interface AppRoute {
@@ -10,7 +10,7 @@ export interface AppRoute {
   page: string;
   component: LazyExoticComponent<ComponentType>;
   /**
-   * 'user' needs a stored user (the guard only checks that, spec section 6); 'admin' also shows a "no
+   * 'user' needs a stored user (the guard only checks that, docs/console.md §6); 'admin' also shows a "no
    * permission" screen to ordinary users instead of an admin screen the server would refuse anyway.
    */
   guard?: 'user' | 'admin';

@@ -1,6 +1,6 @@
 import { Button, Modal } from 'antd';
 import { useEffect, useState } from 'react';
-import { API_BASE } from '../lib/api';
+import { getNotice } from '../api/status/get-notice';
 import { isNoticeDue, markNoticeSeen } from '../lib/notice';
 import { RichContent } from './rich-content';
 
@@ -12,8 +12,7 @@ export function NoticeDialog() {
   const [notice, setNotice] = useState('');
   useEffect(() => {
     let cancelled = false;
-    fetch(`${API_BASE}/api/notice`, { credentials: 'same-origin' })
-      .then((response) => response.json() as Promise<{ success?: boolean; data?: unknown }>)
+    getNotice()
       .then((body) => {
         if (!cancelled && body.success && typeof body.data === 'string' && isNoticeDue(body.data)) setNotice(body.data);
       })

@@ -1,6 +1,6 @@
 import { Spin } from 'antd';
 
-/** The lazy-load fallback of spec section 1: "loading {page} ...". */
+/** The lazy-load fallback of docs/console.md §1: "loading {page} ...". */
 export function PageLoading({ page }: { page: string }) {
   return (
     <div style={{ padding: 48, textAlign: 'center' }}>

@@ -26,7 +26,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-describe('request client error catalogue (spec section 8)', () => {
+describe('request client error catalogue (docs/console.md §8)', () => {
   // covers S8-ERRORS-01, S8-ERRORS-02, S8-ERRORS-03
   it('401 clears the stored user and sends the visitor to /login?expired=true', async () => {
     setStoredUser({ id: 1, username: 'a', display_name: '', role: 1, status: 1 });

@@ -24,7 +24,7 @@ export class ApiError extends Error {
 }
 
 /**
- * The error catalogue of spec section 8 for HTTP failures: 401 -> /login?expired=true; 429, 500 and other
+ * The error catalogue of docs/console.md §8 for HTTP failures: 401 -> /login?expired=true; 429, 500 and other
  * statuses as error toasts; 405 as an info message.
  */
 export function showHttpError(status: number, serverMessage?: string): void {

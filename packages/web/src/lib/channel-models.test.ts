@@ -9,7 +9,7 @@ beforeEach(() => {
   resetChannelModelsMemory();
 });
 
-describe('models per channel type (spec section 7)', () => {
+describe('models per channel type (docs/console.md §7)', () => {
   // covers S7-API-36, S7-API-37
   it('GET /api/models maps each type to its model names and is kept in memory and in local storage under channel_models', async () => {
     const calls = mockApi({ 'GET /api/models': () => ({ success: true, message: '', data: perType }) });

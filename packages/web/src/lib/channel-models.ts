@@ -1,8 +1,8 @@
-import { api } from './api';
+import { getChannelTypeModels } from '../api/models/get-channel-type-models';
 import { StorageKeys } from './storage';
 
 /**
- * Per-type model lists of GET /api/models (spec section 7): cached in memory and in local storage under
+ * Per-type model lists of GET /api/models (docs/console.md §7): cached in memory and in local storage under
  * channel_models; lookups read memory first, then storage, and give an empty list for a missing type.
  */
 let memory: Record<string, string[]> | undefined;
@@ -19,7 +19,7 @@ export function channelModelsOf(type: number): string[] {
 }
 
 export async function loadChannelModels(): Promise<void> {
-  const res = await api<Record<string, string[]>>('/api/models', { quiet: true });
+  const res = await getChannelTypeModels();
   if (!res.success || !res.data) return;
   memory = res.data;
   localStorage.setItem(StorageKeys.channelModels, JSON.stringify(res.data));

@@ -1,6 +1,6 @@
 import { toast } from './toast';
 
-/** Copies text; on failure shows the spec's message and returns false so the caller can show the value. */
+/** Copies text; on failure shows the message of docs/console.md §4 and returns false so the caller can show the value. */
 export async function copyText(text: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);

@@ -1,14 +1,6 @@
 /** Saves text as a file through the browser's download (the created redemption codes, one per line). */
 export function downloadText(filename: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Revoked after the click has been handled, or some browsers cancel the download.
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  downloadBlob(filename, new Blob([text], { type: 'text/plain;charset=utf-8' }));
 }
 
 /** Saves a file the server sent (a CSV export) through the browser's download. */
@@ -20,5 +12,6 @@ export function downloadBlob(filename: string, blob: Blob): void {
   document.body.appendChild(link);
   link.click();
   link.remove();
+  // Revoked after the click has been handled, or some browsers cancel the download.
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

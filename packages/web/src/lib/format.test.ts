@@ -3,7 +3,7 @@ import { abbreviate, formatTimestamp, renderQuota, truncateName } from './format
 
 beforeEach(() => localStorage.clear());
 
-describe('amount display (spec section 9)', () => {
+describe('amount display (docs/console.md §9)', () => {
   // covers S9-CONST-18
   it('with currency display on: quota / quota_per_unit, 2 decimals, $ prefix', () => {
     localStorage.setItem('display_in_currency', 'true');

@@ -2,12 +2,12 @@ import { abbreviateQuota, DEFAULT_QUOTA_PER_UNIT, formatQuota, type QuotaDisplay
 import dayjs from 'dayjs';
 import { StorageKeys } from './storage';
 
-/** Seconds since the epoch as YYYY-MM-DD HH:mm:ss (spec section 9). */
+/** Seconds since the epoch as YYYY-MM-DD HH:mm:ss (docs/console.md §9). */
 export function formatTimestamp(seconds: number): string {
   return dayjs.unix(seconds).format('YYYY-MM-DD HH:mm:ss');
 }
 
-/** Abbreviates with k from 10,000, M from a million, B from a billion (spec section 9). */
+/** Abbreviates with k from 10,000, M from a million, B from a billion (docs/console.md §9). */
 export const abbreviate = abbreviateQuota;
 
 /** The stored status's quota_per_unit and display_in_currency (currency display unless switched off). */
@@ -18,7 +18,7 @@ export function quotaDisplay(): QuotaDisplay {
   };
 }
 
-/** An amount of quota by the one display rule of the product (contract formatQuota, spec section 9). */
+/** An amount of quota by the one display rule of the product (contract formatQuota, docs/console.md §9). */
 export function renderQuota(quota: number): string {
   return formatQuota(quota, quotaDisplay());
 }

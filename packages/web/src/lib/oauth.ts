@@ -1,5 +1,5 @@
 import type { StatusObject } from '@model-relay/contract';
-import { api } from './api';
+import { getOAuthState } from '../api/oauth/get-oauth-state';
 
 export type OAuthProvider = 'github' | 'lark';
 
@@ -9,7 +9,7 @@ export function larkRedirectUri(status: StatusObject | undefined): string {
 }
 
 /**
- * The provider's authorisation page (spec section 7): GitHub with client id, state and scope user:email;
+ * The provider's authorisation page (docs/console.md §7): GitHub with client id, state and scope user:email;
  * Lark with its App ID, the /oauth/lark callback and the state.
  */
 export function authorizeUrl(provider: OAuthProvider, status: StatusObject | undefined, state: string): string {
@@ -23,7 +23,7 @@ export function authorizeUrl(provider: OAuthProvider, status: StatusObject | und
 
 /** Asks the server for a state (GET /api/oauth/state) and opens the provider's page in a new window. */
 export async function openAuthorization(provider: OAuthProvider, status: StatusObject | undefined): Promise<void> {
-  const res = await api<string>('/api/oauth/state');
+  const res = await getOAuthState();
   if (!res.success || !res.data) return;
   window.open(authorizeUrl(provider, status, res.data));
 }

@@ -1,6 +1,6 @@
 import { isAdminRole, isRootRole, type StatusObject } from '@model-relay/contract';
 import { useSyncExternalStore } from 'react';
-import { api } from './api';
+import { getStatus } from '../api/status/get-status';
 import { getStoredStatus, getStoredUser, storeStatus, subscribeStorage, type StoredUser } from './storage';
 import { toast } from './toast';
 
@@ -14,7 +14,7 @@ export function useStatus(): StatusObject | undefined {
   return useSyncExternalStore(subscribeStorage, getStoredStatus);
 }
 
-/** Client-side role checks of spec section 6: only for display; the server enforces everything. */
+/** Client-side role checks of docs/console.md §6: only for display; the server enforces everything. */
 export const isAdmin = (user = getStoredUser()): boolean => Boolean(user) && isAdminRole(user?.role);
 export const isRoot = (user = getStoredUser()): boolean => Boolean(user) && isRootRole(user?.role);
 
@@ -24,7 +24,7 @@ export const DEFAULT_LOGO = '/logo.png';
 /** Loads /api/status into local storage; tells the user when the server cannot be reached. */
 export async function loadStatus(): Promise<void> {
   try {
-    const res = await api<StatusObject>('/api/status', { quiet: true });
+    const res = await getStatus();
     if (res.success && res.data) storeStatus(res.data);
     else toast.error('无法正常连接至服务器！');
   } catch {

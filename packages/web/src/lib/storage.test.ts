@@ -3,7 +3,7 @@ import { getStoredStatus, getStoredUser, isPromptDue, markPromptSeen, setStoredU
 
 beforeEach(() => localStorage.clear());
 
-describe('local storage keys (spec section 3)', () => {
+describe('local storage keys (docs/console.md §3)', () => {
   // covers S3-ENTITY-11
   it('keeps the current user as JSON under key user', () => {
     setStoredUser({ id: 3, username: 'amy', display_name: 'Amy', role: 1, status: 1 });

@@ -1,6 +1,6 @@
 import type { StatusObject, UserDto } from '@model-relay/contract';
 
-/** The local-storage keys of spec section 3. */
+/** The local-storage keys of docs/console.md §3. */
 export const StorageKeys = {
   user: 'user',
   status: 'status',
@@ -86,7 +86,7 @@ export function getStoredStatus(): StatusObject | undefined {
   return cachedStatus;
 }
 
-/** Caches the status object and the fields the spec keeps under their own keys. */
+/** Caches the status object and the fields docs/console.md §3 keeps under their own keys. */
 export function storeStatus(status: StatusObject): void {
   localStorage.setItem(StorageKeys.status, JSON.stringify(status));
   localStorage.setItem(StorageKeys.systemName, status.system_name ?? '');

@@ -19,9 +19,9 @@ afterEach(() => {
   calls.length = 0;
 });
 
-describe('toasts (spec section 9)', () => {
+describe('toasts (docs/console.md §9)', () => {
   // covers S9-CONST-01, S9-CONST-02, S9-CONST-03, S9-CONST-04, S9-CONST-05, S9-CONST-06
-  it('use the durations of section 9; plain info notices stay until dismissed', () => {
+  it('use the durations of docs/console.md §9; plain info notices stay until dismissed', () => {
     expect(TOAST_MS).toEqual({ success: 1500, info: 3000, error: 5000, warning: 10000, notice: 20000 });
     toast.success('a');
     toast.info('b');

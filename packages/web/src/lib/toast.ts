@@ -1,6 +1,6 @@
 import { message, notification } from 'antd';
 
-/** Toast durations of spec section 9, in milliseconds. */
+/** Toast durations of docs/console.md §9, in milliseconds. */
 export const TOAST_MS = { success: 1500, info: 3000, error: 5000, warning: 10000, notice: 20000 } as const;
 
 /** Toasts appear top-center on windows 600 px wide or less. */

@@ -42,7 +42,7 @@ function mergeConfig(stored: string | null, incoming: string): string {
 
 /**
  * A channel as the API shows it: the key and the credential fields of its config are never sent back
- * (ARCHITECTURE: channel keys never leave the server).
+ * (docs/console.md §6: channel keys never leave the server).
  */
 export function toChannelDto(row: ChannelRow): ChannelDto {
   return {
@@ -72,7 +72,7 @@ export function toChannelDto(row: ChannelRow): ChannelDto {
   };
 }
 
-/** Normalisation shared by create and full update (spec section 5, "Channel submit"). */
+/** Normalisation shared by create and full update (docs/console.md §5, "Channel submit"). */
 function normalise(input: ChannelInput) {
   return {
     name: input.name,
@@ -87,7 +87,7 @@ function normalise(input: ChannelInput) {
   };
 }
 
-/** Channels (spec section 7, "Channels"); admin only, enforced by the routes. */
+/** Channels (docs/console.md §7, "Channels"); admin only, enforced by the routes. */
 export class ChannelService {
   constructor(private readonly channels: ChannelsRepository) {}
 

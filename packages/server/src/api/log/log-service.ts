@@ -63,7 +63,7 @@ function attemptsOf(text: string | null): LogAttempt[] {
 const positive = (query: Record<string, unknown>, name: string, max?: number): number | undefined => queryInteger(query, name, { min: 0, max }) || undefined;
 const text = (query: Record<string, unknown>, name: string): string | undefined => queryString(query, name, 255).trim() || undefined;
 
-/** The filters of GET /api/log/ (spec section 7); `self` drops username and channel and pins the caller. */
+/** The filters of GET /api/log/ (docs/console.md §7); `self` drops username and channel and pins the caller. */
 export function filterOf(query: Record<string, unknown>, self?: Caller): LogFilter {
   const filter: LogFilter = {
     type: positive(query, 'type', ID_MAX),

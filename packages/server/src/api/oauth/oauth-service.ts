@@ -35,7 +35,7 @@ export interface OAuthServiceDeps {
 }
 
 /**
- * Sign-in and binding through GitHub, Lark and WeChat, and e-mail binding (spec section 7, "OAuth and
+ * Sign-in and binding through GitHub, Lark and WeChat, and e-mail binding (docs/console.md §7, "OAuth and
  * binding"). A callback from a signed-in caller binds the outside account to them; otherwise it signs in the
  * user bound to it, or signs up a new user when registration is open.
  */

@@ -14,7 +14,7 @@ const query = (request: FastifyRequest, name: string): string => {
   return typeof value === 'string' ? value.trim() : '';
 };
 
-/** /api/oauth: GitHub, Lark and WeChat sign-in and binding, e-mail binding (spec section 7). */
+/** /api/oauth: GitHub, Lark and WeChat sign-in and binding, e-mail binding (docs/console.md §7). */
 export function oauthRoutes(app: FastifyInstance, ctx: AppContext): void {
   const oauth = ctx.services.oauth;
   const critical = criticalRateLimit(ctx);

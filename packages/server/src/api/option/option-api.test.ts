@@ -26,7 +26,7 @@ describe('GET /api/status', () => {
         'system_name', 'logo', 'footer_html', 'quota_per_unit', 'display_in_currency', 'chat_link', 'server_address', 'top_up_link',
         'turnstile_check', 'turnstile_site_key', 'version', 'start_time', 'email_verification', 'github_oauth', 'github_client_id',
         'wechat_login', 'wechat_qrcode', 'lark_client_id',
-        // beyond section 3: the theme and where the console finds the sign-in pages, the widget and releases
+        // beyond docs/console.md §3: the theme and where the console finds the sign-in pages, the widget and releases
         'theme', 'github_authorize_url', 'lark_authorize_url', 'turnstile_script_url', 'releases_url',
         // whether visitors may see the pricing page
         'pricing_page',
@@ -85,7 +85,7 @@ describe('/api/option/', () => {
   });
 
   // covers S5-VALID-11, S5-VALID-12, S5-VALID-13
-  it('rejects ratio options that are not valid JSON, with the section 5 message', async () => {
+  it('rejects ratio options that are not valid JSON, with the docs/console.md §5 message', async () => {
     expect((await put('ModelRatio', '{bad')).body).toEqual({ success: false, message: '模型倍率不是合法的 JSON 字符串' });
     expect((await put('GroupRatio', '[1,2]')).body).toEqual({ success: false, message: '分组倍率不是合法的 JSON 字符串' });
     expect((await put('CompletionRatio', '{"a":"x"}')).body).toEqual({ success: false, message: '补全倍率不是合法的 JSON 字符串' });
@@ -127,7 +127,7 @@ async function userCookie(username: string, promote = false): Promise<string> {
 }
 const hasChinese = (text: string) => /[\u4e00-\u9fff]/.test(text);
 
-describe('GET /api/option/ (section 7, options load)', () => {
+describe('GET /api/option/ (docs/console.md §7, options load)', () => {
   // covers S7-API-32
   it('returns a list of {key, value} string pairs, one per key', async () => {
     const res = await t.call({ method: 'GET', url: '/api/option/', cookie: root });
@@ -186,7 +186,7 @@ describe('GET /api/option/ (section 7, options load)', () => {
   });
 });
 
-describe('PUT /api/option/ (section 7, option save)', () => {
+describe('PUT /api/option/ (docs/console.md §7, option save)', () => {
   // covers S7-API-33
   it('saves {key, value}: the next GET returns the new value', async () => {
     const res = await put('Notice', '系统维护中');

@@ -3,7 +3,7 @@ import { requireAdmin } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../lib/errors.js';
 
-/** /api/option/: every option but the secrets; PUT validates one key at a time (spec sections 3 and 5). */
+/** /api/option/: every option but the secrets; PUT validates one key at a time (docs/console.md §3 and §5). */
 export function optionRoutes(app: FastifyInstance, ctx: AppContext): void {
   const admin = { preHandler: requireAdmin(ctx) };
   app.get('/api/option/', admin, async () => ({ success: true, message: '', data: ctx.options.publicList() }));

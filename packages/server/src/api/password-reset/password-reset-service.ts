@@ -10,7 +10,7 @@ import type { OptionStore } from '../../options/option-store.js';
 import type { UsersRepository } from '../../storage/repositories/users.js';
 
 /**
- * Password reset by e-mail (spec sections 2 and 7): GET /api/reset_password mails a link to
+ * Password reset by e-mail (docs/console.md §2 and §7): GET /api/reset_password mails a link to
  * {ServerAddress}/user/reset?email=&token=; POST /api/user/reset with that e-mail and token replaces the
  * password by a generated one and returns it. The token is single use and expires.
  */

@@ -3,7 +3,7 @@ import { criticalRateLimit } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { turnstileCheck } from '../../integrations/turnstile/turnstile-check.js';
 
-/** GET /api/reset_password?email=&turnstile= and POST /api/user/reset (spec section 7). */
+/** GET /api/reset_password?email=&turnstile= and POST /api/user/reset (docs/console.md §7). */
 export function passwordResetRoutes(app: FastifyInstance, ctx: AppContext): void {
   const resets = ctx.services.passwordReset;
   app.get('/api/reset_password', { preHandler: [criticalRateLimit(ctx), turnstileCheck(ctx)] }, async (request) => {

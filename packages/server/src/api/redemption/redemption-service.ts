@@ -33,7 +33,7 @@ export function toRedemptionDto(row: RedemptionRow): RedemptionDto {
 /** A new code: 32 hex digits (128 random bits, one-api's format), far beyond guessing. */
 export const newRedemptionKey = (): string => randomHex(16);
 
-/** Redemption codes: the admin API of spec section 7 and redeeming a code for quota (POST /api/user/topup). */
+/** Redemption codes: the admin API of docs/console.md §7 and redeeming a code for quota (POST /api/user/topup). */
 export class RedemptionService {
   constructor(
     private readonly redemptions: RedemptionsRepository,
@@ -73,7 +73,7 @@ export class RedemptionService {
     return this.get(input.id);
   }
 
-  /** The toggle between 1 (unused) and 2 (disabled); never for a used code (spec section 4). */
+  /** The toggle between 1 (unused) and 2 (disabled); never for a used code (docs/console.md §4). */
   async setStatus(body: unknown): Promise<RedemptionDto> {
     const input = parseInput(redemptionStatusSchema, body);
     await this.mustFind(input.id);

@@ -22,9 +22,9 @@ const status = async () => {
   return res.body.data as Record<string, unknown>;
 };
 
-describe('GET /api/status (section 7): data is the status object of section 3', () => {
+describe('GET /api/status (docs/console.md §7): data is the status object of docs/console.md §3', () => {
   // covers S7-API-35
-  it('is public and holds every section 3 field with its type, from the default options', async () => {
+  it('is public and holds every docs/console.md §3 field with its type, from the default options', async () => {
     const data = await status();
     expect(data).toEqual({
       version: expect.any(String),

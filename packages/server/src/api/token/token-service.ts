@@ -6,7 +6,7 @@ import type { TokenOrder, TokensRepository } from '../../storage/repositories/to
 import type { TokenRow } from '../../storage/schema.js';
 import type { Caller } from '../user/user-service.js';
 
-/** Keys are 48 random alphanumerics stored without the "sk-" prefix (ARCHITECTURE.md). */
+/** Keys are 48 random alphanumerics stored without the "sk-" prefix (docs/console.md §3). */
 export const KEY_LENGTH = 48;
 
 /** The key as the API shows it: masked, except right after its creation (`revealKey`). */
@@ -32,7 +32,7 @@ export function toTokenDto(row: TokenRow, revealKey = false): TokenDto {
   };
 }
 
-/** The caller's own API keys (spec section 7, "Tokens"). */
+/** The caller's own API keys (docs/console.md §7, "Tokens"). */
 export class TokenService {
   constructor(private readonly tokens: TokensRepository) {}
 
@@ -108,7 +108,7 @@ export class TokenService {
     return this.get(caller, id);
   }
 
-  /** Status-only update: the toggle moves between 1 (enabled) and 2 (disabled) only (spec section 4). */
+  /** Status-only update: the toggle moves between 1 (enabled) and 2 (disabled) only (docs/console.md §4). */
   async setStatus(caller: Caller, body: unknown): Promise<TokenDto> {
     const { id, status } = parseInput(tokenStatusSchema, body);
     const token = await this.mustFind(caller, id);

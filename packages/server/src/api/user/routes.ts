@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.js';
 import { idParam, pageOf, queryString } from '../../lib/validate.js';
 import { toUserDto } from './user-dto.js';
 
-/** /api/user: accounts (spec section 7, "Users and login"). */
+/** /api/user: accounts (docs/console.md §7, "Users and login"). */
 export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
   const users = ctx.services.users;
   const user = { preHandler: requireUser(ctx) };

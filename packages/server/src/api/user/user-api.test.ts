@@ -47,7 +47,7 @@ describe('registration', () => {
     expect(login.body.data.access_token).toBeUndefined();
   });
 
-  it('enforces the section 5 rules on the server too', async () => {
+  it('enforces the docs/console.md §5 rules on the server too', async () => {
     expect((await register('bob', 'short')).body).toMatchObject({ success: false, message: '密码长度不得小于 8 位！' });
     expect((await register('averyveryverylongname')).body.success).toBe(false);
     const mismatch = await t.call({ method: 'POST', url: '/api/user/register', payload: { username: 'bob', password: 'password123', password2: 'password124' } });

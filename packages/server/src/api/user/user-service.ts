@@ -70,7 +70,7 @@ async function uniqueName<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Accounts: registration, login, self service and the admin user API of spec section 7. */
+/** Accounts: registration, login, self service and the admin user API of docs/console.md §7. */
 export class UserService {
   /**
    * Login with an unknown name verifies against this hash, so it takes as long as a wrong password and the
@@ -226,7 +226,7 @@ export class UserService {
     return token;
   }
 
-  /** Models the caller's group can use: the enabled abilities of that group (spec section 7). */
+  /** Models the caller's group can use: the enabled abilities of that group (docs/console.md §7). */
   async availableModels(caller: Caller): Promise<string[]> {
     const user = await this.mustFind(caller.id);
     const rows = await this.db

@@ -7,7 +7,7 @@ import type { Notifier } from '../../notify/notifier.js';
 import type { OptionStore } from '../../options/option-store.js';
 import type { UsersRepository } from '../../storage/repositories/users.js';
 
-/** GET /api/verification: mails a code that proves the address for registration or binding (spec section 7). */
+/** GET /api/verification: mails a code that proves the address for registration or binding (docs/console.md §7). */
 export class VerificationService {
   constructor(
     private readonly users: UsersRepository,

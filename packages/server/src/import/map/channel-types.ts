@@ -99,11 +99,3 @@ export function mapChannelType(product: Product, sourceType: number): TypeMappin
   }
   return NEW_API[sourceType] ?? { name: `未知类型 ${sourceType}` };
 }
-
-/** The whole table, for the README and the report: [product, source number, source name, our number or undefined]. */
-export function channelTypeTable(): Array<[Product, number, string, number | undefined]> {
-  const rows: Array<[Product, number, string, number | undefined]> = [];
-  for (const [n, m] of Object.entries(ONE_API_LATER)) rows.push(['one-api', Number(n), m.name, m.type]);
-  for (const [n, m] of Object.entries(NEW_API)) rows.push(['new-api', Number(n), m.name, m.type]);
-  return rows;
-}

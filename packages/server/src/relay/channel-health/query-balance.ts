@@ -3,7 +3,7 @@ import type { ChannelRow } from '../../storage/schema.js';
 import type { UpstreamPools } from '../transport/upstream-pools.js';
 
 /**
- * Balance queries for the channel types whose balance the console shows (spec section 9): OpenAI (1) and
+ * Balance queries for the channel types whose balance the console shows (docs/console.md §9): OpenAI (1) and
  * custom (8) in dollars (or, for a SiliconFlow-style custom channel, its account balance), CloseAI (4) and API2GPT (12) in yuan, OpenAI-SB (5) in yuan x 10000, AI Proxy (10)
  * and AIGC2D (13) in quota points; plus OpenRouter (20), Moonshot (25) and DeepSeek (36), which publish a balance endpoint.
  * Each entry names the vendor's documented endpoint and the field holding the amount.

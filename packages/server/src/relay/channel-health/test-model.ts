@@ -1,7 +1,7 @@
 /**
  * Model families that are not chat models: embeddings, moderation, images, speech and transcription,
  * reranking, and OpenAI's completions-only models. A channel test is one chat completion request, so
- * these cannot be tested (spec section 5: "Only chat models are supported").
+ * these cannot be tested (docs/console.md §5: "Only chat models are supported").
  */
 const NOT_CHAT = [/embed/i, /moderation/i, /dall-e/i, /gpt-image/i, /stable-diffusion/i, /whisper/i, /(^|[-_/])tts([-_.]|$)/i, /rerank/i, /^(gpt-3\.5-turbo-instruct|babbage|davinci)/i];
 

@@ -73,6 +73,13 @@ export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 /** An upstream that reports an error inside its stream: the pipeline ends the client's stream as broken. */
 export class UpstreamStreamError extends Error {}
 
+/** Throws the error an upstream put in a stream chunk's `error` field (OpenAI and Gemini streams), if it did. */
+export function throwChunkError(chunk: Record<string, unknown>): void {
+  if (chunk.error === undefined) return;
+  const error = chunk.error;
+  throw new UpstreamStreamError(isRecord(error) ? (asString(error.message) ?? '上游返回错误') : String(error));
+}
+
 /** A vendor error that came with a success status (ERNIE's `error_code`, Hunyuan's `Response.Error`): the status it means. */
 export class VendorAnswerError extends UpstreamStreamError {
   constructor(

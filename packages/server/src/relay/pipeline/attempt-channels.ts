@@ -215,7 +215,6 @@ function left(attempts: LogAttempt[], channel: ChannelRow, status: number, failu
 }
 const retryable = (error: RelayError): Failure => Object.assign(error, { retry: true });
 
-/** An upstream error: classified by its provider, perhaps disabling the channel, and kept for the client. */
 /** What an upstream answered when it failed. `passThrough`: it speaks the client's dialect (a vendor whose answers a codec rewrites does not). */
 interface UpstreamError {
   status: number;

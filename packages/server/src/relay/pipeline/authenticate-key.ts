@@ -28,7 +28,8 @@ export function readKey(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Step 1: who is calling. Checks the key, its status, expiry, quota and IP allow-list, and the owner's status.
+ * Authentication, the first step of handle-relay.ts: who is calling. Checks the key, its status, expiry, quota and
+ * IP allow-list, and the owner's status.
  * An expired key is moved to status 3 here, so the console shows it.
  */
 export async function authenticateKey(store: RelayStore, request: FastifyRequest, options: { allowExhausted?: boolean } = {}): Promise<KeyAuth> {

@@ -69,7 +69,8 @@ class Tally {
 }
 
 /**
- * Step 5: relays an upstream answer to the client and reads its usage on the side.
+ * Delivery (docs/architecture.md, the request path): relays an upstream answer to the client and reads its usage
+ * on the side.
  *  - same dialect: the bytes pass through as they arrive (a stream whose framing differs, such as Bedrock's
  *    binary event-stream carrying Anthropic events, is re-framed event by event, never re-built);
  *  - different dialects: each frame is read into canonical parts and written in the client's dialect.

@@ -1,9 +1,10 @@
 import type { Candidate } from '../../storage/repositories/relay-store.js';
 
 /**
- * Step 3: which channel. Highest priority tier first; inside a tier, weighted random by `weight` (all-zero
- * weights mean equal chances). Channels already tried for this request are skipped, so a retry never hits
- * the same failed channel twice and falls through to lower tiers when a tier is used up.
+ * Channel choice, at each attempt of attempt-channels.ts: which channel. Highest priority tier first; inside a
+ * tier, weighted random by `weight` (all-zero weights mean equal chances). Channels already tried for this request
+ * are skipped, so a retry never hits the same failed channel twice and falls through to lower tiers when a tier is
+ * used up.
  */
 export function selectChannel<C extends Candidate>(candidates: C[], exclude: ReadonlySet<number>, random: () => number = Math.random): C | undefined {
   const open = candidates.filter((c) => !exclude.has(c.id));

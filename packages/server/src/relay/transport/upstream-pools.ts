@@ -1,6 +1,6 @@
 import { Pool } from 'undici';
 
-/** One keep-alive pool per upstream origin (ARCHITECTURE: undici Pool, never fetch). */
+/** One keep-alive pool per upstream origin (undici Pool, never fetch: docs/architecture.md, the request path). */
 export class UpstreamPools {
   private readonly pools = new Map<string, Pool>();
   constructor(

@@ -11,7 +11,7 @@ function withId<T extends string>(table: CreateTableBuilder<T, never>, dialect: 
 
 const str = (n: number) => sql`varchar(${sql.raw(String(n))})`;
 
-/** The first schema: every entity of spec section 3 plus the abilities index and the billing ledger. */
+/** The first schema: every entity of docs/console.md §3 plus the abilities index and the billing ledger. */
 export function initialMigration(dialect: Dialect) {
   const big = 'bigint' as const;
   return {

@@ -16,7 +16,7 @@ export class RedeemerGoneError extends Error {
   }
 }
 
-/** Redemption codes (spec section 3): the admin's list and the one place a code turns into quota. */
+/** Redemption codes (docs/console.md §3): the admin's list and the one place a code turns into quota. */
 export class RedemptionsRepository {
   constructor(
     private readonly db: Kysely<Database>,
@@ -33,7 +33,7 @@ export class RedemptionsRepository {
       .execute();
   }
 
-  /** Exact id, or name prefix (spec section 2: search by ID and name). */
+  /** Exact id, or name prefix (docs/console.md §2: search by ID and name). */
   search(keyword: string): Promise<RedemptionRow[]> {
     const id = idFromKeyword(keyword) ?? -1;
     return this.db

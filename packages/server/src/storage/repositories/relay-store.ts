@@ -75,7 +75,6 @@ export class RelayStore {
     await this.db.updateTable('channels').set({ balance, balance_updated_time: updatedTime }).where('id', '=', id).execute();
   }
 
-  /** Channels for "test all" (status 1) or "test disabled" (status 2 and 3). */
   /** "Test all" tests every channel (so an automatically disabled one can come back); "test disabled" only those not enabled. */
   channelsForTest(scope: 'all' | 'disabled'): Promise<ChannelRow[]> {
     const query = this.db.selectFrom('channels').selectAll();

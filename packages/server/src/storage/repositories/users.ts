@@ -127,7 +127,7 @@ export class UsersRepository {
     return query.limit(PAGE_SIZE).offset(Math.max(0, page) * PAGE_SIZE).execute();
   }
 
-  /** Exact id, or prefix match on username, email and display name (spec section 2: search by ID, username, display name, email). */
+  /** Exact id, or prefix match on username, email and display name (docs/console.md §2: search by ID, username, display name, email). */
   search(keyword: string): Promise<UserRow[]> {
     const prefix = `${escapeLike(keyword)}%`;
     const like = (column: 'username' | 'email' | 'display_name') => sql<boolean>`${sql.ref(column)} like ${prefix} escape '!'`;

@@ -3,7 +3,7 @@ import { useListQuery } from '../../components/list-table/use-list-query';
 import { apiData } from '../../lib/api';
 import { searchUsers, searchUsersKey } from './search-users';
 
-/** A user row; `deleted` marks a row removed locally (spec section 3: "deleted: a local flag only"). */
+/** A user row; `deleted` marks a row removed locally (docs/console.md §3: "deleted: a local flag only"). */
 export type UserRow = UserDto & { deleted?: boolean };
 
 /** Every admin query of /api/user sits under this key. */

@@ -13,7 +13,7 @@ export function useManageUser() {
   return useMutation({
     mutationFn: manageUser,
     onSuccess: (result, { username, action }) => {
-      // The row takes the returned role and status; a deleted row is marked, not dropped (spec section 4).
+      // The row takes the returned role and status; a deleted row is marked, not dropped (docs/console.md §4).
       updateCachedRows<UserRow>(client, usersKey, (rows) =>
         rows.map((row) => (row.username !== username ? row : action === 'delete' ? { ...row, deleted: true } : { ...row, role: result.role, status: result.status })),
       );

@@ -27,7 +27,7 @@ export interface ListTableProps<T> {
 }
 
 /**
- * The one list screen shell (STYLE.md): a card with a search box, the table with columns as data and
+ * The one list screen shell (docs/adding.md, a console screen): a card with a search box, the table with columns as data and
  * whole-cell header sorting of the loaded rows, load-more paging (useListQuery), an empty state with a call to
  * action, and a footer for the screen's buttons.
  */

@@ -33,7 +33,7 @@ function mount() {
   return renderHook(() => useListQuery<Row>(source), { wrapper: queryWrapper() });
 }
 
-describe('useListQuery: the list paging of spec section 4', () => {
+describe('useListQuery: the list paging of docs/console.md §4', () => {
   // covers S4-STATES-33
   it('loads page 0 on mount and a reload of page 0 replaces the list instead of appending', async () => {
     const calls = serverWith(25);

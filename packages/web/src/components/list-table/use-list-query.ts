@@ -32,7 +32,7 @@ export interface PagedList<T> {
 const OFF: QueryKey = ['list-search-off'];
 
 /**
- * The paging of every list screen (spec section 4, "Lists") on react-query: server pages of PAGE_SIZE rows;
+ * The paging of every list screen (docs/console.md §4, "Lists") on react-query: server pages of PAGE_SIZE rows;
  * page 0 replaces the list and later pages append; the next server page is loaded when the user reaches the
  * last local page; the table paginates locally. A search replaces the list with the search results.
  */

@@ -1,13 +1,13 @@
 import { Card, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { RichContent } from '../../components/rich-content';
-import { api } from '../../lib/api';
+import { getAbout } from '../../api/status/get-about';
 
 /** About: the configured About content, or a default text. */
 export default function AboutPage() {
   const [content, setContent] = useState<string | undefined>();
   useEffect(() => {
-    api<string>('/api/about', { quiet: true })
+    getAbout()
       .then((res) => setContent(res.success ? (res.data ?? '') : ''))
       .catch(() => setContent(''));
   }, []);

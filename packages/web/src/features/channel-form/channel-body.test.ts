@@ -9,7 +9,7 @@ const body = (state: Partial<ChannelFormState>, parts = EMPTY_CONFIG, editing = 
   return 'body' in result ? result.body : result.error;
 };
 
-describe('channel submit rules (spec section 5)', () => {
+describe('channel submit rules (docs/console.md §5)', () => {
   // covers S5-VALID-35, S5-VALID-36, S5-VALID-37, S5-VALID-38
   it('requires name and key when creating, a model unless type 43, and a JSON model mapping', () => {
     expect(body({ name: '' })).toBe('请填写渠道名称和渠道密钥！');

@@ -16,7 +16,7 @@ export interface ChannelFormState {
 }
 
 /**
- * The channel submit rules of spec section 5: checks, then the request body. Returns the message to show
+ * The channel submit rules of docs/console.md §5: checks, then the request body. Returns the message to show
  * instead when a rule fails.
  */
 export function buildChannelBody(state: ChannelFormState, config: ChannelConfig, editing: boolean): { error: string } | { body: Record<string, unknown> } {

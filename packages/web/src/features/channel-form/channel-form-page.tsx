@@ -18,7 +18,7 @@ const CATEGORY_LABELS = { main: '主要类型', knowledge: '知识库', proxy: '
 
 type State = ChannelFormState;
 
-/** /channel/add and /channel/edit/{id} (spec section 2, "Channel form"). */
+/** /channel/add and /channel/edit/{id} (docs/console.md §2, "Channel form"). */
 export default function ChannelFormPage() {
   const { id } = useParams();
   const editing = Boolean(id);

@@ -1,7 +1,7 @@
 import { CHANNEL_KEY_PARTS, PROVIDER_CATALOGUE, keyFromConfig, parseJsonObject } from '@model-relay/contract';
 
 /**
- * The type-specific fields of a channel (spec sections 3 and 5), kept in its config JSON: AWS (33) region,
+ * The type-specific fields of a channel (docs/console.md §3 and §5), kept in its config JSON: AWS (33) region,
  * ak, sk; Vertex AI (42) region, vertex_ai_project_id, vertex_ai_adc; Coze (34) user_id; Cloudflare (37) its Account ID
  * in user_id; the vendors with an Anthropic-compatible endpoint `claude_api: "on"` when the channel uses it.
  */
@@ -40,7 +40,7 @@ export function configText(type: number, config: ChannelConfig): string {
   return fields ? JSON.stringify(Object.fromEntries(fields.map((field) => [field, config[field].trim()]))) : '';
 }
 
-/** The key of the types whose key is made from config fields (AWS, Vertex AI: spec section 5), else the typed one. */
+/** The key of the types whose key is made from config fields (AWS, Vertex AI: docs/console.md §5), else the typed one. */
 export function composeKey(type: number, config: ChannelConfig, plain: string): string {
   if (!CHANNEL_KEY_PARTS[type]) return plain;
   return keyFromConfig(type, { ...config }) ?? '';

@@ -6,7 +6,7 @@ beforeEach(() => {
   localStorage.setItem('quota_per_unit', '500000');
 });
 
-describe('channel list display rules (spec section 9)', () => {
+describe('channel list display rules (docs/console.md §9)', () => {
   // covers S9-CONST-09, S9-CONST-10, S9-CONST-11, S9-CONST-12, S9-CONST-13
   it('colours response times: <= 1 s green, <= 3 s olive, <= 5 s yellow, above red; 0 is not tested', () => {
     expect(responseTimeColor(0)).toEqual({ color: 'default', text: '未测试' });

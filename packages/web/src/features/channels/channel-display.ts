@@ -1,6 +1,6 @@
 import { renderQuota } from '../../lib/format';
 
-/** Response-time colours of spec section 9: <= 1 s green, <= 3 s olive, <= 5 s yellow, above red; 0 = not tested. */
+/** Response-time colours of docs/console.md §9: <= 1 s green, <= 3 s olive, <= 5 s yellow, above red; 0 = not tested. */
 export function responseTimeColor(ms: number): { color: string; text: string } {
   if (!ms) return { color: 'default', text: '未测试' };
   const seconds = ms / 1000;
@@ -21,7 +21,7 @@ export function testResultDisplay(ms: number, testError: string | undefined): { 
 }
 
 /**
- * Balance display of spec section 9: types 1 and 8 in dollars; 4 and 12 in yuan; 5 in yuan divided by
+ * Balance display of docs/console.md §9: types 1 and 8 in dollars; 4 and 12 in yuan; 5 in yuan divided by
  * 10000; 10 and 13 quota-formatted; other types show nothing.
  */
 export function renderBalance(type: number, balance: number): string | undefined {

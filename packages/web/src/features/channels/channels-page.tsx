@@ -29,7 +29,7 @@ function statusTag(status: number) {
   return <Tag>未知状态</Tag>;
 }
 
-/** 渠道: the channel list of spec section 2. */
+/** 渠道: the channel list of docs/console.md §2. */
 export default function ChannelsPage() {
   const navigate = useNavigate();
   const [showNotice, setShowNotice] = useState(() => isPromptDue(NOTICE_TOPIC));

@@ -1,7 +1,7 @@
 import { Card, Descriptions, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { RichContent } from '../../components/rich-content';
-import { api } from '../../lib/api';
+import { getHomePageContent } from '../../api/status/get-home-page-content';
 import { formatTimestamp } from '../../lib/format';
 import { DEFAULT_SYSTEM_NAME, useStatus } from '../../lib/session';
 
@@ -10,7 +10,7 @@ export default function HomePage() {
   const status = useStatus();
   const [content, setContent] = useState<string | undefined>();
   useEffect(() => {
-    api<string>('/api/home_page_content', { quiet: true })
+    getHomePageContent()
       .then((res) => setContent(res.success ? (res.data ?? '') : ''))
       .catch(() => setContent(''));
   }, []);

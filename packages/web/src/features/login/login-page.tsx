@@ -1,9 +1,10 @@
 import { GithubOutlined, WechatOutlined } from '@ant-design/icons';
-import { Role, type UserDto } from '@model-relay/contract';
+import { Role } from '@model-relay/contract';
 import { Alert, Button, Card, Divider, Form, Image, Input, Modal, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { api } from '../../lib/api';
+import { signInWithWechat } from '../../api/oauth/sign-in-with-wechat';
+import { login } from '../../api/users/login';
 import { openAuthorization } from '../../lib/oauth';
 import { useStatus } from '../../lib/session';
 import { refreshStoredUser, setStoredUser } from '../../lib/storage';
@@ -27,7 +28,7 @@ export default function LoginPage() {
   const submit = async (values: { username: string; password: string }) => {
     setLoading(true);
     try {
-      const res = await api<UserDto>('/api/user/login', { method: 'POST', body: values });
+      const res = await login(values);
       if (!res.success || !res.data) return;
       setStoredUser(res.data);
       toast.success('登录成功！');
@@ -36,7 +37,7 @@ export default function LoginPage() {
         toast.notice('请立刻修改默认密码！', '你正在使用默认的 root 密码登录，请立刻修改默认密码！');
         return;
       }
-      // Ordinary users land on their usage (issue 11); admins keep the key list of spec section 2.
+      // Ordinary users land on their usage (issue 11); admins keep the key list of docs/console.md §2.
       navigate(from ? `${from.pathname}${from.search ?? ''}` : res.data.role >= Role.Admin ? '/token' : '/dashboard');
     } catch {
       /* shown by the request client */
@@ -45,11 +46,11 @@ export default function LoginPage() {
     }
   };
 
-  // After a WeChat login the user goes to / (spec section 2).
+  // After a WeChat login the user goes to / (docs/console.md §2).
   const wechatLogin = async () => {
     if (!wechatCode.trim()) return;
     try {
-      const res = await api<UserDto>(`/api/oauth/wechat?code=${encodeURIComponent(wechatCode.trim())}`);
+      const res = await signInWithWechat(wechatCode.trim());
       if (res.success && res.data) {
         setStoredUser(res.data);
         toast.success('登录成功！');

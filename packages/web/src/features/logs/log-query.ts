@@ -10,7 +10,7 @@ export interface LogFilters {
   username: string;
 }
 
-/** The default window runs from epoch 0 to now plus one hour (spec section 7). */
+/** The default window runs from epoch 0 to now plus one hour (docs/console.md §7). */
 export function defaultLogFilters(now = dayjs()): LogFilters {
   return { token_name: '', model_name: '', start: dayjs.unix(0), end: now.add(1, 'hour'), type: 0, channel: '', username: '' };
 }
@@ -31,7 +31,7 @@ export function logQuery(filters: LogFilters, admin: boolean, page?: number): st
   return params.toString();
 }
 
-/** Log types of spec section 4 (0 all, filter only; 1 top-up, 2 consumption, 3 management, 4 system) and 5, a failed request. */
+/** Log types of docs/console.md §4 (0 all, filter only; 1 top-up, 2 consumption, 3 management, 4 system) and 5, a failed request. */
 export const LOG_TYPES = [
   { value: 0, label: '全部', color: 'default' },
   { value: 1, label: '充值', color: 'cyan' },

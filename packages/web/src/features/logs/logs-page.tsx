@@ -12,7 +12,7 @@ import { LOG_TYPES, defaultLogFilters, logQuery, type LogFilters } from './log-q
 
 type LogRow = LogDto;
 
-/** 日志: usage logs, everyone's for admins and one's own for users (spec section 2, "Log screen"). */
+/** 日志: usage logs, everyone's for admins and one's own for users (docs/console.md §2, "Log screen"). */
 export default function LogsPage() {
   const user = useUser();
   const admin = isAdmin(user);

@@ -1,12 +1,11 @@
-import type { UserDto } from '@model-relay/contract';
 import { Card, Spin } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { api } from '../../lib/api';
+import { signInWithOAuth } from '../../api/oauth/sign-in-with-oauth';
 import { setStoredUser } from '../../lib/storage';
 import { toast } from '../../lib/toast';
 
-/** Spec section 4: retry n waits 2000 ms x n. */
+/** docs/console.md §4: retry n waits 2000 ms x n. */
 export const RETRY_DELAY_MS = 2000;
 /** Retries after a failed call (no answer, or an HTTP error such as 429 or 500) before giving up. */
 export const MAX_RETRIES = 3;
@@ -17,7 +16,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * /oauth/github and /oauth/lark: the provider sends the browser here with code and state; the page passes
- * them to the server (spec section 4). "bind" means the account was linked to the signed-in user: back to
+ * them to the server (docs/console.md §4). "bind" means the account was linked to the signed-in user: back to
  * the settings. Otherwise the user is signed in and goes home. A refusal shows "操作失败..." and leads to
  * the settings (which sends a signed-out visitor on to the login page); a call that got no usable answer is
  * repeated after 2 s, 4 s, 6 s with "出现错误，第 N 次重试中...".
@@ -34,7 +33,8 @@ export default function OAuthCallbackPage() {
     // The code is single use: never send it twice (React may run effects twice in development).
     if (started.current) return;
     started.current = true;
-    const query = new URLSearchParams({ code: params.get('code') ?? '', state: params.get('state') ?? '' });
+    const code = params.get('code') ?? '';
+    const state = params.get('state') ?? '';
     const giveUp = async () => {
       setPrompt('操作失败，重定向至登录界面中...');
       await sleep(REDIRECT_DELAY_MS);
@@ -43,7 +43,7 @@ export default function OAuthCallbackPage() {
     const run = async () => {
       for (let attempt = 0; ; attempt++) {
         try {
-          const res = await api<UserDto>(`/api/oauth/${provider}?${query}`);
+          const res = await signInWithOAuth(provider, code, state);
           if (!res.success) return giveUp();
           if (res.data) setStoredUser(res.data);
           if (res.message === 'bind') {

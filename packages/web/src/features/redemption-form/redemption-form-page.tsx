@@ -15,12 +15,12 @@ interface FormState {
   count: number | null;
 }
 
-/** /redemption/add and /redemption/edit/{id} (spec section 2, "Redemption form"): name, quota, count on creation. */
+/** /redemption/add and /redemption/edit/{id} (docs/console.md §2, "Redemption form"): name, quota, count on creation. */
 export default function RedemptionFormPage() {
   const { id } = useParams();
   const editing = id !== undefined;
   const navigate = useNavigate();
-  // Defaults of spec sections 5 and 9: quota 100000, count 1 (an edit shows the code's own once loaded).
+  // Defaults of docs/console.md §5 and §9: quota 100000, count 1 (an edit shows the code's own once loaded).
   const [state, setState] = useState<FormState>({ name: '', quota: editing ? null : DEFAULT_REDEMPTION_QUOTA, count: DEFAULT_REDEMPTION_COUNT });
   const loaded = useRedemption(editing ? Number(id) : undefined).data;
   const create = useCreateRedemptions();

@@ -11,7 +11,7 @@ import { copyText } from '../../lib/clipboard';
 import { formatTimestamp, renderQuota } from '../../lib/format';
 import { toast } from '../../lib/toast';
 
-/** Redemption status of spec section 4: 1 unused, 2 disabled, 3 used. */
+/** Redemption status of docs/console.md §4: 1 unused, 2 disabled, 3 used. */
 export function redemptionStatusTag(status: number) {
   switch (status) {
     case RedemptionStatus.Unused:
@@ -25,7 +25,7 @@ export function redemptionStatusTag(status: number) {
   }
 }
 
-/** 兑换码: the admin's redemption codes (spec section 2, "Redemption list"). */
+/** 兑换码: the admin's redemption codes (docs/console.md §2, "Redemption list"). */
 export default function RedemptionsPage() {
   const navigate = useNavigate();
   const [keyword, setKeyword] = useState('');
@@ -33,7 +33,7 @@ export default function RedemptionsPage() {
   const setStatus = useUpdateRedemptionStatus();
   const remove = useDeleteRedemption();
 
-  // When copying fails, the code is put into the search box for manual copying (spec section 4).
+  // When copying fails, the code is put into the search box for manual copying (docs/console.md §4).
   const copy = async (code: RedemptionDto) => {
     if (await copyText(code.key)) toast.success('已复制到剪贴板！');
     else setKeyword(code.key);

@@ -3,7 +3,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { AccountMessages } from '@model-relay/contract';
 import { Turnstile } from '../../components/turnstile';
-import { api } from '../../lib/api';
+import { register } from '../../api/users/register';
+import { sendVerificationCode } from '../../api/verification/send-verification-code';
 import { useStatus } from '../../lib/session';
 import { StorageKeys } from '../../lib/storage';
 import { toast } from '../../lib/toast';
@@ -43,7 +44,7 @@ export default function RegisterPage() {
     setLoading(true);
     try {
       const body = { ...form, aff_code: localStorage.getItem(StorageKeys.aff) ?? '' };
-      const res = await api(`/api/user/register?turnstile=${encodeURIComponent(turnstileToken)}`, { method: 'POST', body });
+      const res = await register(body, turnstileToken);
       if (res.success) {
         toast.success('注册成功！');
         navigate('/login');
@@ -63,7 +64,7 @@ export default function RegisterPage() {
     }
     setSending(true);
     try {
-      const res = await api(`/api/verification?email=${encodeURIComponent(form.email.trim())}&turnstile=${encodeURIComponent(turnstileToken)}`);
+      const res = await sendVerificationCode(form.email.trim(), turnstileToken);
       if (res.success) {
         toast.success(AccountMessages.codeSent);
         startCountdown(30);

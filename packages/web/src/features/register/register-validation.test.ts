@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkRegistration } from './register-validation';
 
-describe('registration checks (spec section 5)', () => {
+describe('registration checks (docs/console.md §5)', () => {
   // covers S5-VALID-01
   it('sends nothing unless username and password are filled', () => {
     expect(checkRegistration({ username: '', password: 'password1', password2: 'password1' })).toBe('empty');

@@ -7,7 +7,7 @@ export interface RegisterForm {
 }
 
 /**
- * The registration checks of spec section 5, in order. Returns undefined to send nothing (empty fields),
+ * The registration checks of docs/console.md §5, in order. Returns undefined to send nothing (empty fields),
  * a message to show, or 'ok'.
  */
 export function checkRegistration(form: RegisterForm): 'ok' | 'empty' | string {

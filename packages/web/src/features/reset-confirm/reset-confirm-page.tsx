@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { api } from '../../lib/api';
+import { confirmPasswordReset } from '../../api/users/confirm-password-reset';
 import { copyText } from '../../lib/clipboard';
 import { toast } from '../../lib/toast';
 
@@ -16,7 +16,7 @@ export default function ResetConfirmPage() {
   const submit = async () => {
     setLoading(true);
     try {
-      const res = await api<string>('/api/user/reset', { method: 'POST', body: { email, token } });
+      const res = await confirmPasswordReset(email, token);
       if (!res.success || !res.data) return;
       setPassword(res.data);
       if (await copyText(res.data)) toast.success(`密码已重置，新密码已复制到剪贴板：${res.data}`);

@@ -2,12 +2,12 @@ import { AccountMessages } from '@model-relay/contract';
 import { Button, Card, Form, Input } from 'antd';
 import { useCallback, useState } from 'react';
 import { Turnstile } from '../../components/turnstile';
-import { api } from '../../lib/api';
+import { requestPasswordReset } from '../../api/password-reset/request-password-reset';
 import { useStatus } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { useCountdown } from '../../lib/use-countdown';
 
-/** Spec section 4: the reset request button stays disabled for 30 seconds after a click. */
+/** docs/console.md §4: the reset request button stays disabled for 30 seconds after a click. */
 const RESEND_SECONDS = 30;
 
 /** /reset: asks for a password-reset e-mail (GET /api/reset_password). */
@@ -26,7 +26,7 @@ export default function ResetRequestPage() {
     startCountdown(RESEND_SECONDS);
     setLoading(true);
     try {
-      const res = await api(`/api/reset_password?email=${encodeURIComponent(email.trim())}&turnstile=${encodeURIComponent(turnstileToken)}`);
+      const res = await requestPasswordReset(email.trim(), turnstileToken);
       if (res.success) toast.success(AccountMessages.resetMailSent);
     } catch {
       /* shown by the request client */

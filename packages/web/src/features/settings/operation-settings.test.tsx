@@ -9,7 +9,7 @@ beforeAll(() => {
 });
 afterEach(cleanup);
 
-/** Every operation key of spec section 3, as GET /api/option/ returns them. */
+/** Every operation key of docs/console.md §3, as GET /api/option/ returns them. */
 const stored: Record<string, string> = {
   TopUpLink: 'https://shop.example.com/buy',
   ChatLink: 'https://chat.example.com',
@@ -120,7 +120,7 @@ describe('operation settings', () => {
 
     const ratio = within(section('倍率设置'));
     expect(JSON.parse((ratio.getByRole('textbox', { name: '模型倍率' }) as HTMLTextAreaElement).value)).toEqual({ 'gpt-4o': 1.25 });
-    // '{}' is shown as empty (spec section 5).
+    // '{}' is shown as empty (docs/console.md §5).
     expect((ratio.getByRole('textbox', { name: '补全倍率' }) as HTMLTextAreaElement).value).toBe('');
     expect(JSON.parse((ratio.getByRole('textbox', { name: '分组倍率' }) as HTMLTextAreaElement).value)).toEqual({ default: 1, vip: 0.8 });
   });

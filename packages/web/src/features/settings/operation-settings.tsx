@@ -9,7 +9,7 @@ import { OptionSection } from './option-section';
 import { ratioForEditing, ratioProblem } from './ratio-json';
 import { useOptions } from './use-options';
 
-/** 运营设置: general, log, monitoring, quota and ratio sections (spec section 2). */
+/** 运营设置: general, log, monitoring, quota and ratio sections (docs/console.md §2). */
 export default function OperationSettings() {
   const { options, loaded, saveMany } = useOptions();
   const [clearBefore, setClearBefore] = useState<Dayjs>(() => dayjs().subtract(30, 'day'));
@@ -51,7 +51,7 @@ export default function OperationSettings() {
           { key: 'ChatLink', label: '聊天页面链接', placeholder: '例如 ChatGPT Next Web 的部署地址' },
           { key: 'QuotaPerUnit', label: '单位美元额度', kind: 'decimal' },
           { key: 'RetryTimes', label: '失败重试次数', kind: 'integer' },
-          // The display switches of the general section (spec sections 2 and 3), consumption logging included.
+          // The display switches of the general section (docs/console.md §2 and §3), consumption logging included.
           { key: 'LogConsumeEnabled', label: '启用额度消费日志记录', kind: 'switch' },
           { key: 'DisplayInCurrencyEnabled', label: '以货币形式显示额度', kind: 'switch' },
           { key: 'DisplayTokenStatEnabled', label: 'Billing 相关 API 显示令牌额度而非用户额度', kind: 'switch' },

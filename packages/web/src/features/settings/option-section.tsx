@@ -19,7 +19,7 @@ export interface OptionField {
 /**
  * One section of option fields with a save button that sends only the changed keys. Switches (keys ending
  * in Enabled) are sent at once when toggled. Secrets start empty and are saved only when non-empty and
- * changed (spec section 5).
+ * changed (docs/console.md §5).
  */
 export function OptionSection({
   title,
@@ -110,7 +110,7 @@ export function OptionSection({
 }
 
 /**
- * Number inputs have minimum 0; integer ones (e.g. RetryTimes) step 1 and no fraction (spec section 5). While
+ * Number inputs have minimum 0; integer ones (e.g. RetryTimes) step 1 and no fraction (docs/console.md §5). While
  * typing, the input reports a fraction as typed although it shows it rounded, so a fraction is rounded here to
  * save what is shown (the server refuses a fraction for an integer key); a value below 0 is raised to 0.
  */

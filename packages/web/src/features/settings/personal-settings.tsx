@@ -4,7 +4,14 @@ import { Button, Card, Descriptions, Image, Input, Modal, Space, Typography } fr
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Turnstile } from '../../components/turnstile';
-import { api } from '../../lib/api';
+import { bindEmail as bindEmailAddress } from '../../api/oauth/bind-email';
+import { bindWechat as bindWechatAccount } from '../../api/oauth/bind-wechat';
+import { deleteSelf } from '../../api/users/delete-self';
+import { generateAccessToken } from '../../api/users/generate-access-token';
+import { getInviteCode } from '../../api/users/get-invite-code';
+import { readSelf } from '../../api/users/get-self';
+import { logout } from '../../api/users/logout';
+import { sendVerificationCode } from '../../api/verification/send-verification-code';
 import { copyText } from '../../lib/clipboard';
 import { openAuthorization } from '../../lib/oauth';
 import { useStatus, useUser } from '../../lib/session';
@@ -12,7 +19,7 @@ import { setStoredUser } from '../../lib/storage';
 import { toast } from '../../lib/toast';
 import { useCountdown } from '../../lib/use-countdown';
 
-/** Personal settings (spec section 2): profile, system token, invite link, account deletion, bindings. */
+/** Personal settings (docs/console.md §2): profile, system token, invite link, account deletion, bindings. */
 export function PersonalSettings() {
   const navigate = useNavigate();
   const user = useUser();
@@ -26,14 +33,14 @@ export function PersonalSettings() {
   const [wechatCode, setWechatCode] = useState('');
   const [email, setEmail] = useState('');
   const [emailCode, setEmailCode] = useState('');
-  // The resend button counts down 30 seconds (spec section 4).
+  // The resend button counts down 30 seconds (docs/console.md §4).
   const [countdown, startCountdown] = useCountdown();
   const [turnstileToken, setTurnstileToken] = useState('');
   const onVerify = useCallback((token: string) => setTurnstileToken(token), []);
   // The accounts bound so far, read fresh from the server (the stored user may predate a binding).
   const [self, setSelf] = useState<UserDto | undefined>();
   const refreshSelf = useCallback(async () => {
-    const res = await api<UserDto>('/api/user/self', { quiet: true });
+    const res = await readSelf();
     if (res.success && res.data) {
       setSelf(res.data);
       setStoredUser(res.data);
@@ -44,14 +51,14 @@ export function PersonalSettings() {
   }, [refreshSelf]);
 
   const generateToken = async () => {
-    const res = await api<string>('/api/user/token');
+    const res = await generateAccessToken();
     if (!res.success || !res.data) return;
     setSystemToken(res.data);
     if (await copyText(res.data)) toast.success('令牌已重置并已复制到剪贴板');
   };
 
   const copyInvite = async () => {
-    const res = await api<string>('/api/user/aff');
+    const res = await getInviteCode();
     if (!res.success || !res.data) return;
     const link = `${window.location.origin}/register?aff=${res.data}`;
     setInviteLink(link);
@@ -63,15 +70,15 @@ export function PersonalSettings() {
       toast.error('请输入你的账户名以确认删除！');
       return;
     }
-    const res = await api('/api/user/self', { method: 'DELETE' });
+    const res = await deleteSelf();
     if (!res.success) return;
     toast.success('账户已删除！');
-    await api('/api/user/logout').catch(() => undefined);
+    await logout().catch(() => undefined);
     setStoredUser(undefined);
     navigate('/login');
   };
 
-  // Spec section 5: an empty address sends nothing; binding with an empty code sends nothing.
+  // docs/console.md §5: an empty address sends nothing; binding with an empty code sends nothing.
   const sendEmailCode = async () => {
     if (!email.trim()) return;
     if (status?.turnstile_check && !turnstileToken) {
@@ -79,7 +86,7 @@ export function PersonalSettings() {
       return;
     }
     try {
-      const res = await api(`/api/verification?email=${encodeURIComponent(email.trim())}&turnstile=${encodeURIComponent(turnstileToken)}`);
+      const res = await sendVerificationCode(email.trim(), turnstileToken);
       if (res.success) {
         toast.success(AccountMessages.codeSent);
         startCountdown(30);
@@ -92,7 +99,7 @@ export function PersonalSettings() {
   const bindEmail = async () => {
     if (!emailCode.trim()) return;
     try {
-      const res = await api(`/api/oauth/email/bind?email=${encodeURIComponent(email.trim())}&code=${encodeURIComponent(emailCode.trim())}`);
+      const res = await bindEmailAddress(email.trim(), emailCode.trim());
       if (res.success) {
         toast.success(AccountMessages.emailBound);
         setEmailOpen(false);
@@ -107,7 +114,7 @@ export function PersonalSettings() {
   const bindWechat = async () => {
     if (!wechatCode.trim()) return;
     try {
-      const res = await api(`/api/oauth/wechat/bind?code=${encodeURIComponent(wechatCode.trim())}`);
+      const res = await bindWechatAccount(wechatCode.trim());
       if (res.success) {
         toast.success(AccountMessages.wechatBound);
         setWechatOpen(false);

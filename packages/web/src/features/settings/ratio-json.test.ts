@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isValidJson, ratioForEditing, ratioProblem } from './ratio-json';
 
-describe('ratio JSON (spec section 5)', () => {
+describe('ratio JSON (docs/console.md §5)', () => {
   // covers S5-VALID-10
   it('a text is valid only if it parses as JSON', () => {
     expect(isValidJson('{"a":1}')).toBe(true);

@@ -1,6 +1,6 @@
 import { RATIO_OPTION_LABELS } from '@model-relay/contract';
 
-/** A text is valid JSON only if it parses (spec section 5). */
+/** A text is valid JSON only if it parses (docs/console.md §5). */
 export function isValidJson(text: string): boolean {
   try {
     JSON.parse(text);
@@ -10,7 +10,7 @@ export function isValidJson(text: string): boolean {
   }
 }
 
-/** Pretty-prints a stored ratio map for editing; '{}' is shown as empty (spec section 5). */
+/** Pretty-prints a stored ratio map for editing; '{}' is shown as empty (docs/console.md §5). */
 export function ratioForEditing(stored: string | undefined): string {
   if (!stored || stored.trim() === '{}') return '';
   try {

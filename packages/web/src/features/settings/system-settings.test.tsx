@@ -41,7 +41,7 @@ const puts = (calls: Awaited<ReturnType<typeof renderPage>>) => calls.filter((c)
 
 describe('system settings', () => {
   // covers S2-SETTINGS-SYSTEM-01, S2-SETTINGS-SYSTEM-02, S2-SETTINGS-SYSTEM-03, S2-SETTINGS-SYSTEM-04, S2-SETTINGS-SYSTEM-05, S2-SETTINGS-SYSTEM-06, S2-SETTINGS-SYSTEM-07, S2-SETTINGS-SYSTEM-08, S2-SETTINGS-SYSTEM-09, S2-SETTINGS-SYSTEM-11, S2-SETTINGS-SYSTEM-12, S2-SETTINGS-SYSTEM-13, S2-SETTINGS-SYSTEM-14, S2-SETTINGS-SYSTEM-15, S2-SETTINGS-SYSTEM-16, S2-SETTINGS-SYSTEM-17, S2-SETTINGS-SYSTEM-18, S2-SETTINGS-SYSTEM-19, S2-SETTINGS-SYSTEM-20, S2-SETTINGS-SYSTEM-21, S2-SETTINGS-SYSTEM-22, S2-SETTINGS-SYSTEM-23, S2-SETTINGS-SYSTEM-24, S2-SETTINGS-SYSTEM-25, S2-SETTINGS-SYSTEM-26
-  it('has every section, switch and field of spec section 2', async () => {
+  it('has every section, switch and field of docs/console.md §2', async () => {
     await renderPage();
     for (const label of [
       '服务器地址', '允许通过密码进行登录', '允许通过密码进行注册', '通过密码注册时需要进行邮箱验证', '允许通过 GitHub 账户登录 & 注册', '允许通过微信登录 & 注册',
@@ -92,7 +92,7 @@ describe('system settings', () => {
     await waitFor(() => expect(puts(calls)).toEqual([{ key: 'RegisterEnabled', value: 'false' }]));
   });
 
-  // The secrets of spec section 5, each with its section and the plain field saved beside it.
+  // The secrets of docs/console.md §5, each with its section and the plain field saved beside it.
   const secrets = [
     { id: 'S5-VALID-19', key: 'GitHubClientSecret', label: 'GitHub Client Secret', section: '配置 GitHub OAuth App', plain: ['GitHub Client ID', 'GitHubClientId'] },
     { id: 'S5-VALID-20', key: 'LarkClientSecret', label: 'App Secret', section: '配置飞书授权登录', plain: ['App ID', 'LarkClientId'] },

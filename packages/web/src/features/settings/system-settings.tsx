@@ -15,7 +15,7 @@ export default function SystemSettings() {
   }, [options.EmailDomainWhitelist]);
   if (!loaded) return null;
 
-  // Turning password login off first asks; "false" is sent only on confirmation (spec section 4).
+  // Turning password login off first asks; "false" is sent only on confirmation (docs/console.md §4).
   const beforeToggle = (key: string, next: boolean) =>
     key !== 'PasswordLoginEnabled' || next
       ? Promise.resolve(true)

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api } from '../../lib/api';
+import { getOptions } from '../../api/options/get-options';
+import { updateOption } from '../../api/options/update-option';
 import { loadStatus } from '../../lib/session';
 
 export type OptionMap = Record<string, string>;
@@ -10,7 +11,7 @@ export function useOptions() {
   const [loaded, setLoaded] = useState(false);
 
   const reload = useCallback(async () => {
-    const res = await api<Array<{ key: string; value: string }>>('/api/option/');
+    const res = await getOptions();
     if (res.success && res.data) setOptions(Object.fromEntries(res.data.map((o) => [o.key, o.value])));
     setLoaded(true);
   }, []);
@@ -21,7 +22,7 @@ export function useOptions() {
 
   /** Saves one key; returns whether the server accepted it (its message is shown otherwise). */
   const save = useCallback(async (key: string, value: string): Promise<boolean> => {
-    const res = await api('/api/option/', { method: 'PUT', body: { key, value } });
+    const res = await updateOption(key, value);
     if (res.success) {
       setOptions((current) => ({ ...current, [key]: value }));
       return true;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXPIRY_SHORTCUTS, expiryFromShortcut, parseExpiry } from './expiry';
 
-describe('token expiry (spec sections 5 and 9)', () => {
+describe('token expiry (docs/console.md §5 and §9)', () => {
   // covers S5-VALID-30, S5-VALID-34
   it('-1 means never; a text that is not a date is refused', () => {
     expect(parseExpiry('-1')).toBe(-1);

@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 
-/** The expiry quick buttons of spec section 9: never, 30 days, one day, one hour, one minute. */
+/** The expiry quick buttons of docs/console.md §9: never, 30 days, one day, one hour, one minute. */
 export const EXPIRY_SHORTCUTS: Array<{ label: string; seconds: number | null }> = [
   { label: '永不过期', seconds: null },
   { label: '一个月', seconds: 30 * 24 * 3600 },
@@ -18,7 +18,7 @@ const DATE_TIME = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2
 
 /**
  * Parses the expiry field: '-1' means never; anything else must be a real local date and time written
- * YYYY-MM-DD [HH:mm[:ss]] (spec section 5). Impossible dates (month 13, February 30) are refused rather
+ * YYYY-MM-DD [HH:mm[:ss]] (docs/console.md §5). Impossible dates (month 13, February 30) are refused rather
  * than rolled over into another date.
  */
 export function parseExpiry(text: string): number | 'invalid' {

@@ -20,12 +20,12 @@ interface FormState extends Limits {
   unlimited_quota: boolean;
 }
 
-/** /token/add and /token/edit/{id} (spec section 2, "Token form"). */
+/** /token/add and /token/edit/{id} (docs/console.md §2, "Token form"). */
 export default function TokenFormPage() {
   const { id } = useParams();
   const editing = Boolean(id);
   const navigate = useNavigate();
-  // Defaults of spec sections 5 and 9: quota 500000 when creating, 0 when editing (until loaded); expiry -1.
+  // Defaults of docs/console.md §5 and §9: quota 500000 when creating, 0 when editing (until loaded); expiry -1.
   const [state, setState] = useState<FormState>({ name: '', models: [], subnet: '', expiry: '-1', remain_quota: editing ? 0 : DEFAULT_TOKEN_QUOTA, unlimited_quota: false, ...NO_LIMITS });
   const models = useAvailableModels().data ?? [];
   const loaded = useToken(editing ? Number(id) : undefined).data;

@@ -1,5 +1,5 @@
 /**
- * Client applications offered in the token list (spec section 2). Our link templates:
+ * Client applications offered in the token list (docs/console.md §2). Our link templates:
  *  - 网页聊天 (ChatGPT Next Web and compatible): {chatLink or https://app.nextchat.dev}/#/?settings={"key":"sk-...","url":"<server>"}
  *  - AMA 问天: ama://set-api-key?server=<server>&key=sk-...
  *  - OpenCat: opencat://team/join?domain=<server>&token=sk-...

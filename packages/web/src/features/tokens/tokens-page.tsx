@@ -39,7 +39,7 @@ export function tokenStatusTag(status: number) {
   }
 }
 
-/** 我的令牌: the caller's API keys (spec section 2, "Token list"). */
+/** 我的令牌: the caller's API keys (docs/console.md §2, "Token list"). */
 export default function TokensPage() {
   const navigate = useNavigate();
   const status = useStatus();
@@ -52,7 +52,7 @@ export default function TokensPage() {
   const balance = useSelf().data?.quota;
   const server = status?.server_address || window.location.origin;
 
-  // When copying fails, the value is put into the search box for manual copying (spec section 4).
+  // When copying fails, the value is put into the search box for manual copying (docs/console.md §4).
   const copy = async (text: string) => {
     if (await copyText(text)) toast.success('已复制到剪贴板！');
     else setKeyword(text);

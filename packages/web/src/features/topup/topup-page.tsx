@@ -9,7 +9,7 @@ import { useStatus, useUser } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { topUpUrl } from './transaction-id';
 
-/** 充值: redeem a code, or buy one through the configured top-up link; the balance is shown (spec section 2). */
+/** 充值: redeem a code, or buy one through the configured top-up link; the balance is shown (docs/console.md §2). */
 export default function TopUpPage() {
   const user = useUser();
   const status = useStatus();

@@ -13,7 +13,7 @@ export default function UserCreatePage() {
   const set = (key: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) => setValues({ ...values, [key]: e.target.value });
 
   const submit = async () => {
-    // Spec section 5: nothing is sent while username or password is empty.
+    // docs/console.md §5: nothing is sent while username or password is empty.
     if (!values.username || !values.password) return;
     const parsed = createUserSchema.safeParse(values);
     if (!parsed.success) {

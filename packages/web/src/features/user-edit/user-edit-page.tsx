@@ -100,7 +100,7 @@ export default function UserEditPage() {
                 showSearch
                 placeholder="请选择分组"
                 options={groups.map((g) => ({ value: g, label: g }))}
-                // New group names can be typed and added (spec section 2).
+                // New group names can be typed and added (docs/console.md §2).
                 onSearch={(text) => text && !groups.includes(text) && setGroups((g) => [...g.filter((x) => x !== text), text])}
               />
             </Form.Item>

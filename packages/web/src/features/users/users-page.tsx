@@ -22,7 +22,7 @@ function statusTag(status: number) {
   return <Tag>未知状态</Tag>;
 }
 
-/** 管理用户: the admin user list of spec section 2. */
+/** 管理用户: the admin user list of docs/console.md §2. */
 export default function UsersPage() {
   const navigate = useNavigate();
   const [order, setOrder] = useState('');

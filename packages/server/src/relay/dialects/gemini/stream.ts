@@ -1,6 +1,6 @@
 import type { FinishReason, StreamPart, Usage } from '../../canonical.js';
 import type { Frame, StreamReader, StreamWriter, WriteContext } from '../types.js';
-import { argumentsObject, asString, isRecord, parseEvent, UpstreamStreamError } from '../shared.js';
+import { argumentsObject, asString, isRecord, parseEvent, throwChunkError } from '../shared.js';
 import { finishToGemini, readGeminiUsage, writeGeminiUsage, type GeminiPart } from './model-parts.js';
 import { candidateOf, geminiErrorBody, readCandidate } from './response.js';
 
@@ -17,10 +17,7 @@ export function createGenerateContentStreamReader(): StreamReader {
     read(frame: Frame): StreamPart[] {
       const chunk = parseEvent(frame.data);
       if (!chunk) return [];
-      if (chunk.error !== undefined) {
-        const error = chunk.error;
-        throw new UpstreamStreamError(isRecord(error) ? (asString(error.message) ?? '上游返回错误') : String(error));
-      }
+      throwChunkError(chunk);
       const parts: StreamPart[] = [];
       if (!started) {
         started = true;

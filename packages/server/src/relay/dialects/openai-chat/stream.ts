@@ -1,6 +1,6 @@
 import type { FinishReason, StreamPart, Usage } from '../../canonical.js';
 import type { Frame, StreamReader, StreamWriter, WriteContext } from '../types.js';
-import { asArray, asString, isRecord, parseEvent, UpstreamStreamError } from '../shared.js';
+import { asArray, asString, isRecord, parseEvent, throwChunkError } from '../shared.js';
 import { finishFromOpenAi, readOpenAiUsage, writeOpenAiUsage } from './response.js';
 
 /** Reads an OpenAI chat stream (`data: {chat.completion.chunk}` … `data: [DONE]`). */
@@ -11,10 +11,7 @@ export function createChatStreamReader(): StreamReader {
       if (frame.data === '[DONE]') return [];
       const chunk = parseEvent(frame.data);
       if (!chunk) return [];
-      if (chunk.error !== undefined) {
-        const error = chunk.error;
-        throw new UpstreamStreamError(isRecord(error) ? (asString(error.message) ?? '上游返回错误') : String(error));
-      }
+      throwChunkError(chunk);
       const parts: StreamPart[] = [];
       if (!started) {
         started = true;

@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '../../canonical.js';
-import { asArray, asString, isRecord } from '../shared.js';
+import { asString, isRecord } from '../shared.js';
 
 /**
  * Responses' custom ("freeform") tools: instead of JSON arguments the model writes one free text, optionally
@@ -37,10 +37,4 @@ export function freeformInput(args: string): string {
     // not JSON: the text itself
   }
   return args;
-}
-
-/** Names of the custom tools of a Responses body (cheap: for the writers, without parsing the request). */
-export function customToolNames(tools: unknown): string[] | undefined {
-  const names = asArray(tools).flatMap((t) => (isRecord(t) && t.type === 'custom' && typeof t.name === 'string' && t.name ? [t.name] : []));
-  return names.length > 0 ? names : undefined;
 }

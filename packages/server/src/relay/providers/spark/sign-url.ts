@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { RelayError } from '../../relay-error.js';
 
-/** A Spark key as the spec writes it (`APPID|APISecret|APIKey`, type 18), what one-api's Spark channels carry. */
+/** A Spark key as docs/console.md §5 writes it (`APPID|APISecret|APIKey`, type 18), what one-api's Spark channels carry. */
 export interface SparkKey {
   appId: string;
   apiSecret: string;

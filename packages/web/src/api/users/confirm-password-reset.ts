@@ -1,0 +1,4 @@
+import { api } from '../../lib/api';
+
+/** POST /api/user/reset: the e-mail and token of a reset link; the envelope's data is the new password. */
+export const confirmPasswordReset = (email: string, token: string) => api<string>('/api/user/reset', { method: 'POST', body: { email, token } });

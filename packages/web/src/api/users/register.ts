@@ -1,0 +1,5 @@
+import { api } from '../../lib/api';
+
+/** POST /api/user/register?turnstile: the registration payload (docs/console.md §3); the envelope. */
+export const register = (payload: Record<string, string>, turnstileToken: string) =>
+  api(`/api/user/register?turnstile=${encodeURIComponent(turnstileToken)}`, { method: 'POST', body: payload });
