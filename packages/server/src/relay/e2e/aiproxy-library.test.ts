@@ -6,6 +6,7 @@ import { seedChannel, seedToken } from '../../test-support/seed.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { LIBRARY_ID, startMockAiProxyLibrary } from '../../test-support/upstreams/aiproxy-library.js';
 import type { MockHandle, MockMode } from '../../test-support/upstreams/mock-server.js';
+import { settledToken } from '../../test-support/settled-token.js';
 
 /**
  * AI Proxy knowledge base channels (type 21) end to end: the official SDKs -> the gateway -> a local
@@ -27,19 +28,7 @@ const libraryChannel = (mode: MockMode | `${MockMode}:${string}`, fields: { prio
 const openai = (key: string) => new OpenAI({ apiKey: `sk-${key}`, baseURL: `${gateway}/v1`, maxRetries: 0 });
 const anthropic = (key: string) => new Anthropic({ apiKey: `sk-${key}`, baseURL: gateway, maxRetries: 0 });
 
-async function settled(tokenId: number, logs: number) {
-  const state = async () => ({
-    logs: await t.ctx.storage.db.selectFrom('logs').selectAll().where('token_id', '=', tokenId).where('type', '=', 2).execute(),
-    open: await t.ctx.storage.db.selectFrom('quota_reservations').selectAll().where('status', '=', 'open').execute(),
-    token: await t.ctx.storage.db.selectFrom('tokens').selectAll().where('id', '=', tokenId).executeTakeFirstOrThrow(),
-  });
-  let now = await state();
-  for (let i = 0; i < 150 && (now.logs.length < logs || now.open.length > 0); i++) {
-    await new Promise((r) => setTimeout(r, 20));
-    now = await state();
-  }
-  return now;
-}
+const settled = (tokenId: number, logs: number) => settledToken(t.ctx.storage, tokenId, logs);
 
 /** Settled once at the gateway's own count: the delivered answer's tokens exactly, the prompt's counted too. */
 async function expectCountedOnce(tokenId: number, delivered: string) {

@@ -7,6 +7,7 @@ import { seedChannel, seedToken } from '../../test-support/seed.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { baiduKey, baiduV2Key, startMockBaidu, type MockBaidu } from '../../test-support/upstreams/baidu.js';
 import type { MockMode } from '../../test-support/upstreams/mock-server.js';
+import { settledToken } from '../../test-support/settled-token.js';
 
 /**
  * Baidu Wenxin Qianfan channels (type 15) end to end: the official SDKs -> the gateway -> a local Qianfan that issues
@@ -34,19 +35,7 @@ const anthropic = (key: string) => new Anthropic({ apiKey: `sk-${key}`, baseURL:
 /** The calls the mock got, as `token` (an exchange) or the API path's last segment. */
 const calls = () => mock.requests.map((r) => (r.path === '/oauth/2.0/token' ? 'token' : r.path.split('/').pop()));
 
-async function settled(tokenId: number, logs: number) {
-  const state = async () => ({
-    logs: await t.ctx.storage.db.selectFrom('logs').selectAll().where('token_id', '=', tokenId).where('type', '=', 2).execute(),
-    open: await t.ctx.storage.db.selectFrom('quota_reservations').selectAll().where('status', '=', 'open').execute(),
-    token: await t.ctx.storage.db.selectFrom('tokens').selectAll().where('id', '=', tokenId).executeTakeFirstOrThrow(),
-  });
-  let now = await state();
-  for (let i = 0; i < 150 && (now.logs.length < logs || now.open.length > 0); i++) {
-    await new Promise((r) => setTimeout(r, 20));
-    now = await state();
-  }
-  return now;
-}
+const settled = (tokenId: number, logs: number) => settledToken(t.ctx.storage, tokenId, logs);
 
 /** One request settled exactly once, charged what the usage prices at. */
 async function expectChargedOnce(tokenId: number, model: string, usage: Usage) {

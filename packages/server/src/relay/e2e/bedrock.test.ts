@@ -9,6 +9,7 @@ import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { HANDBOOK } from '../../test-support/dialect-providers.js';
 import { bedrockCredentials, startMockBedrock, type MockBedrock } from '../../test-support/upstreams/bedrock.js';
 import type { MockMode } from '../../test-support/upstreams/mock-server.js';
+import { settledToken } from '../../test-support/settled-token.js';
 
 /**
  * AWS Bedrock channels (type 33) end to end: the official SDKs -> the gateway -> a local Bedrock Runtime that
@@ -32,19 +33,7 @@ const bedrockChannel = (mode: MockMode | `${MockMode}:${string}`, model: string,
 const openai = (key: string) => new OpenAI({ apiKey: `sk-${key}`, baseURL: `${gateway}/v1`, maxRetries: 0 });
 const anthropic = (key: string) => new Anthropic({ apiKey: `sk-${key}`, baseURL: gateway, maxRetries: 0 });
 
-async function settled(tokenId: number, logs: number) {
-  const state = async () => ({
-    logs: await t.ctx.storage.db.selectFrom('logs').selectAll().where('token_id', '=', tokenId).where('type', '=', 2).execute(),
-    open: await t.ctx.storage.db.selectFrom('quota_reservations').selectAll().where('status', '=', 'open').execute(),
-    token: await t.ctx.storage.db.selectFrom('tokens').selectAll().where('id', '=', tokenId).executeTakeFirstOrThrow(),
-  });
-  let now = await state();
-  for (let i = 0; i < 150 && (now.logs.length < logs || now.open.length > 0); i++) {
-    await new Promise((r) => setTimeout(r, 20));
-    now = await state();
-  }
-  return now;
-}
+const settled = (tokenId: number, logs: number) => settledToken(t.ctx.storage, tokenId, logs);
 
 /** One request settled exactly once, charged what the usage prices at. */
 async function expectChargedOnce(tokenId: number, model: string, usage: Usage) {

@@ -7,6 +7,7 @@ import { seedChannel, seedToken } from '../../test-support/seed.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { embedTokens, startMockCohere, type MockCohere } from '../../test-support/upstreams/cohere.js';
 import { sendJson, startMockServer, type MockHandle } from '../../test-support/upstreams/mock-server.js';
+import { settledToken } from '../../test-support/settled-token.js';
 
 /**
  * Cohere channels (type 35) end to end: the official SDKs -> the gateway -> a local Cohere API v2 that checks the
@@ -38,19 +39,7 @@ const openai = (key: string) => new OpenAI({ apiKey: `sk-${key}`, baseURL: `${ga
 const anthropic = (key: string) => new Anthropic({ apiKey: `sk-${key}`, baseURL: gateway, maxRetries: 0 });
 const token = () => seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
 
-async function settled(tokenId: number, logs: number) {
-  const state = async () => ({
-    logs: await t.ctx.storage.db.selectFrom('logs').selectAll().where('token_id', '=', tokenId).where('type', '=', 2).execute(),
-    open: await t.ctx.storage.db.selectFrom('quota_reservations').selectAll().where('status', '=', 'open').execute(),
-    token: await t.ctx.storage.db.selectFrom('tokens').selectAll().where('id', '=', tokenId).executeTakeFirstOrThrow(),
-  });
-  let now = await state();
-  for (let i = 0; i < 150 && (now.logs.length < logs || now.open.length > 0); i++) {
-    await new Promise((r) => setTimeout(r, 20));
-    now = await state();
-  }
-  return now;
-}
+const settled = (tokenId: number, logs: number) => settledToken(t.ctx.storage, tokenId, logs);
 
 /** Requests settled exactly once each, each charged what its usage prices at. */
 async function expectCharged(tokenId: number, model: string, ...usages: Usage[]) {

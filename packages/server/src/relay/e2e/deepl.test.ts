@@ -7,6 +7,7 @@ import { seedChannel, seedToken } from '../../test-support/seed.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { deeplKey, startMockDeepL } from '../../test-support/upstreams/deepl.js';
 import type { MockHandle } from '../../test-support/upstreams/mock-server.js';
+import { settledToken } from '../../test-support/settled-token.js';
 
 /**
  * DeepL channels (type 38) end to end: the official SDKs -> the gateway -> a local DeepL API playing the Pro host
@@ -27,19 +28,7 @@ const deeplChannel = (key: string, fields: { priority?: number; models?: string 
 const openai = (key: string) => new OpenAI({ apiKey: `sk-${key}`, baseURL: `${gateway}/v1`, maxRetries: 0 });
 const anthropic = (key: string) => new Anthropic({ apiKey: `sk-${key}`, baseURL: gateway, maxRetries: 0 });
 
-async function settled(tokenId: number, logs: number) {
-  const state = async () => ({
-    logs: await t.ctx.storage.db.selectFrom('logs').selectAll().where('token_id', '=', tokenId).where('type', '=', 2).execute(),
-    open: await t.ctx.storage.db.selectFrom('quota_reservations').selectAll().where('status', '=', 'open').execute(),
-    token: await t.ctx.storage.db.selectFrom('tokens').selectAll().where('id', '=', tokenId).executeTakeFirstOrThrow(),
-  });
-  let now = await state();
-  for (let i = 0; i < 150 && (now.logs.length < logs || now.open.length > 0); i++) {
-    await new Promise((r) => setTimeout(r, 20));
-    now = await state();
-  }
-  return now;
-}
+const settled = (tokenId: number, logs: number) => settledToken(t.ctx.storage, tokenId, logs);
 
 /** Settled once: DeepL's billed characters at 12.5 units each, the translation's characters free, no anomaly. */
 async function expectChargedOnce(tokenId: number, model: string, usage: Usage, quota: number) {

@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { hunyuanKey, hunyuanSecretKey, startMockHunyuan } from '../../test-support/upstreams/hunyuan.js';
 import type { MockHandle, MockMode } from '../../test-support/upstreams/mock-server.js';
 import { signTc3 } from '../providers/hunyuan/tc3-sign.js';
+import { settledToken } from '../../test-support/settled-token.js';
 
 /**
  * Tencent Hunyuan channels (type 23) end to end: the official SDKs -> the gateway -> a local Hunyuan that recomputes
@@ -30,19 +31,7 @@ const channel = (mode: Mode, fields: { priority?: number; secret?: string; model
 const openai = (key: string) => new OpenAI({ apiKey: `sk-${key}`, baseURL: `${gateway}/v1`, maxRetries: 0 });
 const anthropic = (key: string) => new Anthropic({ apiKey: `sk-${key}`, baseURL: gateway, maxRetries: 0 });
 
-async function settled(tokenId: number, logs: number) {
-  const state = async () => ({
-    logs: await t.ctx.storage.db.selectFrom('logs').selectAll().where('token_id', '=', tokenId).where('type', '=', 2).execute(),
-    open: await t.ctx.storage.db.selectFrom('quota_reservations').selectAll().where('status', '=', 'open').execute(),
-    token: await t.ctx.storage.db.selectFrom('tokens').selectAll().where('id', '=', tokenId).executeTakeFirstOrThrow(),
-  });
-  let now = await state();
-  for (let i = 0; i < 150 && (now.logs.length < logs || now.open.length > 0); i++) {
-    await new Promise((r) => setTimeout(r, 20));
-    now = await state();
-  }
-  return now;
-}
+const settled = (tokenId: number, logs: number) => settledToken(t.ctx.storage, tokenId, logs);
 
 /** Requests settled exactly once each, charged what the usage prices at. */
 async function expectCharged(tokenId: number, usages: Usage[], model = MODEL) {

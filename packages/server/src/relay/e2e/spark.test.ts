@@ -6,6 +6,7 @@ import type { Usage } from '../../billing/usage.js';
 import { seedChannel, seedToken } from '../../test-support/seed.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import type { MockMode } from '../../test-support/upstreams/mock-server.js';
+import { settledToken } from '../../test-support/settled-token.js';
 import {
   SPARK_AFTER_TOOL,
   SPARK_AFTER_TOOL_USAGE,
@@ -49,19 +50,7 @@ const anthropic = (key: string) => new Anthropic({ apiKey: `sk-${key}`, baseURL:
 const usageOf = (u: { prompt_tokens: number; completion_tokens: number }): Usage => ({ prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens });
 const statusOf = async (id: number) => (await t.ctx.storage.db.selectFrom('channels').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
 
-async function settled(tokenId: number, logs: number) {
-  const state = async () => ({
-    logs: await t.ctx.storage.db.selectFrom('logs').selectAll().where('token_id', '=', tokenId).where('type', '=', 2).execute(),
-    open: await t.ctx.storage.db.selectFrom('quota_reservations').selectAll().where('status', '=', 'open').execute(),
-    token: await t.ctx.storage.db.selectFrom('tokens').selectAll().where('id', '=', tokenId).executeTakeFirstOrThrow(),
-  });
-  let now = await state();
-  for (let i = 0; i < 150 && (now.logs.length < logs || now.open.length > 0); i++) {
-    await new Promise((r) => setTimeout(r, 20));
-    now = await state();
-  }
-  return now;
-}
+const settled = (tokenId: number, logs: number) => settledToken(t.ctx.storage, tokenId, logs);
 
 /** One request settled exactly once, charged what the usage the mock reported prices at. */
 async function expectChargedOnce(tokenId: number, model: string, usage: Usage) {
