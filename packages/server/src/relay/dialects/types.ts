@@ -113,6 +113,8 @@ export interface Dialect {
   readonly idPrefix: string;
   /** Its streams may come as one JSON array sent piece by piece instead of SSE (Gemini without `alt=sse`). */
   readonly jsonArrayStreams?: boolean;
+  /** The frame that ends a complete stream apart from its events (OpenAI's `[DONE]`), when the dialect has one. */
+  readonly endFrame?: string;
 
   /** Client side: the canonical request from a client's body. Throws RelayError(400) on a malformed one. */
   parseRequest(body: Record<string, unknown>): ChatRequest;

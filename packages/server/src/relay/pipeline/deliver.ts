@@ -269,7 +269,7 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
         if (writer) for (const part of parts) unsent += writer.write(part);
         else if (!raw) {
           unsent += plan.upstream.frame(frame);
-          if (frame.data === '[DONE]') closed = true;
+          if (frame.data === plan.upstream.endFrame) closed = true;
         }
       }
     }
@@ -296,9 +296,10 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
     });
     const tail = handle(decoder.end());
     open();
-    // Re-framed OpenAI chunks (a codec's frames) end with OpenAI's [DONE], unless a frame already said it; the other
-    // dialects end with an event the frames carry.
-    res.end(raw ? undefined : tail + (writer ? writer.end() : !closed && plan.upstream.name === 'openai-chat' ? 'data: [DONE]\n\n' : ''));
+    // Re-framed frames (a codec's) end with their dialect's end frame (OpenAI's [DONE]) unless one of them was it; the
+    // other dialects end with an event the frames carry.
+    const endFrame = !raw && !writer && !closed && plan.upstream.endFrame ? plan.upstream.frame({ data: plan.upstream.endFrame }) : '';
+    res.end(raw ? undefined : tail + (writer ? writer.end() : endFrame));
     return { kind: 'success', usage: tally.usage, text: tally.text, firstByteAt: firstByteAt ?? Date.now() };
   } catch (error) {
     // A client that closes as soon as it has the whole answer (Codex after response.completed) got all of it.

@@ -31,6 +31,7 @@ export const openAiChatDialect: Dialect = {
   name: 'openai-chat',
   streamContentType: 'text/event-stream',
   idPrefix: 'chatcmpl-',
+  endFrame: '[DONE]',
   parseRequest: parseChatRequest,
   validate: (body) => (Array.isArray((body as { messages?: unknown }).messages) && (body as { messages: unknown[] }).messages.length > 0 ? undefined : 'messages 必须是非空数组'),
   writeResponse: writeChatResponse,
