@@ -7,7 +7,9 @@ import { defineConfig } from '@playwright/test';
  */
 export default defineConfig({
   testDir: './tests',
-  timeout: 60_000,
+  // A whole test may take long on a busy 2-core machine (two browsers and two servers start at once); each step
+  // still waits only for what it checks.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   fullyParallel: true,
   workers: process.env.CI ? 2 : 2,
