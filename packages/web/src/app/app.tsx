@@ -16,8 +16,9 @@ import { RequireUser } from './require-user';
 import { ROUTES } from './routes';
 
 dayjs.locale('zh-cn');
-// Toasts sit top-center (antd's message placement); keep a few at most.
-message.config({ top: 16, maxCount: 3 });
+// Toasts sit top-center (antd's message placement), just below the 64 px header: over it they covered the top
+// menu, and a pointer resting on a toast pauses its timer, so the menu item under it stayed unreachable. Keep a few.
+message.config({ top: 72, maxCount: 3 });
 
 /**
  * The theme of toasts and notices (rendered outside the app's tree). The holder is configured once and follows the
