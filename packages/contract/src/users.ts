@@ -88,6 +88,17 @@ export const loginSchema = z.object({
   password: z.string({ error: '请输入密码' }).min(1, '请输入密码').max(LOGIN_FIELD_MAX, '用户名或密码错误'),
 });
 
+/**
+ * Body of POST /api/user/login as the server reads it: loginSchema, every failure answered "无效的参数" (the
+ * console shows loginSchema's own messages before sending; the server does not say which field was wrong).
+ */
+export const loginRequestBody = z.unknown().transform((value, ctx) => {
+  const result = loginSchema.safeParse(value);
+  if (result.success) return result.data;
+  ctx.addIssue({ code: 'custom', message: '无效的参数' });
+  return z.NEVER;
+});
+
 /** POST /api/user/ (admin creates a user). */
 export const createUserSchema = z.object({
   username,
