@@ -17,3 +17,4 @@ export * from './limits.js';
 export * from './dashboard.js';
 export * from './pricing.js';
 export * from './query.js';
+export * from './relay-routes.js';

@@ -1,4 +1,4 @@
-import { InputMessages, firstIssueMessage, idInput, pageInput, queryIntegerInput, queryTextInput } from '@model-relay/contract';
+import { InputMessages, firstIssueMessage, idInput, pageInput, queryIntegerInput } from '@model-relay/contract';
 import type { z } from 'zod';
 import { fail } from './errors.js';
 
@@ -34,11 +34,6 @@ export function pageOf(query: unknown): number {
 /** An optional integer parameter of a raw query object (contract `queryIntegerInput`). */
 export function queryInteger(query: unknown, name: string, options: { min?: number; max?: number } = {}): number | undefined {
   return parseValue(queryIntegerInput(name, options), param(query, name));
-}
-
-/** A text parameter of a raw query object (contract `queryTextInput`); absent is ''. */
-export function queryString(query: unknown, name: string, max = 256): string {
-  return parseValue(queryTextInput(name, max), param(query, name));
 }
 
 /** The `:id` path parameter as a row id (positive integer, nothing else); `label` names the thing in the message. */

@@ -19,7 +19,9 @@ export function pricingRoutes(server: FastifyInstance, ctx: AppContext): void {
     const caller = await resolveCaller(ctx, request, reply).catch(() => null);
     if (!caller && !ctx.options.bool('PricingPageEnabled')) return fail('管理员未开放定价页面，请登录后查看');
     const user = caller ? await ctx.repositories.users.findById(caller.id) : undefined;
-    return pricing.pricing(user?.group || undefined);
+    // The envelope plus the group's ratio and name beside `data`, where new-api's clients read them.
+    const { data, ...groups } = await pricing.pricing(user?.group || undefined);
+    return { ...ok(data), ...groups };
   });
   // Admin: the served models that are billed at the unknown-model ratio (no ModelRatio entry, no default price);
   // with ?models=a,b (the channel form, before saving) those of the given names.
