@@ -37,7 +37,7 @@ export function channelRoutes(server: FastifyInstance, ctx: AppContext): void {
   app.get('/api/channel/models', admin, async () => ok(allBuiltInModels().map((id) => ({ id, object: 'model', owned_by: 'model-relay' }))));
   app.get('/api/channel/test', { ...admin, schema: { querystring: channelTestAllQuery } }, async (request) => {
     const scope = request.query.scope === 'disabled' ? 'disabled' : 'all';
-    if (!(await ctx.channelTests.start(scope))) return { success: false, message: '测试已在运行中' };
+    if (!(await ctx.channelTests.start(scope))) return fail('测试已在运行中');
     return ok();
   });
   // The console polls this to show the progress of "test all" and refresh the rows when it ends.
