@@ -153,6 +153,9 @@ export const channelPatchSchema = z.object({
   weight,
 });
 export const channelIdSchema = z.object({ id: idInput('渠道') });
+export type ChannelPatch = z.output<typeof channelPatchSchema>;
+/** PUT /api/channel/: an inline edit (ChannelPatch), or the id and the whole channel form. */
+export type ChannelUpdate = ChannelPatch | (Partial<ChannelInput> & { id: number });
 
 /** Comma list -> trimmed, de-duplicated entries. */
 export function splitList(text: string): string[] {

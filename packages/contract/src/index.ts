@@ -16,3 +16,5 @@ export * from './username.js';
 export * from './limits.js';
 export * from './dashboard.js';
 export * from './pricing.js';
+export * from './query.js';
+export * from './relay-routes.js';

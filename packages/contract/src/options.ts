@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { TEXT_COLUMN_MAX_BYTES, textProblem } from './input.js';
 
 /**
@@ -230,3 +231,7 @@ export function optionValueProblem(key: string, value: string): string | undefin
   if (LONG_OPTION_KEYS.has(key)) return textProblem(value, key, { max: TEXT_COLUMN_MAX_BYTES, maxBytes: TEXT_COLUMN_MAX_BYTES, multiline: true });
   return textProblem(value, key, { max: OPTION_VALUE_MAX });
 }
+
+/** Body of PUT /api/option/: one key and its value; the value's check depends on the key (the server's option store). */
+export const optionUpdateBody = z.object({ key: z.string({ error: '无效的参数' }), value: z.unknown() }, { error: '无效的参数' });
+export type OptionUpdate = z.input<typeof optionUpdateBody>;

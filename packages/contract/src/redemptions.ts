@@ -40,17 +40,20 @@ const id = idInput('兑换码');
 
 /** PUT /api/redemption/: name and quota of one code. */
 export const redemptionUpdateSchema = z.object({ id, name, quota });
+export type RedemptionUpdateInput = z.output<typeof redemptionUpdateSchema>;
 
 /** PUT /api/redemption/?status_only=true: the toggle between 1 (unused) and 2 (disabled), docs/console.md §4. */
 export const redemptionStatusSchema = z.object({
   id,
   status: integerInput('status', { message: RedemptionMessages.statusInvalid }).refine((s) => s === 1 || s === 2, RedemptionMessages.statusInvalid),
 });
+export type RedemptionStatusInput = z.output<typeof redemptionStatusSchema>;
 
 /** POST /api/user/topup: redeem one code. */
 export const redeemSchema = z.object({
   key: z.preprocess(orEmpty, textInput('key', { max: 64, tooLong: RedemptionMessages.keyInvalid }).refine((value) => value.length > 0, RedemptionMessages.keyRequired)),
 });
+export type RedeemInput = z.output<typeof redeemSchema>;
 
 /** A redemption code as the admin API returns it (docs/console.md §3, "Redemption"). */
 export interface RedemptionDto {

@@ -86,6 +86,9 @@ export const tokenStatusSchema = z.object({
   id: idInput('令牌'),
   status: integerInput('status', { message: '令牌状态只能在启用与禁用之间切换' }).refine((status) => status === 1 || status === 2, '令牌状态只能在启用与禁用之间切换'),
 });
+export type TokenStatusInput = z.output<typeof tokenStatusSchema>;
+/** PUT /api/token/: the id and the whole key form. */
+export type TokenUpdateInput = TokenInput & z.output<typeof tokenIdSchema>;
 
 /** The token as the API returns it; `key` is masked (maskTokenKey) except in the answer to its creation. */
 export interface TokenDto extends Limits {

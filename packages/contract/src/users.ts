@@ -73,6 +73,8 @@ export const registerSchema = z.object({
   verification_code: shortCode('verification_code').optional(),
   aff_code: shortCode('aff_code').optional(),
 });
+/** What the console sends to POST /api/user/register. */
+export type RegisterInput = z.output<typeof registerSchema>;
 
 /**
  * POST /api/user/login body: username may also be an e-mail address. Not checked against the username rules
@@ -87,6 +89,18 @@ export const loginSchema = z.object({
     .pipe(z.string().min(1, '请输入用户名')),
   password: z.string({ error: '请输入密码' }).min(1, '请输入密码').max(LOGIN_FIELD_MAX, '用户名或密码错误'),
 });
+export type LoginInput = z.output<typeof loginSchema>;
+
+/**
+ * Body of POST /api/user/login as the server reads it: loginSchema, every failure answered "无效的参数" (the
+ * console shows loginSchema's own messages before sending; the server does not say which field was wrong).
+ */
+export const loginRequestBody = z.unknown().transform((value, ctx) => {
+  const result = loginSchema.safeParse(value);
+  if (result.success) return result.data;
+  ctx.addIssue({ code: 'custom', message: '无效的参数' });
+  return z.NEVER;
+});
 
 /** POST /api/user/ (admin creates a user). */
 export const createUserSchema = z.object({
@@ -94,6 +108,7 @@ export const createUserSchema = z.object({
   password,
   display_name: displayName.optional(),
 });
+export type CreateUserInput = z.output<typeof createUserSchema>;
 
 /** PUT /api/user/self: only non-empty fields change. */
 export const updateSelfSchema = z.object({
@@ -101,6 +116,7 @@ export const updateSelfSchema = z.object({
   display_name: displayName.optional(),
   password: passwordOrEmpty.optional(),
 });
+export type UpdateSelfInput = z.output<typeof updateSelfSchema>;
 
 /** PUT /api/user/ (admin edits a user): id plus the fields to change. */
 export const updateUserSchema = z.object({
@@ -113,6 +129,7 @@ export const updateUserSchema = z.object({
   quota: integerInput('quota', { min: 0, message: '额度必须是非负整数' }).optional(),
   ...optionalLimitsShape,
 });
+export type UpdateUserInput = z.output<typeof updateUserSchema>;
 
 export const MANAGE_ACTIONS = ['promote', 'demote', 'delete', 'disable', 'enable'] as const;
 export type ManageAction = (typeof MANAGE_ACTIONS)[number];
@@ -121,6 +138,7 @@ export const manageUserSchema = z.object({
   username: textInput('username', { max: LOGIN_FIELD_MAX, tooLong: '用户不存在' }).pipe(z.string().min(1, '用户名不能为空')),
   action: z.enum(MANAGE_ACTIONS, { error: '不支持的操作' }),
 });
+export type ManageUserInput = z.output<typeof manageUserSchema>;
 
 /** The user object the API returns (password and access token never included); limits 0 = none of their own. */
 export interface UserDto extends Limits {
@@ -176,3 +194,4 @@ export const resetPasswordSchema = z.object({
   email: emailSchema,
   token: z.string().trim().min(1, AccountMessages.resetLinkInvalid).max(128),
 });
+export type ResetPasswordInput = z.output<typeof resetPasswordSchema>;

@@ -22,6 +22,7 @@ import { metricsRoutes } from './metrics/routes.js';
 import { relayRoutes } from './relay/routes.js';
 import { UserFacingError } from './lib/errors.js';
 import { answerFrameworkError, toApiFailure } from './http/api-errors.js';
+import { zodValidatorCompiler } from './http/typed-routes.js';
 import { MAX_JSON_DEPTH, jsonNestedDeeperThan, limitApiBodies } from './http/body-limits.js';
 import type { Logger } from 'pino';
 import { RequestLogger } from './http/request-logger.js';
@@ -66,6 +67,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     genReqId: () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`,
   });
   app.decorateRequest('caller', null);
+  // Routes declare params, query and body with the contract's zod schemas (http/typed-routes.ts).
+  app.setValidatorCompiler(zodValidatorCompiler);
   limitApiBodies(app);
   // An empty body sent with a JSON content type (common for DELETE/GET from browsers) means "no body".
   // Malformed or absurdly nested JSON is a 400 with a Chinese message (never the parser's English).

@@ -41,7 +41,10 @@ export async function resolveCaller(ctx: AppContext, request: FastifyRequest, re
   return { id: user.id, role: user.role, username: user.username };
 }
 
-/** preHandler requiring a logged-in caller of at least `minRole` (1 user, 10 admin, 100 super admin). */
+/**
+ * Guard requiring a logged-in caller of at least `minRole` (1 user, 10 admin, 100 super admin). Routes run it as
+ * `preValidation`, so who is calling is checked before the route's schemas look at what they sent.
+ */
 export function requireRole(ctx: AppContext, minRole: number): preHandlerAsyncHookHandler {
   return async (request, reply) => {
     const caller = await resolveCaller(ctx, request, reply);
@@ -60,7 +63,7 @@ export function callerOf(request: FastifyRequest): Caller {
   return request.caller;
 }
 
-/** preHandler for the critical routes (login, register, ...): a tighter per-IP limit. */
+/** Guard (`preValidation`) of the critical routes (login, register, ...): a tighter per-IP limit. */
 export function criticalRateLimit(ctx: AppContext): preHandlerAsyncHookHandler {
   return async (request) => {
     if (!(await ctx.rateLimiter.hit(`critical:${request.ip}`, ctx.config.CRITICAL_RATE_LIMIT, 1200))) {

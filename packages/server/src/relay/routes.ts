@@ -1,4 +1,6 @@
+import { modelParams } from '@model-relay/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from '../http/typed-routes.js';
 import { billingRoutes } from './billing-routes.js';
 import { anthropicDialect } from './dialects/anthropic/index.js';
 import { geminiDialect } from './dialects/gemini/index.js';
@@ -38,8 +40,8 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayDeps): Promis
         const models = await modelsFor(deps, request);
         return { object: 'list', data: models.map(toModelObject) };
       });
-      openai.get('/v1/models/:model', async (request) => {
-        const model = (request.params as { model: string }).model;
+      openai.withTypeProvider<ZodTypeProvider>().get('/v1/models/:model', { schema: { params: modelParams } }, async (request) => {
+        const model = request.params.model;
         const models = await modelsFor(deps, request);
         if (!models.includes(model)) throw new RelayError(404, `模型 ${model.slice(0, 200)} 不存在`, 'invalid_request_error', 'model_not_found');
         return toModelObject(model);

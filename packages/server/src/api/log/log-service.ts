@@ -1,7 +1,6 @@
-import { ID_MAX, type LogAttempt, type LogDto, type LogRouting } from '@model-relay/contract';
+import type { LogAttempt, LogDto, LogFilterQuery, LogRouting } from '@model-relay/contract';
 import type { LogFilter, LogsRepository } from '../../storage/repositories/logs.js';
 import type { LogRow } from '../../storage/schema.js';
-import { queryInteger, queryString } from '../../lib/validate.js';
 import type { Caller } from '../user/user-service.js';
 
 
@@ -59,26 +58,26 @@ function attemptsOf(text: string | null): LogAttempt[] {
   }
 }
 
-/** Filter values are bounded like their columns; a number that is not a canonical integer is refused, not guessed. */
-const positive = (query: Record<string, unknown>, name: string, max?: number): number | undefined => queryInteger(query, name, { min: 0, max }) || undefined;
-const text = (query: Record<string, unknown>, name: string): string | undefined => queryString(query, name, 255).trim() || undefined;
-
-/** The filters of GET /api/log/ (docs/console.md §7); `self` drops username and channel and pins the caller. */
-export function filterOf(query: Record<string, unknown>, self?: Caller): LogFilter {
+/**
+ * The filters of GET /api/log/ (docs/console.md §7), parsed by the route's query schema (contract
+ * `logFilterQuery`: bounded like their columns, a number that is not a canonical integer refused, not guessed);
+ * `self` drops username and channel and pins the caller.
+ */
+export function filterOf(query: LogFilterQuery, self?: Caller): LogFilter {
   const filter: LogFilter = {
-    type: positive(query, 'type', ID_MAX),
-    tokenName: text(query, 'token_name'),
-    modelName: text(query, 'model_name'),
-    startTimestamp: positive(query, 'start_timestamp'),
-    endTimestamp: positive(query, 'end_timestamp'),
+    type: query.type,
+    tokenName: query.token_name,
+    modelName: query.model_name,
+    startTimestamp: query.start_timestamp,
+    endTimestamp: query.end_timestamp,
     // The playground finds the cost of its answer by the X-Request-Id the relay sent (with a time window, so the
     // (user_id, created_at) index narrows the rows first).
-    requestId: queryString(query, 'request_id', 64).trim() || undefined,
+    requestId: query.request_id,
   };
   if (self) filter.userId = self.id;
   else {
-    filter.username = text(query, 'username');
-    filter.channelId = positive(query, 'channel', ID_MAX);
+    filter.username = query.username;
+    filter.channelId = query.channel;
   }
   return filter;
 }

@@ -1,59 +1,56 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { emailBindQuery, oauthCallbackQuery, oauthCodeQuery } from '@model-relay/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { callerOf, criticalRateLimit, requireUser, resolveCaller } from '../../auth/authenticate.js';
 import type { Caller } from '../user/user-service.js';
 import { startSession } from '../../auth/session-lifecycle.js';
 import type { AppContext } from '../../context.js';
+import { ok, type ZodTypeProvider } from '../../http/typed-routes.js';
 import { toUserDto } from '../user/user-dto.js';
 import { OAUTH_STATE_TTL_SECONDS, type SignInResult } from './oauth-service.js';
 
 /** The cookie that ties an OAuth `state` to the browser that asked for it. */
 const STATE_COOKIE = 'oauth_state';
 
-const query = (request: FastifyRequest, name: string): string => {
-  const value = (request.query as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value.trim() : '';
-};
-
 /** /api/oauth: GitHub, Lark and WeChat sign-in and binding, e-mail binding (docs/console.md §7). */
-export function oauthRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function oauthRoutes(server: FastifyInstance, ctx: AppContext): void {
+  const app = server.withTypeProvider<ZodTypeProvider>();
   const oauth = ctx.services.oauth;
   const critical = criticalRateLimit(ctx);
 
-  app.get('/api/oauth/state', { preHandler: critical }, async (_request, reply) => {
+  app.get('/api/oauth/state', { preValidation: critical }, async (_request, reply) => {
     const state = await oauth.newState();
     reply.setCookie(STATE_COOKIE, state, { path: '/api/oauth', httpOnly: true, sameSite: 'lax', maxAge: OAUTH_STATE_TTL_SECONDS });
-    return { success: true, message: '', data: state };
+    return ok(state);
   });
 
   /** Checks the state, then signs in (setting the session) or binds; "bind" tells the console which. */
-  const callback = (handle: (request: FastifyRequest, code: string, caller: Caller | null) => Promise<SignInResult>) =>
-    async (request: FastifyRequest, reply: FastifyReply) => {
+  const callback = (url: string, handle: (request: FastifyRequest, code: string, caller: Caller | null) => Promise<SignInResult>) =>
+    app.get(url, { preValidation: critical, schema: { querystring: oauthCallbackQuery } }, async (request, reply) => {
       const fromCookie = request.cookies[STATE_COOKIE];
       reply.clearCookie(STATE_COOKIE, { path: '/api/oauth' });
-      await oauth.consumeState(query(request, 'state'), fromCookie);
+      await oauth.consumeState(request.query.state, fromCookie);
       const caller = await resolveCaller(ctx, request, reply);
-      const result = await handle(request, query(request, 'code'), caller);
-      if (result.kind === 'bind') return { success: true, message: 'bind', data: toUserDto(result.user) };
+      const result = await handle(request, request.query.code, caller);
+      if (result.kind === 'bind') return ok(toUserDto(result.user), 'bind');
       startSession(ctx, request, reply, result.user);
-      return { success: true, message: '', data: toUserDto(result.user) };
-    };
+      return ok(toUserDto(result.user));
+    });
 
-  app.get('/api/oauth/github', { preHandler: critical }, callback((_request, code, caller) => oauth.github(code, caller)));
-  app.get('/api/oauth/lark', { preHandler: critical }, callback((request, code, caller) => oauth.lark(code, larkRedirectUri(ctx, request), caller)));
+  callback('/api/oauth/github', (_request, code, caller) => oauth.github(code, caller));
+  callback('/api/oauth/lark', (request, code, caller) => oauth.lark(code, larkRedirectUri(ctx, request), caller));
 
-  app.get('/api/oauth/wechat', { preHandler: critical }, async (request, reply) => {
-    const user = await oauth.wechat(query(request, 'code'));
+  app.get('/api/oauth/wechat', { preValidation: critical, schema: { querystring: oauthCodeQuery } }, async (request, reply) => {
+    const user = await oauth.wechat(request.query.code);
     startSession(ctx, request, reply, user);
-    return { success: true, message: '', data: toUserDto(user) };
+    return ok(toUserDto(user));
   });
-  app.get('/api/oauth/wechat/bind', { preHandler: [critical, requireUser(ctx)] }, async (request) => {
-    await oauth.bindWechat(query(request, 'code'), callerOf(request));
-    return { success: true, message: '' };
+  app.get('/api/oauth/wechat/bind', { preValidation: [critical, requireUser(ctx)], schema: { querystring: oauthCodeQuery } }, async (request) => {
+    await oauth.bindWechat(request.query.code, callerOf(request));
+    return ok();
   });
-  app.get('/api/oauth/email/bind', { preHandler: [critical, requireUser(ctx)] }, async (request) => {
-    const q = request.query as { email?: unknown; code?: unknown };
-    await oauth.bindEmail(q.email, q.code, callerOf(request));
-    return { success: true, message: '' };
+  app.get('/api/oauth/email/bind', { preValidation: [critical, requireUser(ctx)], schema: { querystring: emailBindQuery } }, async (request) => {
+    await oauth.bindEmail(request.query.email, request.query.code, callerOf(request));
+    return ok();
   });
 }
 

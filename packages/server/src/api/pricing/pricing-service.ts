@@ -17,7 +17,7 @@ export class PricingService {
     private readonly options: OptionStore,
   ) {}
 
-  async pricing(group: string = DEFAULT_GROUP): Promise<PricingResponse> {
+  async pricing(group: string = DEFAULT_GROUP): Promise<Omit<PricingResponse, 'success' | 'message'>> {
     const rows = await this.db.selectFrom('abilities').select('model').distinct().where('group', '=', group).where('enabled', '=', 1).orderBy('model').execute();
     const data = rows.map(({ model }): PricingModel => {
       const prices = pricesFor(this.options, model, group);
@@ -38,8 +38,6 @@ export class PricingService {
       };
     });
     return {
-      success: true,
-      message: '',
       data,
       // The group's ratio exactly as billing reads it (pricesFor's group part does not depend on the model).
       group_ratio: { [group]: pricesFor(this.options, '', group).groupRatio },

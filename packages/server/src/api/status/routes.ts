@@ -1,8 +1,9 @@
 import type { StatusObject } from '@model-relay/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { ok } from '../../http/typed-routes.js';
 
-/** Public routes: the status object and the configured texts. */
+/** Public routes: the status object and the configured texts. They take no input. */
 export function statusRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { options } = ctx;
   app.get('/api/status', async () => {
@@ -32,9 +33,9 @@ export function statusRoutes(app: FastifyInstance, ctx: AppContext): void {
       releases_url: ctx.config.RELEASES_URL,
       pricing_page: options.bool('PricingPageEnabled'),
     };
-    return { success: true, message: '', data };
+    return ok(data);
   });
-  app.get('/api/notice', async () => ({ success: true, message: '', data: options.get('Notice') }));
-  app.get('/api/about', async () => ({ success: true, message: '', data: options.get('About') }));
-  app.get('/api/home_page_content', async () => ({ success: true, message: '', data: options.get('HomePageContent') }));
+  app.get('/api/notice', async () => ok(options.get('Notice')));
+  app.get('/api/about', async () => ok(options.get('About')));
+  app.get('/api/home_page_content', async () => ok(options.get('HomePageContent')));
 }

@@ -1,33 +1,32 @@
+import { idParams, jsonObjectBody, orderedPageQuery, searchQuery, statusOnlyQuery, tokenInputSchema } from '@model-relay/contract';
 import type { FastifyInstance } from 'fastify';
 import { callerOf, requireUser } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
-import { idParam, pageOf, queryString } from '../../lib/validate.js';
+import { ok, type ZodTypeProvider } from '../../http/typed-routes.js';
 
 /** /api/token: the caller's own API keys. */
-export function tokenRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function tokenRoutes(server: FastifyInstance, ctx: AppContext): void {
+  const app = server.withTypeProvider<ZodTypeProvider>();
   const tokens = ctx.services.tokens;
-  const user = { preHandler: requireUser(ctx) };
+  const user = { preValidation: requireUser(ctx) };
+  const params = idParams('令牌');
 
-  app.get('/api/token/', user, async (request) => {
-    return { success: true, message: '', data: await tokens.list(callerOf(request), pageOf(request.query), queryString(request.query, 'order')) };
-  });
-  app.get('/api/token/search', user, async (request) => {
-    return { success: true, message: '', data: await tokens.search(callerOf(request), queryString(request.query, 'keyword')) };
-  });
-  app.get('/api/token/:id', user, async (request) => ({ success: true, message: '', data: await tokens.get(callerOf(request), idParam(request.params, '令牌')) }));
+  app.get('/api/token/', { ...user, schema: { querystring: orderedPageQuery } }, async (request) => ok(await tokens.list(callerOf(request), request.query.p, request.query.order)));
+  app.get('/api/token/search', { ...user, schema: { querystring: searchQuery() } }, async (request) => ok(await tokens.search(callerOf(request), request.query.keyword)));
+  app.get('/api/token/:id', { ...user, schema: { params } }, async (request) => ok(await tokens.get(callerOf(request), request.params.id)));
   // POST, not GET: a whole key is never in a URL a browser or proxy might prefetch, cache or log.
-  app.post('/api/token/:id/key', user, async (request) => ({ success: true, message: '', data: await tokens.revealKey(callerOf(request), idParam(request.params, '令牌')) }));
-  app.post('/api/token/', user, async (request) => ({ success: true, message: '', data: await tokens.create(callerOf(request), request.body) }));
-  app.put('/api/token/', user, async (request) => {
-    const statusOnly = queryString(request.query, 'status_only') === 'true';
+  app.post('/api/token/:id/key', { ...user, schema: { params } }, async (request) => ok(await tokens.revealKey(callerOf(request), request.params.id)));
+  app.post('/api/token/', { ...user, schema: { body: tokenInputSchema } }, async (request) => ok(await tokens.create(callerOf(request), request.body)));
+  // The body is {id, ...tokenInputSchema}, or {id, status} with ?status_only=true: the service reads it by the query.
+  app.put('/api/token/', { ...user, schema: { querystring: statusOnlyQuery, body: jsonObjectBody } }, async (request) => {
     const caller = callerOf(request);
-    const data = statusOnly ? await tokens.setStatus(caller, request.body) : await tokens.update(caller, request.body);
-    return { success: true, message: '', data };
+    const data = request.query.status_only === 'true' ? await tokens.setStatus(caller, request.body) : await tokens.update(caller, request.body);
+    return ok(data);
   });
-  const remove = async (request: { params: unknown } & Parameters<typeof callerOf>[0]) => {
-    await tokens.delete(callerOf(request), idParam(request.params, '令牌'));
-    return { success: true, message: '' };
-  };
-  app.delete('/api/token/:id', user, remove);
-  app.delete('/api/token/:id/', user, remove);
+  for (const url of ['/api/token/:id', '/api/token/:id/']) {
+    app.delete(url, { ...user, schema: { params } }, async (request) => {
+      await tokens.delete(callerOf(request), request.params.id);
+      return ok();
+    });
+  }
 }

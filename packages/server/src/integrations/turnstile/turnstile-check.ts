@@ -8,7 +8,7 @@ import { fail } from '../../lib/errors.js';
 const PASSED_TTL_SECONDS = 300;
 
 /**
- * preHandler of the routes a bot-check guards (registration, e-mail code, password reset) when
+ * Guard (`preValidation`) of the routes a bot-check guards (registration, e-mail code, password reset) when
  * TurnstileCheckEnabled: the widget's token comes as query `turnstile` and is verified with Cloudflare.
  * Cloudflare accepts a token once; the registration screen uses the same token for "send code" and
  * "register", so a passed token is remembered for its lifetime, for the address that passed it (one-api

@@ -1,4 +1,6 @@
+import { geminiModelParams, geminiQuery } from '@model-relay/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from '../../http/typed-routes.js';
 import { outputLimitOf } from '../../billing/model-limits.js';
 import { geminiDialect } from '../dialects/gemini/index.js';
 import { authenticateKey } from '../pipeline/authenticate-key.js';
@@ -20,21 +22,23 @@ const METHODS = ['generateContent', 'countTokens'];
  * key comes in `x-goog-api-key` or `?key=` (with or without `sk-`). The colon of `{model}:method` is not fastify
  * route syntax, so the path after models/ is one wildcard, split here.
  */
-export function geminiIngress(app: FastifyInstance, deps: RelayDeps, keyModels: KeyModels): void {
+export function geminiIngress(server: FastifyInstance, deps: RelayDeps, keyModels: KeyModels): void {
+  const app = server.withTypeProvider<ZodTypeProvider>();
+  const schema = { params: geminiModelParams, querystring: geminiQuery };
   app.get('/v1beta/models', async (request) => ({ models: (await keyModels(deps, request)).map(toGeminiModel) }));
 
-  app.get('/v1beta/models/*', async (request) => {
-    const model = modelName(wildcard(request));
+  app.get('/v1beta/models/*', { schema }, async (request) => {
+    const model = modelName(request.params['*']);
     if (!(await keyModels(deps, request)).includes(model)) throw new RelayError(404, `模型 models/${model.slice(0, 200)} 不存在`, 'invalid_request_error', 'model_not_found');
     return toGeminiModel(model);
   });
 
-  app.post('/v1beta/models/*', async (request, reply) => {
-    const path = wildcard(request);
+  app.post('/v1beta/models/*', { schema }, async (request, reply) => {
+    const path = request.params['*'];
     const colon = path.lastIndexOf(':');
     const model = modelName(colon < 0 ? path : path.slice(0, colon));
     const method = colon < 0 ? '' : path.slice(colon + 1);
-    if (method === 'generateContent' || method === 'streamGenerateContent') return handleRelay(deps, await readCall(deps, request, model, method === 'streamGenerateContent'), request, reply);
+    if (method === 'generateContent' || method === 'streamGenerateContent') return handleRelay(deps, await readCall(deps, request, model, method === 'streamGenerateContent', request.query.alt === 'sse'), request, reply);
     if (method === 'countTokens') {
       await authenticateKey(deps.store, request);
       // Either {contents} or a whole {generateContentRequest}; both count what the model would read.
@@ -50,13 +54,11 @@ export function geminiIngress(app: FastifyInstance, deps: RelayDeps, keyModels: 
   });
 }
 
-const wildcard = (request: FastifyRequest) => String((request.params as { '*'?: string })['*'] ?? '');
 /** "models/x" and "x" name the same model (some clients repeat the collection). */
 const modelName = (text: string) => text.replace(/^models\//, '');
 
-async function readCall(deps: RelayDeps, request: FastifyRequest, model: string, stream: boolean): Promise<IncomingCall> {
+async function readCall(deps: RelayDeps, request: FastifyRequest, model: string, stream: boolean, sse: boolean): Promise<IncomingCall> {
   const { body, facts, problem } = await readJsonBody(deps.bodies, request.body, { dialect: 'gemini', endpoint: 'chat', model, stream });
-  const sse = (request.query as { alt?: unknown } | undefined)?.alt === 'sse';
   return { dialect: geminiDialect, endpoint: 'chat', body, facts, problem, path: request.url.split('?')[0], jsonArrayStream: stream && !sse };
 }
 

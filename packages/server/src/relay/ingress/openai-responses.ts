@@ -1,3 +1,4 @@
+import { responseIdParams } from '@model-relay/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { openAiResponsesDialect } from '../dialects/openai-responses/index.js';
 import { authenticateKey } from '../pipeline/authenticate-key.js';
@@ -30,10 +31,11 @@ export function openAiResponsesIngress(app: FastifyInstance, deps: RelayDeps): v
     await authenticateKey(deps.store, request);
     throw new RelayError(404, '网关不保存 Responses 对象，无法查询、取消或删除已生成的 response：请自行保存需要的输出（可在请求中设置 store: false）', 'invalid_request_error', 'not_found');
   };
-  app.get('/v1/responses/:id', stateless);
-  app.delete('/v1/responses/:id', stateless);
-  app.get('/v1/responses/:id/input_items', stateless);
-  app.post('/v1/responses/:id/cancel', stateless);
+  const params = { schema: { params: responseIdParams } };
+  app.get('/v1/responses/:id', params, stateless);
+  app.delete('/v1/responses/:id', params, stateless);
+  app.get('/v1/responses/:id/input_items', params, stateless);
+  app.post('/v1/responses/:id/cancel', params, stateless);
 }
 
 const READING = { dialect: 'openai-responses', endpoint: 'chat' } as const;

@@ -1,3 +1,4 @@
+import type { RedemptionUpdateInput } from '@model-relay/contract';
 import type { RedemptionDto } from '@model-relay/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiData } from '../../lib/api';
@@ -5,7 +6,7 @@ import { invalidateList } from '../list-cache';
 import { redemptionsKey } from './get-redemptions';
 
 /** PUT /api/redemption/: name and quota of a code not used yet. */
-export const updateRedemption = (input: { id: number; name: string; quota: number }) => apiData<RedemptionDto>('/api/redemption/', { method: 'PUT', body: input });
+export const updateRedemption = (input: RedemptionUpdateInput) => apiData<RedemptionDto>('/api/redemption/', { method: 'PUT', body: input });
 
 export function useUpdateRedemption() {
   const client = useQueryClient();

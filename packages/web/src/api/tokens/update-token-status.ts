@@ -1,3 +1,4 @@
+import type { TokenStatusInput } from '@model-relay/contract';
 import type { TokenDto } from '@model-relay/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiData } from '../../lib/api';
@@ -5,7 +6,7 @@ import { invalidateList, replaceCachedRow } from '../list-cache';
 import { tokensKey } from './get-tokens';
 
 /** PUT /api/token/?status_only=true: enable (1) or disable (2) a key. */
-export const updateTokenStatus = ({ id, status }: { id: number; status: number }) =>
+export const updateTokenStatus = ({ id, status }: TokenStatusInput) =>
   apiData<TokenDto>('/api/token/?status_only=true', { method: 'PUT', body: { id, status } });
 
 export function useUpdateTokenStatus() {

@@ -1,11 +1,11 @@
-import type { ManageAction } from '@model-relay/contract';
+import type { ManageUserInput } from '@model-relay/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiData } from '../../lib/api';
 import { invalidateList, updateCachedRows } from '../list-cache';
 import { usersKey, type UserRow } from './get-users';
 
 /** POST /api/user/manage: promote, demote, delete, disable, enable. Answers the row's new role and status. */
-export const manageUser = ({ username, action }: { username: string; action: ManageAction }) =>
+export const manageUser = ({ username, action }: ManageUserInput) =>
   apiData<{ role: number; status: number }>('/api/user/manage', { method: 'POST', body: { username, action } });
 
 export function useManageUser() {

@@ -1,12 +1,9 @@
+import type { UpdateSelfInput } from '@model-relay/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiData } from '../../lib/api';
 import { selfKey } from './get-self';
 
-export interface SelfChanges {
-  username: string;
-  display_name: string;
-  password: string;
-}
+export type SelfChanges = UpdateSelfInput;
 
 /** PUT /api/user/self: only non-empty fields change. */
 export const updateSelf = (changes: SelfChanges) => apiData<unknown>('/api/user/self', { method: 'PUT', body: changes });

@@ -1,17 +1,10 @@
-import type { Limits } from '@model-relay/contract';
+import type { UpdateUserInput } from '@model-relay/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiData } from '../../lib/api';
 import { invalidateList } from '../list-cache';
 import { usersKey } from './get-users';
 
-export interface UserChanges extends Partial<Limits> {
-  id: number;
-  username: string;
-  display_name: string;
-  password: string;
-  group?: string;
-  quota?: number;
-}
+export type UserChanges = UpdateUserInput;
 
 /** PUT /api/user/ (admin): id plus the fields to change; quota and limits as integers. */
 export const updateUser = (changes: UserChanges) => apiData<unknown>('/api/user/', { method: 'PUT', body: changes });
