@@ -4,7 +4,7 @@ import { PATHS } from './paths.mjs';
 
 const fmt = (n, d = 2) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(d) : '–');
 const met = (ok) => (ok === undefined ? '–' : ok ? 'met' : '**NOT met**');
-const ROLES = ['direct', 'gateway', 'portkey'];
+const ROLES = ['direct', 'bare', 'gateway', 'portkey'];
 
 function targetRows(r) {
   const rows = [];
@@ -13,6 +13,10 @@ function targetRows(r) {
     const share = o.throughput.gateway.rps / o.throughput.direct.rps;
     const vsPortkey = o.throughput.portkey ? o.throughput.gateway.rps / o.throughput.portkey.rps : undefined;
     rows.push(['OpenAI pass-through throughput, share of direct', '>= 25 %', `${fmt(share * 100, 1)} %`, share >= 0.25]);
+    if (o.throughput.bare) {
+      const ofBare = o.throughput.gateway.rps / o.throughput.bare.rps;
+      rows.push(['OpenAI pass-through throughput, share of the bare pass-through (node:http + undici)', '>= 80 %', `${fmt(ofBare * 100, 1)} %`, ofBare >= 0.8]);
+    }
     rows.push(['OpenAI pass-through throughput, multiple of Portkey', '>= 10x', `${fmt(vsPortkey, 1)}x`, vsPortkey === undefined ? undefined : vsPortkey >= 10]);
   }
   if (r.translationCost !== undefined) rows.push(['translation cost (1 - translated / OpenAI pass-through throughput)', '<= 15 %', `${fmt(r.translationCost * 100, 1)} %`, r.translationCost <= 0.15]);
@@ -25,7 +29,7 @@ function targetRows(r) {
     rows.push([`added p99 at ${r.rate} req/s, ${PATHS[name].title}`, '< 5 ms', `${fmt(added)} ms`, added < 5]);
   }
   for (const [name, p] of Object.entries(r.paths)) {
-    rows.push([`memory per in-flight stream, ${PATHS[name].title}`, '< 50 KB', `${fmt(p.memory.perStreamKb, 1)} KB`, p.memory.perStreamKb < 50]);
+    rows.push([`memory per in-flight stream, ${PATHS[name].title}`, '<= 20 KB', `${fmt(p.memory.perStreamKb, 1)} KB`, p.memory.perStreamKb <= 20]);
   }
   return rows;
 }
@@ -91,7 +95,7 @@ export function renderReport(r) {
   const pathList = Object.keys(r.paths).map((name) => `- **${PATHS[name].title}**: ${PATHS[name].flow}`).join('\n');
   const targets = targetRows(r).map(([what, goal, value, ok]) => `| ${what} | ${goal} | ${value} | ${met(ok)} |`).join('\n');
   const main = Object.keys(r.paths).length === 0 ? '' : `
-## Targets (issue 8, item 6)
+## Targets (issue 8, item 6; issue 17)
 
 | target | goal | measured | status |
 |---|---|---|---|
@@ -103,7 +107,7 @@ ${targets}
 |---|---|---|---|---|---|---|---|---|---|
 ${perPath(r, {
   phase: 'throughput',
-  row: (name, role, t, p) => `| ${PATHS[name].title} | ${role}${role === 'direct' && name !== 'openai' ? ' (Anthropic mock)' : ''} | ${fmt(t.rps, 0)} | ${fmt((t.rps / p.throughput.direct.rps) * 100, 1)} % | ${role === 'gateway' ? '' : `${fmt(p.throughput.gateway.rps / t.rps, 2)}x`} | ${fmt(t.p50, 2)} | ${fmt(t.p99, 2)} | ${t.non2xx} | ${t.errors} | ${role === 'gateway' ? fmt(t.logBytesPerRequest, 0) : ''} |`,
+  row: (name, role, t, p) => `| ${PATHS[name].title} | ${role}${(role === 'direct' || role === 'bare') && name !== 'openai' ? ' (Anthropic mock)' : ''} | ${fmt(t.rps, 0)} | ${fmt((t.rps / p.throughput.direct.rps) * 100, 1)} % | ${role === 'gateway' ? '' : `${fmt(p.throughput.gateway.rps / t.rps, 2)}x`} | ${fmt(t.p50, 2)} | ${fmt(t.p99, 2)} | ${t.non2xx} | ${t.errors} | ${role === 'gateway' ? fmt(t.logBytesPerRequest, 0) : ''} |`,
 })}
 ${r.translationCost !== undefined ? `\nTranslation cost: 1 - ${fmt(r.paths.translated.throughput.gateway.rps, 0)} / ${fmt(r.paths.openai.throughput.gateway.rps, 0)} = **${fmt(r.translationCost * 100, 1)} %** (target <= 15 %).` : ''}
 The translated and the Anthropic paths share one direct measurement: both call the same Anthropic mock with the
