@@ -31,6 +31,15 @@ function targetRows(r) {
   for (const [name, p] of Object.entries(r.paths)) {
     rows.push([`memory per in-flight stream, ${PATHS[name].title}`, '<= 20 KB', `${fmt(p.memory.perStreamKb, 1)} KB`, p.memory.perStreamKb <= 20]);
   }
+  const [sqlite, pgSingle, pgCluster] = r.cluster ?? [];
+  if (sqlite && pgSingle) {
+    const share = pgSingle.load.rps / sqlite.load.rps;
+    rows.push(['one instance on PostgreSQL + Redis, share of its SQLite throughput (issue 17)', '>= 80 %', `${fmt(share * 100, 1)} %`, share >= 0.8]);
+  }
+  if (pgSingle && pgCluster) {
+    const share = pgCluster.load.rps / pgSingle.load.rps;
+    rows.push(['three instances on one key, share of one instance (issue 17)', '>= 80 %', `${fmt(share * 100, 1)} %`, share >= 0.8]);
+  }
   return rows;
 }
 
@@ -111,7 +120,8 @@ ${perPath(r, {
 })}
 ${r.translationCost !== undefined ? `\nTranslation cost: 1 - ${fmt(r.paths.translated.throughput.gateway.rps, 0)} / ${fmt(r.paths.openai.throughput.gateway.rps, 0)} = **${fmt(r.translationCost * 100, 1)} %** (target <= 15 %).` : ''}
 The translated and the Anthropic paths share one direct measurement: both call the same Anthropic mock with the
-body the gateway sends it. The gateway's log (stdout and stderr appended to a file, default LOG_LEVEL) grew by the
+body the gateway sends it. The bare row is \`bare-passthrough.mjs\` in front of the same mock: \`node:http\` and an
+undici Pool with the gateway's settings and nothing else (no key, quota, ledger or log), the transport's own limit. The gateway's log (stdout and stderr appended to a file, default LOG_LEVEL) grew by the
 bytes shown per request during its throughput phase.${r.logSample ? ` A line from it:\n\n\`\`\`\n${r.logSample}\n\`\`\`` : ''}
 
 ## 2. Added latency at a fixed ${r.rate} req/s (driver.mjs paced: open loop, evenly spaced, ${r.duration} s after a 2 s warm-up)
