@@ -52,7 +52,8 @@ function clusterSection(r) {
   const [sqlite, pgSingle, pgCluster] = r.cluster;
   const rows = r.cluster.map((c) => {
     const worst = (key) => Math.max(...c.load.each.map((e) => e[key]));
-    return `| ${c.label} | ${fmt(c.load.rps, 0)} | ${fmt(worst('p50'), 1)} / ${fmt(worst('p99'), 1)} | ${fmt(c.latency.p50, 3)} / ${fmt(c.latency.p99, 3)} | ${fmt(c.latency.rps, 0)} | ${c.load.non2xx + c.latency.non2xx} / ${c.load.errors + c.latency.errors} | ${c.money.ok ? 'adds up' : '**does NOT add up**'} |`;
+    const ledger = c.load.ledger;
+    return `| ${c.label} | ${fmt(c.load.rps, 0)} | ${fmt(worst('p50'), 1)} / ${fmt(worst('p99'), 1)} | ${fmt(c.latency.p50, 3)} / ${fmt(c.latency.p99, 3)} | ${fmt(c.latency.rps, 0)} | ${c.load.non2xx + c.latency.non2xx} / ${c.load.errors + c.latency.errors} | ${ledger ? `${fmt(ledger.roundTripsPerRequest, 2)} (${fmt(ledger.statementsPerCommit, 1)} + 2 per commit of ${fmt(ledger.jobsPerCommit, 1)} jobs)` : '–'} | ${c.money.ok ? 'adds up' : '**does NOT add up**'} |`;
   });
   const money = r.cluster.map((c) => {
     const f = c.money.figures;
@@ -71,8 +72,8 @@ ${r.rate} req/s from driver.mjs spread round-robin over the instances. PostgreSQ
 Three instances cannot be faster than one here: the run shows that a cluster is correct (the money adds up to
 the unit across instances) and what coordinating through PostgreSQL and Redis costs, not how it scales.
 
-| setup | req/s (sum of 3 drivers) | p50 / p99 ms under full load (worst driver) | p50 / p99 ms at ${r.rate} req/s | achieved req/s | non-2xx / errors | money |
-|---|---|---|---|---|---|---|
+| setup | req/s (sum of 3 drivers) | p50 / p99 ms under full load (worst driver) | p50 / p99 ms at ${r.rate} req/s | achieved req/s | non-2xx / errors | ledger statements per request (under full load) | money |
+|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 ${pgSingle && sqlite ? `PostgreSQL + Redis single instance: ${fmt((pgSingle.load.rps / sqlite.load.rps) * 100, 1)} % of the SQLite single instance. ` : ''}${pgCluster && pgSingle ? `Three instances on PostgreSQL + Redis: ${fmt((pgCluster.load.rps / pgSingle.load.rps) * 100, 1)} % of one instance on the same database.` : ''}
