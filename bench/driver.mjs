@@ -7,6 +7,9 @@
 //   {"mode":"hold", "url":"...", "headers":{}, "body":"...", "streams":1000}
 //       that many concurrent streams; a line {"event":"holding",...} once every one has its first chunk (or
 //       after 30 s), then {"event":"done",...} when they have all finished
+//   {"mode":"mixed", "kinds":[{name, method, url, headers, body?, abortAfterFirst?}], "rate":20, "seconds":300}
+//       the soak's load: one request of the next kind (round-robin) at evenly spaced times, each read to its end
+//       (or cut by the client after its first chunk); a line per minute {"event":"minute", counts per kind}
 import { Agent, request } from 'undici';
 import { paced } from './paced.mjs';
 
@@ -61,6 +64,48 @@ if (job.mode === 'paced') {
   await Promise.allSettled(runs);
   await agent.close();
   print({ event: 'done', firstChunks, completed, non2xx, errors });
+} else if (job.mode === 'mixed') {
+  const agent = new Agent({ connections: 256 });
+  const counts = Object.fromEntries(job.kinds.map((k) => [k.name, { sent: 0, ok: 0, aborted: 0, non2xx: 0, errors: 0 }]));
+  const one = async (kind) => {
+    const count = counts[kind.name];
+    count.sent++;
+    const controller = new AbortController();
+    try {
+      const res = await request(kind.url, { method: kind.method, headers: kind.headers, body: kind.body, dispatcher: agent, signal: controller.signal });
+      if (res.statusCode !== 200) count.non2xx++;
+      for await (const _ of res.body) {
+        if (kind.abortAfterFirst) {
+          controller.abort();
+          count.aborted++;
+          return;
+        }
+      }
+      if (res.statusCode === 200) count.ok++;
+    } catch {
+      if (!controller.signal.aborted) count.errors++;
+    }
+  };
+  const running = new Set();
+  const started = performance.now();
+  const interval = 1000 / job.rate;
+  let nextMinute = 60_000;
+  for (let i = 0; ; i++) {
+    const due = started + i * interval;
+    if (due - started >= job.seconds * 1000) break;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    if (performance.now() - started >= nextMinute) {
+      print({ event: 'minute', counts });
+      nextMinute += 60_000;
+    }
+    const p = one(job.kinds[i % job.kinds.length]);
+    running.add(p);
+    p.finally(() => running.delete(p));
+  }
+  await Promise.allSettled([...running]);
+  await agent.close();
+  print({ event: 'done', counts });
 } else {
   throw new Error(`unknown mode ${job.mode}`);
 }

@@ -2,6 +2,8 @@
 //   POST /v1/chat/completions          -> chat.completion JSON with usage
 //   ... with "stream": true            -> 10 SSE chunks, a usage chunk when asked, [DONE]
 //   ... with model "hold-model"        -> one chunk, then the stream stays open HOLD_MS before finishing
+//   ... with model "slow-model"        -> the chunks 50 ms apart (the soak's slow upstream)
+//   ... with model "break-model"       -> one chunk, then the connection is cut (the soak's breaking upstream)
 import { createServer } from 'node:http';
 
 const port = Number(process.env.PORT ?? 9999);
@@ -32,6 +34,15 @@ createServer((req, res) => {
     };
     res.write(chunk(words[0]));
     if (body.model === 'hold-model') setTimeout(finish, holdMs);
-    else finish();
+    else if (body.model === 'break-model') setTimeout(() => res.destroy(), 5);
+    else if (body.model === 'slow-model') {
+      let i = 1;
+      const timer = setInterval(() => {
+        if (res.destroyed) return clearInterval(timer);
+        if (i < words.length) return res.write(chunk(` ${words[i++]}`));
+        clearInterval(timer);
+        res.end('data: [DONE]\n\n');
+      }, 50);
+    } else finish();
   });
 }).listen(port, '127.0.0.1', () => console.log(`mock upstream on ${port}`));

@@ -27,7 +27,7 @@ const CONNECTIONS = 32;
 const TTFB = QUICK ? { n: 100, warmup: 10 } : { n: 200, warmup: 20 };
 const ALL = [...Object.keys(PATHS), 'cluster'];
 const ONLY = (process.env.ONLY ?? ALL.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
-const ROLES = ['direct', 'gateway', 'portkey'];
+const ROLES = ['direct', 'bare', 'gateway', 'portkey'];
 const log = (line) => console.log(line);
 
 function preflight() {
@@ -45,6 +45,14 @@ const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 async function startMock(file, port) {
   start(process.execPath, [join(benchDir, file)], { env: { ...process.env, PORT: String(port), HOLD_MS: String(HOLD_MS) }, cwd: benchDir });
+  await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
+  return `http://127.0.0.1:${port}`;
+}
+
+/** The bare pass-through (node:http + undici, nothing of the gateway) in front of `upstream`: the transport's limit. */
+async function startBare(upstream) {
+  const port = await freePort();
+  start(process.execPath, [join(benchDir, 'bare-passthrough.mjs')], { env: { PATH: process.env.PATH, PORT: String(port), UPSTREAM: upstream }, cwd: benchDir });
   await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
   return `http://127.0.0.1:${port}`;
 }
@@ -77,7 +85,9 @@ async function singleInstanceRun(paths, report, mocks) {
 
   const portkeyPort = await freePort();
   start(process.execPath, [join(benchDir, 'node_modules/@portkey-ai/gateway/build/start-server.js'), `--port=${portkeyPort}`, '--headless'], { cwd: benchDir });
-  const targets = targetsOf({ openaiMock, anthropicMock, gateway: gateway.url, key: seeded.key, portkey: `http://127.0.0.1:${portkeyPort}` });
+  const bareOpenai = await startBare(openaiMock);
+  const bareAnthropic = await startBare(anthropicMock);
+  const targets = targetsOf({ openaiMock, anthropicMock, gateway: gateway.url, key: seeded.key, portkey: `http://127.0.0.1:${portkeyPort}`, bareOpenai, bareAnthropic });
   // Every target answers 200 to both bodies before anything is measured (the gateway's caches see the seeded rows).
   for (const path of paths) {
     for (const role of ROLES) {

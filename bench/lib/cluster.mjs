@@ -62,12 +62,33 @@ export async function freshPostgres(suffix) {
 }
 
 const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello there, how are you?' }] });
+/**
+ * The gateways' /metrics is turned on to count the ledger's round trips: the metrics are recorded whether or not
+ * the endpoint is on, so the token changes nothing measured.
+ */
+const METRICS_TOKEN = 'bench-metrics';
+
+/**
+ * The ledger's statements, commits and jobs over every instance (their /metrics), counted from the start of the
+ * measured load: each statement is a round trip on PostgreSQL, and each commit two more (BEGIN and COMMIT).
+ */
+async function ledgerCounts(gateways) {
+  const total = { statements: 0, commits: 0, jobs: 0 };
+  for (const g of gateways) {
+    const text = await (await fetch(`${g.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    const value = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+    total.statements += value('ledger_statements_total');
+    total.commits += value('ledger_batch_jobs_count');
+    total.jobs += value('ledger_batch_jobs_sum');
+  }
+  return total;
+}
 
 async function measureSetup({ label, instances, storage, openaiMock, connections, seconds, rate, log }) {
   const dir = tempDir(`mr-bench-${label.replace(/\W+/g, '-')}-`);
   const gateways = [];
   try {
-    const data = storage.kind === 'sqlite' ? { SQLITE_PATH: join(dir, 'gateway.db') } : { SQL_DSN: storage.dsn, REDIS_CONN_STRING: REDIS_URL };
+    const data = { METRICS_TOKEN, ...(storage.kind === 'sqlite' ? { SQLITE_PATH: join(dir, 'gateway.db') } : { SQL_DSN: storage.dsn, REDIS_CONN_STRING: REDIS_URL }) };
     // The README's advice for a new cluster: the first instance creates the schema alone, then the others join.
     gateways.push(await startGateway({ data, cwd: dir, logFile: join(dir, 'gateway-1.log') }));
     const db = await openDatabase(storage.kind, storage.kind === 'sqlite' ? data.SQLITE_PATH : storage.dsn);
@@ -81,7 +102,14 @@ async function measureSetup({ label, instances, storage, openaiMock, connections
     const drivers = [0, 1, 2].map((i) => urls[i % urls.length]);
     const split = Math.round(connections / drivers.length);
     await wrkEach(drivers, { headers, body }, { connections: split, seconds: 2 });
+    const before = await ledgerCounts(gateways);
     const load = await wrkEach(drivers, { headers, body }, { connections: split, seconds });
+    const after = await ledgerCounts(gateways);
+    // Round trips per request: a request is two jobs (its reservation and its settlement).
+    const statements = after.statements - before.statements;
+    const commits = after.commits - before.commits;
+    const jobs = after.jobs - before.jobs;
+    load.ledger = { statementsPerCommit: statements / commits, jobsPerCommit: jobs / commits, roundTripsPerRequest: (2 * (statements + 2 * commits)) / jobs };
     log(`cluster ${label}: ${load.rps.toFixed(0)} req/s (non-2xx ${load.non2xx}, errors ${load.errors})`);
     const latency = await driver({ mode: 'paced', urls, headers, body, rate, seconds });
     log(`cluster ${label} @${rate}/s: p50 ${latency.p50.toFixed(3)} p99 ${latency.p99.toFixed(3)} ms`);

@@ -53,13 +53,14 @@ const CHANNEL_INSERT = `insert into channels (type, key, status, name, weight, c
 
 /**
  * Seeds what a run needs, as an admin would set it up in the console: an OpenAI channel (type 1) to the OpenAI
- * mock, an Anthropic Claude channel (type 14) to the Anthropic mock, and an unlimited key of the root user.
+ * mock (with `openaiModels` besides its own), an Anthropic Claude channel (type 14) to the Anthropic mock, and an
+ * unlimited key of the root user.
  * Returns the key (`sk-` + 48 alphanumerics) and the root user's balances before any request.
  */
-export async function seed(db, { openaiUrl, anthropicUrl }) {
+export async function seed(db, { openaiUrl, anthropicUrl, openaiModels = [] }) {
   const now = Math.floor(Date.now() / 1000);
   const channels = [];
-  if (openaiUrl) channels.push([1, 'sk-bench-openai', 'bench-openai', openaiUrl, ['gpt-4o-mini', OPENAI_HOLD_MODEL]]);
+  if (openaiUrl) channels.push([1, 'sk-bench-openai', 'bench-openai', openaiUrl, ['gpt-4o-mini', OPENAI_HOLD_MODEL, ...openaiModels]]);
   if (anthropicUrl) channels.push([14, 'sk-ant-bench', 'bench-anthropic', anthropicUrl, [CLAUDE_MODEL, CLAUDE_HOLD_MODEL]]);
   for (const [type, key, name, url, models] of channels) {
     const id = await db.insert(CHANNEL_INSERT, [type, key, name, now, url, models.join(',')]);

@@ -1,5 +1,6 @@
 // The three paths a run measures side by side, each as direct / gateway / Portkey targets of the same shape:
-// { url, headers, body, streamBody, holdBody? }.
+// { url, headers, body, streamBody, holdBody? }. Roles: direct (the mock), bare (bare-passthrough.mjs in front of
+// it), gateway, portkey.
 import { CLAUDE_HOLD_MODEL, CLAUDE_MODEL, OPENAI_HOLD_MODEL } from './database.mjs';
 
 const json = { 'content-type': 'application/json' };
@@ -18,15 +19,19 @@ export const PATHS = {
  * The targets of every path. `direct` is the mock the gateway calls, called with what the gateway sends it: the
  * translated and the Anthropic paths share one (the Anthropic mock, measured once per phase).
  */
-export function targetsOf({ openaiMock, anthropicMock, gateway, key, portkey }) {
+export function targetsOf({ openaiMock, anthropicMock, gateway, key, portkey, bareOpenai, bareAnthropic }) {
   const openaiBodies = { body: chat('gpt-4o-mini'), streamBody: chat('gpt-4o-mini', { stream: true }) };
   const claudeChat = { body: chat(CLAUDE_MODEL), streamBody: chat(CLAUDE_MODEL, { stream: true }) };
   const claudeMessages = { body: messages(CLAUDE_MODEL), streamBody: messages(CLAUDE_MODEL, { stream: true }) };
   const anthropicDirect = { id: 'direct-anthropic', url: `${anthropicMock}/v1/messages`, headers: { ...json, 'x-api-key': 'sk-ant-bench', 'anthropic-version': ANTHROPIC_VERSION }, ...claudeMessages };
+  // The bare pass-through (bare-passthrough.mjs) in front of the same mock, with the body the gateway sends it:
+  // the transport's own limit. The translated and the Anthropic paths share one, as they share the direct target.
+  const bareAnthropicTarget = bareAnthropic && { ...anthropicDirect, id: 'bare-anthropic', url: `${bareAnthropic}/v1/messages` };
   const portkeyAnthropic = { 'x-portkey-provider': 'anthropic', 'x-portkey-custom-host': `${anthropicMock}/v1` };
   return {
     openai: {
       direct: { id: 'direct-openai', url: `${openaiMock}/v1/chat/completions`, headers: json, ...openaiBodies },
+      bare: bareOpenai && { id: 'bare-openai', url: `${bareOpenai}/v1/chat/completions`, headers: json, ...openaiBodies },
       gateway: {
         id: 'gateway-openai', url: `${gateway}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${key}` }, ...openaiBodies,
         holdBody: chat(OPENAI_HOLD_MODEL, { stream: true }),
@@ -35,6 +40,7 @@ export function targetsOf({ openaiMock, anthropicMock, gateway, key, portkey }) 
     },
     translated: {
       direct: anthropicDirect,
+      bare: bareAnthropicTarget,
       gateway: {
         id: 'gateway-translated', url: `${gateway}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${key}` }, ...claudeChat,
         holdBody: chat(CLAUDE_HOLD_MODEL, { stream: true }),
@@ -43,6 +49,7 @@ export function targetsOf({ openaiMock, anthropicMock, gateway, key, portkey }) 
     },
     anthropic: {
       direct: anthropicDirect,
+      bare: bareAnthropicTarget,
       gateway: {
         id: 'gateway-anthropic', url: `${gateway}/v1/messages`, headers: { ...json, 'x-api-key': key, 'anthropic-version': ANTHROPIC_VERSION }, ...claudeMessages,
         holdBody: messages(CLAUDE_HOLD_MODEL, { stream: true }),

@@ -4,7 +4,7 @@ import { PATHS } from './paths.mjs';
 
 const fmt = (n, d = 2) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(d) : '–');
 const met = (ok) => (ok === undefined ? '–' : ok ? 'met' : '**NOT met**');
-const ROLES = ['direct', 'gateway', 'portkey'];
+const ROLES = ['direct', 'bare', 'gateway', 'portkey'];
 
 function targetRows(r) {
   const rows = [];
@@ -13,6 +13,10 @@ function targetRows(r) {
     const share = o.throughput.gateway.rps / o.throughput.direct.rps;
     const vsPortkey = o.throughput.portkey ? o.throughput.gateway.rps / o.throughput.portkey.rps : undefined;
     rows.push(['OpenAI pass-through throughput, share of direct', '>= 25 %', `${fmt(share * 100, 1)} %`, share >= 0.25]);
+    if (o.throughput.bare) {
+      const ofBare = o.throughput.gateway.rps / o.throughput.bare.rps;
+      rows.push(['OpenAI pass-through throughput, share of the bare pass-through (node:http + undici)', '>= 80 %', `${fmt(ofBare * 100, 1)} %`, ofBare >= 0.8]);
+    }
     rows.push(['OpenAI pass-through throughput, multiple of Portkey', '>= 10x', `${fmt(vsPortkey, 1)}x`, vsPortkey === undefined ? undefined : vsPortkey >= 10]);
   }
   if (r.translationCost !== undefined) rows.push(['translation cost (1 - translated / OpenAI pass-through throughput)', '<= 15 %', `${fmt(r.translationCost * 100, 1)} %`, r.translationCost <= 0.15]);
@@ -25,7 +29,16 @@ function targetRows(r) {
     rows.push([`added p99 at ${r.rate} req/s, ${PATHS[name].title}`, '< 5 ms', `${fmt(added)} ms`, added < 5]);
   }
   for (const [name, p] of Object.entries(r.paths)) {
-    rows.push([`memory per in-flight stream, ${PATHS[name].title}`, '< 50 KB', `${fmt(p.memory.perStreamKb, 1)} KB`, p.memory.perStreamKb < 50]);
+    rows.push([`memory per in-flight stream, ${PATHS[name].title}`, '<= 20 KB', `${fmt(p.memory.perStreamKb, 1)} KB`, p.memory.perStreamKb <= 20]);
+  }
+  const [sqlite, pgSingle, pgCluster] = r.cluster ?? [];
+  if (sqlite && pgSingle) {
+    const share = pgSingle.load.rps / sqlite.load.rps;
+    rows.push(['one instance on PostgreSQL + Redis, share of its SQLite throughput (issue 17)', '>= 80 %', `${fmt(share * 100, 1)} %`, share >= 0.8]);
+  }
+  if (pgSingle && pgCluster) {
+    const share = pgCluster.load.rps / pgSingle.load.rps;
+    rows.push(['three instances on one key, share of one instance (issue 17)', '>= 80 %', `${fmt(share * 100, 1)} %`, share >= 0.8]);
   }
   return rows;
 }
@@ -39,7 +52,8 @@ function clusterSection(r) {
   const [sqlite, pgSingle, pgCluster] = r.cluster;
   const rows = r.cluster.map((c) => {
     const worst = (key) => Math.max(...c.load.each.map((e) => e[key]));
-    return `| ${c.label} | ${fmt(c.load.rps, 0)} | ${fmt(worst('p50'), 1)} / ${fmt(worst('p99'), 1)} | ${fmt(c.latency.p50, 3)} / ${fmt(c.latency.p99, 3)} | ${fmt(c.latency.rps, 0)} | ${c.load.non2xx + c.latency.non2xx} / ${c.load.errors + c.latency.errors} | ${c.money.ok ? 'adds up' : '**does NOT add up**'} |`;
+    const ledger = c.load.ledger;
+    return `| ${c.label} | ${fmt(c.load.rps, 0)} | ${fmt(worst('p50'), 1)} / ${fmt(worst('p99'), 1)} | ${fmt(c.latency.p50, 3)} / ${fmt(c.latency.p99, 3)} | ${fmt(c.latency.rps, 0)} | ${c.load.non2xx + c.latency.non2xx} / ${c.load.errors + c.latency.errors} | ${ledger ? `${fmt(ledger.roundTripsPerRequest, 2)} (${fmt(ledger.statementsPerCommit, 1)} + 2 per commit of ${fmt(ledger.jobsPerCommit, 1)} jobs)` : '–'} | ${c.money.ok ? 'adds up' : '**does NOT add up**'} |`;
   });
   const money = r.cluster.map((c) => {
     const f = c.money.figures;
@@ -58,8 +72,8 @@ ${r.rate} req/s from driver.mjs spread round-robin over the instances. PostgreSQ
 Three instances cannot be faster than one here: the run shows that a cluster is correct (the money adds up to
 the unit across instances) and what coordinating through PostgreSQL and Redis costs, not how it scales.
 
-| setup | req/s (sum of 3 drivers) | p50 / p99 ms under full load (worst driver) | p50 / p99 ms at ${r.rate} req/s | achieved req/s | non-2xx / errors | money |
-|---|---|---|---|---|---|---|
+| setup | req/s (sum of 3 drivers) | p50 / p99 ms under full load (worst driver) | p50 / p99 ms at ${r.rate} req/s | achieved req/s | non-2xx / errors | ledger statements per request (under full load) | money |
+|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 ${pgSingle && sqlite ? `PostgreSQL + Redis single instance: ${fmt((pgSingle.load.rps / sqlite.load.rps) * 100, 1)} % of the SQLite single instance. ` : ''}${pgCluster && pgSingle ? `Three instances on PostgreSQL + Redis: ${fmt((pgCluster.load.rps / pgSingle.load.rps) * 100, 1)} % of one instance on the same database.` : ''}
@@ -91,7 +105,7 @@ export function renderReport(r) {
   const pathList = Object.keys(r.paths).map((name) => `- **${PATHS[name].title}**: ${PATHS[name].flow}`).join('\n');
   const targets = targetRows(r).map(([what, goal, value, ok]) => `| ${what} | ${goal} | ${value} | ${met(ok)} |`).join('\n');
   const main = Object.keys(r.paths).length === 0 ? '' : `
-## Targets (issue 8, item 6)
+## Targets (issue 8, item 6; issue 17)
 
 | target | goal | measured | status |
 |---|---|---|---|
@@ -103,11 +117,12 @@ ${targets}
 |---|---|---|---|---|---|---|---|---|---|
 ${perPath(r, {
   phase: 'throughput',
-  row: (name, role, t, p) => `| ${PATHS[name].title} | ${role}${role === 'direct' && name !== 'openai' ? ' (Anthropic mock)' : ''} | ${fmt(t.rps, 0)} | ${fmt((t.rps / p.throughput.direct.rps) * 100, 1)} % | ${role === 'gateway' ? '' : `${fmt(p.throughput.gateway.rps / t.rps, 2)}x`} | ${fmt(t.p50, 2)} | ${fmt(t.p99, 2)} | ${t.non2xx} | ${t.errors} | ${role === 'gateway' ? fmt(t.logBytesPerRequest, 0) : ''} |`,
+  row: (name, role, t, p) => `| ${PATHS[name].title} | ${role}${(role === 'direct' || role === 'bare') && name !== 'openai' ? ' (Anthropic mock)' : ''} | ${fmt(t.rps, 0)} | ${fmt((t.rps / p.throughput.direct.rps) * 100, 1)} % | ${role === 'gateway' ? '' : `${fmt(p.throughput.gateway.rps / t.rps, 2)}x`} | ${fmt(t.p50, 2)} | ${fmt(t.p99, 2)} | ${t.non2xx} | ${t.errors} | ${role === 'gateway' ? fmt(t.logBytesPerRequest, 0) : ''} |`,
 })}
 ${r.translationCost !== undefined ? `\nTranslation cost: 1 - ${fmt(r.paths.translated.throughput.gateway.rps, 0)} / ${fmt(r.paths.openai.throughput.gateway.rps, 0)} = **${fmt(r.translationCost * 100, 1)} %** (target <= 15 %).` : ''}
 The translated and the Anthropic paths share one direct measurement: both call the same Anthropic mock with the
-body the gateway sends it. The gateway's log (stdout and stderr appended to a file, default LOG_LEVEL) grew by the
+body the gateway sends it. The bare row is \`bare-passthrough.mjs\` in front of the same mock: \`node:http\` and an
+undici Pool with the gateway's settings and nothing else (no key, quota, ledger or log), the transport's own limit. The gateway's log (stdout and stderr appended to a file, default LOG_LEVEL) grew by the
 bytes shown per request during its throughput phase.${r.logSample ? ` A line from it:\n\n\`\`\`\n${r.logSample}\n\`\`\`` : ''}
 
 ## 2. Added latency at a fixed ${r.rate} req/s (driver.mjs paced: open loop, evenly spaced, ${r.duration} s after a 2 s warm-up)

@@ -123,7 +123,7 @@ export async function createContext(config: Config): Promise<AppContext> {
 
   const inFlight = new InFlightRequests();
   const metrics = new GatewayMetrics({ inFlight: () => inFlight.size, channels: channelHealthFrom(storage.db) });
-  ledger.observeCommits((jobs, seconds) => metrics.observeCommit(jobs, seconds));
+  ledger.observeCommits((jobs, seconds, statements) => metrics.observeCommit(jobs, seconds, statements));
   const relay = {
     store: new RelayStore(storage.db, cache),
     ledger,

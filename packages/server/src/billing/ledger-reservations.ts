@@ -14,11 +14,11 @@ export type Claim = ReserveInput & { minimum: number; requested: number };
  * from it: a few statements per batch instead of two per reservation, which on PostgreSQL and MySQL are
  * round trips the whole batch waits for.
  */
-export async function takeReservations(sql: RawSql, trx: Transaction<Database>, claims: Claim[]): Promise<Array<InsufficientQuotaError | undefined>> {
+export async function takeReservations(sql: RawSql, trx: Transaction<Database>, claims: Claim[], known: KnownBalances = { keys: new Map(), users: new Map() }): Promise<Array<InsufficientQuotaError | undefined>> {
   for (const r of claims) r.amount = r.requested; // a batch that failed and is retried job by job starts over
   const asking = claims.filter((r) => r.amount > 0);
-  const keys = await balances(sql, trx, 'tokens', 'remain_quota', asking.filter((r) => !r.unlimited).map((r) => r.tokenId));
-  const users = await balances(sql, trx, 'users', 'quota', asking.map((r) => r.userId));
+  const keys = await balances(sql, trx, 'tokens', 'remain_quota', asking.filter((r) => !r.unlimited).map((r) => r.tokenId), known.keys);
+  const users = await balances(sql, trx, 'users', 'quota', asking.map((r) => r.userId), known.users);
   const takenFromKeys = new Map<number, number>();
   const takenFromUsers = new Map<number, number>();
   const refusals = claims.map((r) => {
@@ -50,10 +50,21 @@ export async function takeReservations(sql: RawSql, trx: Transaction<Database>, 
   return refusals;
 }
 
-/** Current balances of these rows (a missing row has none). */
-async function balances(sql: RawSql, trx: Transaction<Database>, table: 'tokens' | 'users', column: 'remain_quota' | 'quota', ids: number[]): Promise<Map<number, number>> {
+/**
+ * Balances this transaction already knows, by key id and user id: the values the batch's settlement updates read
+ * back (UPDATE ... RETURNING, ledger.ts). The rows are locked since `lock`, so they are still current; reading
+ * them again would only cost a round trip.
+ */
+export interface KnownBalances {
+  keys: Map<number, number>;
+  users: Map<number, number>;
+}
+
+/** Current balances of these rows (a missing row has none): the known ones as they are, the others read. */
+async function balances(sql: RawSql, trx: Transaction<Database>, table: 'tokens' | 'users', column: 'remain_quota' | 'quota', ids: number[], known: Map<number, number>): Promise<Map<number, number>> {
   const balances = new Map<number, number>();
-  const unique = [...new Set(ids)].sort((a, b) => a - b);
+  for (const id of ids) if (known.has(id)) balances.set(id, known.get(id)!);
+  const unique = [...new Set(ids.filter((id) => !known.has(id)))].sort((a, b) => a - b);
   for (const part of chunks(unique, ROWS_PER_STATEMENT)) {
     const rows = await sql.run<Record<string, number>>(trx, `select id, ${column} from ${table} where id in (${placeholders(part.length)})${sql.forUpdate}`, part);
     for (const row of rows.rows) balances.set(Number(row.id), Number(row[column]));

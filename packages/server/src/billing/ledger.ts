@@ -5,7 +5,7 @@ import { chunks, placeholders, RawSql, ROWS_PER_STATEMENT, valuesList } from '..
 import type { Database } from '../storage/schema.js';
 import { InsufficientQuotaError, type Progress, type Reservation, type ReserveInput, type Settlement } from './ledger-types.js';
 import type { LowQuotaWatch } from './quota-reminder.js';
-import { takeReservations, type Claim } from './ledger-reservations.js';
+import { takeReservations, type Claim, type KnownBalances } from './ledger-reservations.js';
 import { addRollup, hourOf, writeRollups, type Rollup } from './usage-rollups.js';
 
 export { InsufficientQuotaError, type Progress, type Reservation, type ReserveInput, type SettledUsage, type Settlement } from './ledger-types.js';
@@ -64,7 +64,7 @@ export class QuotaLedger {
   private queue: Job[] = [];
   private flushing = false;
   private retrying = 0;
-  private onCommit?: (jobs: number, seconds: number) => void;
+  private onCommit?: (jobs: number, seconds: number, statements: number) => void;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -94,8 +94,11 @@ export class QuotaLedger {
     return new Promise((resolve, reject) => this.enqueue({ kind: 'settle', reservation, settlement, attempts: 0, resolve, reject }));
   }
 
-  /** Told the size and duration of every committed batch (the metrics' ledger_batch_jobs, ledger_commit_seconds). */
-  observeCommits(observer: (jobs: number, seconds: number) => void): void {
+  /**
+   * Told the size, duration and statements (round trips, besides BEGIN and COMMIT) of every committed batch (the
+   * metrics' ledger_batch_jobs, ledger_commit_seconds, ledger_statements_total).
+   */
+  observeCommits(observer: (jobs: number, seconds: number, statements: number) => void): void {
     this.onCommit = observer;
   }
 
@@ -123,9 +126,10 @@ export class QuotaLedger {
       let outcomes: Outcome[] | undefined;
       let crossings: Crossings = [];
       const started = performance.now();
+      const statements = this.sql.statements;
       try {
         outcomes = await this.transaction((trx) => this.apply(trx, batch, (crossings = [])));
-        this.onCommit?.(batch.length, (performance.now() - started) / 1000);
+        this.onCommit?.(batch.length, (performance.now() - started) / 1000, this.sql.statements - statements);
       } catch {
         // Retry one by one below, so a single failing job cannot fail the rest of the batch.
       }
@@ -193,9 +197,11 @@ export class QuotaLedger {
     await this.lock(trx, 'tokens', [...settles.map(({ job }) => job.reservation.tokenId), ...reserves.filter(({ job }) => !job.reservation.unlimited).map(({ job }) => job.reservation.tokenId)]);
     await this.lock(trx, 'users', [...settles.map(({ job }) => job.reservation.userId), ...reserves.map(({ job }) => job.reservation.userId)]);
 
-    if (settles.length > 0) await this.applySettlements(trx, settles, open, outcomes, crossings);
+    // The balances the settlements' updates read back, so the reservations after them need not read them again.
+    const known: KnownBalances = { keys: new Map(), users: new Map() };
+    if (settles.length > 0) await this.applySettlements(trx, settles, open, outcomes, crossings, known);
     const reserved: Claim[] = [];
-    const refusals = reserves.length > 0 ? await takeReservations(this.sql, trx, reserves.map(({ job }) => job.reservation)) : [];
+    const refusals = reserves.length > 0 ? await takeReservations(this.sql, trx, reserves.map(({ job }) => job.reservation), known) : [];
     reserves.forEach(({ job, i }, n) => {
       outcomes[i] = refusals[n] ?? job.reservation;
       if (!refusals[n]) reserved.push(job.reservation);
@@ -260,6 +266,8 @@ export class QuotaLedger {
     open: Set<string>,
     outcomes: Outcome[],
     crossings: Crossings,
+    /** Filled with the balances after these settlements, where the database says them with the update (RETURNING). */
+    known: KnownBalances,
   ): Promise<void> {
     const tokens = new Map<string, Totals>();
     const users = new Map<number, Totals>();
@@ -313,17 +321,19 @@ export class QuotaLedger {
         // A limited key that has nothing left becomes "exhausted" (status 4) in the same statement, but only when
         // no request of its own is still in flight: a balance that is zero because other requests hold it now
         // comes back when they settle, and must not lock the key for good.
-        await this.sql.run(
+        const updated = await this.sql.run<{ remain_quota: number }>(
           trx,
-          'update tokens set status = case when remain_quota + ? <= 0 and status = ? and not exists (select 1 from quota_reservations r where r.token_id = tokens.id and r.amount > 0) then ? else status end, remain_quota = remain_quota + ?, used_quota = used_quota + ?, request_count = request_count + ?, accessed_time = case when ? > 0 then ? else accessed_time end where id = ?',
+          `update tokens set status = case when remain_quota + ? <= 0 and status = ? and not exists (select 1 from quota_reservations r where r.token_id = tokens.id and r.amount > 0) then ? else status end, remain_quota = remain_quota + ?, used_quota = used_quota + ?, request_count = request_count + ?, accessed_time = case when ? > 0 then ? else accessed_time end where id = ?${this.sql.updateReturning ? ' returning remain_quota' : ''}`,
           [t.refund, TokenStatus.Enabled, TokenStatus.Exhausted, t.refund, t.charged, t.count, t.count, accessed, id],
         );
+        if (updated.rows[0]) known.keys.set(id, Number(updated.rows[0].remain_quota));
       }
     }
     for (const [id, t] of byKey(users)) {
-      await this.sql.run(trx, 'update users set quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? where id = ?', [t.refund, t.charged, t.count, id]);
+      const updated = await this.sql.run<{ quota: number }>(trx, `update users set quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? where id = ?${this.sql.updateReturning ? ' returning quota' : ''}`, [t.refund, t.charged, t.count, id]);
+      if (updated.rows[0]) known.users.set(id, Number(updated.rows[0].quota));
     }
-    await this.findCrossings(trx, users, crossings);
+    await this.findCrossings(trx, users, crossings, known.users);
     for (const [id, t] of byKey(channels)) {
       if (t.anomalies > 0) {
         await this.sql.run(trx, 'update channels set used_quota = used_quota + ?, request_count = request_count + ?, usage_anomalies = usage_anomalies + ? where id = ?', [t.charged, t.count, t.anomalies, id]);
@@ -340,17 +350,18 @@ export class QuotaLedger {
    * back what the settled requests cost (their whole effect on the user) reaches it. One query per batch,
    * and none while reminders are off.
    */
-  private async findCrossings(trx: Transaction<Database>, users: Map<number, Totals>, crossings: Crossings): Promise<void> {
+  private async findCrossings(trx: Transaction<Database>, users: Map<number, Totals>, crossings: Crossings, known: Map<number, number>): Promise<void> {
     const threshold = this.lowQuota?.threshold() ?? 0;
     const charged = [...users].filter(([, t]) => t.charged > 0).map(([id]) => id);
     if (threshold <= 0 || charged.length === 0) return;
-    for (const part of chunks(charged, ROWS_PER_STATEMENT)) {
+    const quotas = charged.filter((id) => known.has(id)).map((id) => ({ id, quota: known.get(id) ?? 0 }));
+    for (const part of chunks(charged.filter((id) => !known.has(id)), ROWS_PER_STATEMENT)) {
       const rows = await this.sql.run<{ id: number; quota: number }>(trx, `select id, quota from users where id in (${placeholders(part.length)})`, part);
-      for (const row of rows.rows) {
-        const quota = Number(row.quota);
-        const cost = users.get(Number(row.id))?.charged ?? 0;
-        if (quota < threshold && quota + cost >= threshold) crossings.push({ userId: Number(row.id), quota });
-      }
+      for (const row of rows.rows) quotas.push({ id: Number(row.id), quota: Number(row.quota) });
+    }
+    for (const { id, quota } of quotas) {
+      const cost = users.get(id)?.charged ?? 0;
+      if (quota < threshold && quota + cost >= threshold) crossings.push({ userId: id, quota });
     }
   }
 

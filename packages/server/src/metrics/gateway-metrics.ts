@@ -41,6 +41,7 @@ export class GatewayMetrics {
   private readonly anomalies: Counter<'model' | 'channel'>;
   private readonly batchSize: Histogram;
   private readonly commitSeconds: Histogram;
+  private readonly statements: Counter;
 
   constructor(options: { inFlight: () => number; channels?: ChannelHealthSource; defaultMetrics?: boolean }) {
     const registers = [this.registry];
@@ -59,6 +60,7 @@ export class GatewayMetrics {
     new Gauge({ name: 'relay_in_flight_requests', help: 'Relay requests (streams included) being served now', registers, collect() { this.set(options.inFlight()); } });
     this.batchSize = new Histogram({ name: 'ledger_batch_jobs', help: 'Reservations and settlements committed per ledger transaction', buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500, 1024], registers });
     this.commitSeconds = new Histogram({ name: 'ledger_commit_seconds', help: 'Time one ledger transaction took', buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1], registers });
+    this.statements = new Counter({ name: 'ledger_statements_total', help: 'SQL statements (round trips on PostgreSQL and MySQL) of the committed ledger transactions, besides BEGIN and COMMIT', registers });
     const source = options.channels;
     if (source) {
       // Each gauge reads the channels at scrape time (the source caches the read for a few seconds).
@@ -97,9 +99,10 @@ export class GatewayMetrics {
     if (o.usageAnomaly) this.anomalies.inc({ model: o.model, channel });
   }
 
-  observeCommit(jobs: number, seconds: number): void {
+  observeCommit(jobs: number, seconds: number, statements = 0): void {
     this.batchSize.observe(jobs);
     this.commitSeconds.observe(seconds);
+    this.statements.inc(statements);
   }
 }
 

@@ -12,7 +12,14 @@ export type Executor = Kysely<Database> | Transaction<Database>;
  */
 export class RawSql {
   private readonly texts = new Map<string, string>();
+  /** Statements run so far: each is a round trip to PostgreSQL or MySQL (the ledger reports them per batch). */
+  statements = 0;
   constructor(readonly dialect: Dialect) {}
+
+  /** Whether an UPDATE can return the rows it changed (PostgreSQL and SQLite; MySQL and MariaDB cannot). */
+  get updateReturning(): boolean {
+    return this.dialect !== 'mysql';
+  }
 
   private text(source: string): string {
     if (this.dialect !== 'postgres') return source;
@@ -26,6 +33,7 @@ export class RawSql {
   }
 
   run<Row = Record<string, unknown>>(executor: Executor, source: string, parameters: readonly unknown[]): Promise<QueryResult<Row>> {
+    this.statements++;
     return executor.executeQuery<Row>(CompiledQuery.raw(this.text(source), [...parameters]));
   }
 

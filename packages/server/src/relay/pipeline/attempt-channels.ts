@@ -7,7 +7,7 @@ import { dialectOf } from '../dialects/registry.js';
 import type { WriteContext } from '../dialects/types.js';
 import { nowSeconds } from '../dialects/shared.js';
 import { adapterFor } from '../providers/registry.js';
-import type { ChannelTarget, ProviderAdapter } from '../providers/types.js';
+import type { ChannelTarget, ProviderAdapter, UpstreamRequest } from '../providers/types.js';
 import { openAiErrorType, RelayError, upstreamErrorDetail } from '../relay-error.js';
 import { sendUpstream } from '../transport/send-upstream.js';
 import type { KeyAuth } from './authenticate-key.js';
@@ -133,7 +133,7 @@ export async function attemptChannels(
       jsonArrayStream: call.jsonArrayStream,
       contentType: upload?.contentType,
     };
-    let upstream =
+    let upstream: UpstreamRequest | undefined =
       call.body instanceof LargeJson ? await deps.bodies.build(call.body, spec) : buildUpstream(upload ? upload.raw : (call.body as Record<string, unknown>), spec, canonical);
     if (provider.credentials && target.credentials) upstream = await deps.credentials.sign(provider.credentials, upstream, target.credentials);
 
@@ -146,6 +146,9 @@ export async function attemptChannels(
       let response;
       try {
         response = await sendUpstream(deps.pools, upstream, abort.signal);
+        // This frame lives as long as the answer streams (minutes for a long one): let go of the built request, whose
+        // body is a copy of the whole prompt. undici keeps its own bytes of it until the answer ends (bench/README.md).
+        upstream = undefined;
       } catch (error) {
         if (abort.signal.aborted) {
           reply.hijack();

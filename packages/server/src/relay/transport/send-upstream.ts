@@ -25,7 +25,9 @@ export async function sendUpstream(pools: UpstreamPools, request: UpstreamReques
     method: request.method,
     path: `${url.pathname}${url.search}`,
     headers: request.headers,
-    body: request.body,
+    // undici turns a string body into bytes and keeps both until the answer ends; handed the bytes, it keeps one
+    // copy of the prompt per open stream instead of two (bench/README.md, what a stream holds).
+    body: typeof request.body === 'string' ? Buffer.from(request.body) : request.body,
     signal,
   });
   return { status: response.statusCode, headers: response.headers, contentType: String(response.headers['content-type'] ?? ''), body: response.body };

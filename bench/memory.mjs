@@ -1,0 +1,169 @@
+// For development: the memory phase of run.mjs alone, per path, and optionally what a held stream is made of.
+// Usage: cd bench && node memory.mjs            RSS growth per held stream on every path (PATHS=openai,... a subset)
+//   STREAMS=n     held streams (default 1,000)
+//   PROMPT_KB=n   held requests carry an n KB prompt (default: the bench's one-line question)
+//   BARE=1        the bare pass-through (bare-passthrough.mjs) instead of the gateway (openai and anthropic paths)
+//   SNAPSHOT=1    also a heap snapshot at rest and one with the streams held (the gateway runs with
+//                 --heapsnapshot-signal); prints the objects that grew, by constructor, per stream (TOP=n rows)
+// The numbers are the same measurement as RESULTS.md's memory rows (a fresh gateway per path, 50 warm-up streams).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDatabase, seed } from './lib/database.mjs';
+import { startGateway } from './lib/gateway.mjs';
+import { driver } from './lib/load.mjs';
+import { PATHS, targetsOf } from './lib/paths.mjs';
+import { freePort, shutdown, sleep, start, tempDir, waitFor } from './lib/processes.mjs';
+
+const benchDir = fileURLToPath(new URL('.', import.meta.url));
+const STREAMS = Number(process.env.STREAMS ?? 1000);
+const SNAPSHOT = process.env.SNAPSHOT === '1';
+const TOP = Number(process.env.TOP ?? 25);
+const chosen = (process.env.PATHS ?? Object.keys(PATHS).join(',')).split(',');
+const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+
+async function startMock(file) {
+  const port = await freePort();
+  start(process.execPath, [join(benchDir, file)], { env: { ...process.env, PORT: String(port), HOLD_MS: String(SNAPSHOT ? 120_000 : 20_000) }, cwd: benchDir });
+  await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
+  return `http://127.0.0.1:${port}`;
+}
+
+/** Asks the gateway for a heap snapshot (SIGUSR2) and waits for the file to be complete. */
+async function snapshot(pid, dir) {
+  const before = new Set(readdirSync(dir).filter((f) => f.endsWith('.heapsnapshot')));
+  process.kill(pid, 'SIGUSR2');
+  for (;;) {
+    await sleep(200);
+    const file = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot') && !before.has(f));
+    if (!file) continue;
+    try {
+      return summarise(JSON.parse(readFileSync(join(dir, file), 'utf8')));
+    } catch {
+      // still being written
+    }
+  }
+}
+
+/** Self size and count per (node type, name): a coarse but load-independent picture of what the heap holds. */
+function summarise(snap) {
+  const { node_fields: fields, node_types: [types] } = snap.snapshot.meta;
+  const width = fields.length;
+  const [typeAt, nameAt, sizeAt] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f));
+  const groups = new Map();
+  let total = 0;
+  for (let i = 0; i < snap.nodes.length; i += width) {
+    const type = types[snap.nodes[i + typeAt]];
+    let name = snap.strings[snap.nodes[i + nameAt]];
+    if (type === 'string' || type === 'concatenated string' || type === 'sliced string') name = '(string)';
+    else if (type === 'code' || type === 'hidden' || type === 'array' || type === 'number') name = `(${type}) ${name.slice(0, 40)}`;
+    else name = `${type === 'object' ? '' : `(${type}) `}${name.slice(0, 60)}`;
+    if (process.env.DETAIL === '1' && (type === 'object' || type === 'closure' || (type === 'hidden' && name === 'system / Context') || type === 'array' || type === 'string')) name += ` {${describe(snap, i / width, type)}}`;
+    const size = snap.nodes[i + sizeAt];
+    total += size;
+    const g = groups.get(name) ?? { count: 0, size: 0 };
+    g.count++;
+    g.size += size;
+    groups.set(name, g);
+  }
+  return { total, groups };
+}
+
+let edgeStart;
+let edgesOf;
+/** DETAIL=1: an object's property names (or a context's variables, a closure's context's variables, a string's referrer). */
+function describe(snap, index, type) {
+  const { node_fields: fields, edge_fields: efields, edge_types: [etypes] } = snap.snapshot.meta;
+  if (edgesOf !== snap) {
+    edgesOf = snap;
+    edgeStart = new Uint32Array(snap.nodes.length / fields.length + 1);
+    const countAt = fields.indexOf('edge_count');
+    for (let n = 0, e = 0; n < snap.nodes.length / fields.length; n++) {
+      edgeStart[n] = e;
+      e += snap.nodes[n * fields.length + countAt] * efields.length;
+    }
+    edgeStart[snap.nodes.length / fields.length] = snap.edges.length;
+  }
+  if (type === 'string') return '';
+  const names = [];
+  for (let e = edgeStart[index]; e < edgeStart[index + 1] && names.length < 12; e += efields.length) {
+    const et = etypes[snap.edges[e]];
+    const en = snap.edges[e + 1];
+    if (et === 'property' || et === 'context') names.push(snap.strings[en]);
+    else if (type === 'array' && et === 'element' && names.length < 1) names.push(`[${(edgeStart[index + 1] - edgeStart[index]) / efields.length}]`);
+  }
+  return names.join(',');
+}
+
+function diff(rest, held, streams) {
+  const rows = [];
+  for (const [name, g] of held.groups) {
+    const r = rest.groups.get(name) ?? { count: 0, size: 0 };
+    const size = g.size - r.size;
+    if (size > 0) rows.push({ name, perStream: size / streams, countPerStream: (g.count - r.count) / streams });
+  }
+  rows.sort((a, b) => b.perStream - a.perStream);
+  return { heapPerStreamKb: (held.total - rest.total) / streams / 1024, rows: rows.slice(0, TOP) };
+}
+
+/** PROMPT_KB=n: the held requests ask with a prompt of n KB (a real conversation's size) instead of one line. */
+function withPrompt(body) {
+  if (!process.env.PROMPT_KB) return body;
+  const parsed = JSON.parse(body);
+  parsed.messages[0].content = 'Hello there, how are you? '.repeat(Math.ceil((Number(process.env.PROMPT_KB) * 1024) / 26));
+  return JSON.stringify(parsed);
+}
+
+/** BARE=1: the bare pass-through (bare-passthrough.mjs) in front of the path's mock instead of the gateway. */
+async function startBare(dir, upstream) {
+  const port = await freePort();
+  const started = start(process.execPath, [...(SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : []), join(benchDir, 'bare-passthrough.mjs')], { env: { ...process.env, PORT: String(port), UPSTREAM: upstream }, cwd: dir });
+  await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
+  return { url: `http://127.0.0.1:${port}`, pid: started.pid, stop: async () => started.child.kill('SIGKILL') };
+}
+
+async function measure(path, mocks) {
+  const dir = tempDir(`mr-memory-${path}-`);
+  const bare = process.env.BARE === '1';
+  const upstream = path === 'openai' ? mocks.openaiMock : mocks.anthropicMock;
+  const gateway = bare ? await startBare(dir, upstream) : await startGateway({ data: { SQLITE_PATH: join(dir, 'gateway.db') }, cwd: dir, logFile: join(dir, 'gateway.log'), nodeArgs: SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : [] });
+  try {
+    let key = 'none';
+    if (!bare) {
+      const db = await openDatabase('sqlite', join(dir, 'gateway.db'));
+      key = (await seed(db, { openaiUrl: mocks.openaiMock, anthropicUrl: mocks.anthropicMock })).key;
+      await db.close();
+    }
+    const t = targetsOf({ ...mocks, gateway: gateway.url, key })[path].gateway;
+    await waitFor(t.url, { method: 'POST', headers: t.headers, body: t.streamBody }, { ok: (s) => s === 200, timeoutMs: 30_000 });
+    await driver({ mode: 'ttfb', url: t.url, headers: t.headers, body: t.streamBody, n: 50, warmup: 0 });
+    await sleep(1500);
+    const rest = SNAPSHOT ? await snapshot(gateway.pid, dir) : undefined;
+    const beforeKb = rssKb(gateway.pid);
+    const holder = start(process.execPath, [join(benchDir, 'driver.mjs'), JSON.stringify({ mode: 'hold', url: t.url, headers: t.headers, body: withPrompt(t.holdBody), streams: STREAMS })], { cwd: benchDir, capture: true });
+    let line;
+    while (!(line = holder.output().split('\n').find((l) => l.includes('"holding"')))) {
+      if (holder.child.exitCode !== null) throw new Error(`hold driver exited early: ${holder.output()}`);
+      await sleep(100);
+    }
+    await sleep(1000);
+    const duringKb = rssKb(gateway.pid);
+    const inFlight = JSON.parse(line).inFlight;
+    const result = { path: bare ? `${path} (bare)` : path, beforeKb, duringKb, inFlight, perStreamKb: +((duringKb - beforeKb) / Math.max(1, inFlight)).toFixed(1) };
+    console.log(JSON.stringify(result));
+    if (SNAPSHOT) {
+      const held = await snapshot(gateway.pid, dir);
+      const d = diff(rest, held, inFlight);
+      console.log(`${path}: heap (snapshot self sizes) ${d.heapPerStreamKb.toFixed(2)} KB per stream; grew by:`);
+      for (const row of d.rows) console.log(`  ${row.perStream.toFixed(0).padStart(6)} B  ${row.countPerStream.toFixed(2).padStart(6)}x  ${row.name}`);
+    }
+    holder.child.kill('SIGKILL');
+    return result;
+  } finally {
+    await gateway.stop();
+  }
+}
+
+const mocks = { openaiMock: await startMock('mock-upstream.mjs'), anthropicMock: await startMock('mock-anthropic.mjs') };
+for (const path of chosen) await measure(path, mocks);
+await shutdown(0);

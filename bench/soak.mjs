@@ -1,0 +1,131 @@
+// The soak (not part of the test command): MINUTES (default 30) of mixed load at a steady rate against one gateway
+// started as a user starts it (SQLite, default settings, /metrics on), sampling its memory and event-loop delay
+// once a minute, with a verdict: after the warm-up, resident memory stays within 10 %.
+// Usage: cd bench && node soak.mjs        MINUTES=n  RATE=req/s (default 40)  WARMUP=minutes (default 2)
+// The mix, round-robin (driver.mjs mixed, a process of its own): streams in all three client dialects (OpenAI chat
+// pass-through and translated to Anthropic, Anthropic Messages, Gemini streamGenerateContent translated to OpenAI),
+// a non-stream call, a client that cuts its stream after the first chunk, a slow upstream (chunks 50 ms apart),
+// an upstream that cuts the connection mid-stream; the dashboard and the log list once every 2 s each (the console's
+// /api allows 480 requests per 3 minutes per address, GLOBAL_API_RATE_LIMIT); and a channel test every minute from
+// here. Prints one line per minute and a table at the end; then the money check of run.mjs on its database.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CLAUDE_MODEL, moneyCheck, openDatabase, seed, waitForSettlement } from './lib/database.mjs';
+import { startGateway } from './lib/gateway.mjs';
+import { freePort, shutdown, sleep, start, tempDir, waitFor } from './lib/processes.mjs';
+
+const benchDir = fileURLToPath(new URL('.', import.meta.url));
+const MINUTES = Number(process.env.MINUTES ?? 30);
+const RATE = Number(process.env.RATE ?? 40);
+const WARMUP = Number(process.env.WARMUP ?? 2);
+const METRICS_TOKEN = 'soak-metrics';
+const ACCESS_TOKEN = 'soak-access-token';
+
+async function startMock(file) {
+  const port = await freePort();
+  start(process.execPath, [join(benchDir, file)], { env: { ...process.env, PORT: String(port) }, cwd: benchDir });
+  await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
+  return `http://127.0.0.1:${port}`;
+}
+
+const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+
+/** prom-client's default metrics: heap used and the event-loop delay since the last scrape (it resets per scrape). */
+async function sample(gateway) {
+  const text = await (await fetch(`${gateway.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const metric = (name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return {
+    rssMb: rssKb(gateway.pid) / 1024,
+    heapUsedMb: metric('nodejs_heap_size_used_bytes') / 2 ** 20,
+    heapTotalMb: metric('nodejs_heap_size_total_bytes') / 2 ** 20,
+    loopP99Ms: metric('nodejs_eventloop_lag_p99_seconds') * 1000,
+    loopMaxMs: metric('nodejs_eventloop_lag_max_seconds') * 1000,
+  };
+}
+
+const work = tempDir('mr-soak-');
+const openaiMock = await startMock('mock-upstream.mjs');
+const anthropicMock = await startMock('mock-anthropic.mjs');
+const dbPath = join(work, 'gateway.db');
+const gateway = await startGateway({ data: { SQLITE_PATH: dbPath, METRICS_TOKEN }, cwd: work, logFile: join(work, 'gateway.log') });
+const db = await openDatabase('sqlite', dbPath);
+const seeded = await seed(db, { openaiUrl: openaiMock, anthropicUrl: anthropicMock, openaiModels: ['slow-model', 'break-model'] });
+await db.all(`update users set access_token = ? where id = ?`, [ACCESS_TOKEN, seeded.userId]);
+const channelIds = (await db.all('select id from channels order by id')).map((row) => Number(row.id));
+await db.close();
+
+const g = gateway.url;
+const json = { 'content-type': 'application/json' };
+const bearer = { ...json, authorization: `Bearer ${seeded.key}` };
+const question = [{ role: 'user', content: 'Hello there, how are you?' }];
+const chat = (model, stream = true) => JSON.stringify({ model, messages: question, stream, ...(stream ? { stream_options: { include_usage: true } } : {}) });
+const relayKinds = [
+  { name: 'openai stream', method: 'POST', url: `${g}/v1/chat/completions`, headers: bearer, body: chat('gpt-4o-mini') },
+  { name: 'openai whole', method: 'POST', url: `${g}/v1/chat/completions`, headers: bearer, body: chat('gpt-4o-mini', false) },
+  { name: 'translated stream', method: 'POST', url: `${g}/v1/chat/completions`, headers: bearer, body: chat(CLAUDE_MODEL) },
+  { name: 'anthropic stream', method: 'POST', url: `${g}/v1/messages`, headers: { ...json, 'x-api-key': seeded.key, 'anthropic-version': '2023-06-01' }, body: JSON.stringify({ model: CLAUDE_MODEL, max_tokens: 256, messages: question, stream: true }) },
+  { name: 'gemini stream', method: 'POST', url: `${g}/v1beta/models/gpt-4o-mini:streamGenerateContent?alt=sse`, headers: { ...json, 'x-goog-api-key': seeded.key }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Hello there, how are you?' }] }] }) },
+  { name: 'client abort', method: 'POST', url: `${g}/v1/chat/completions`, headers: bearer, body: chat('slow-model'), abortAfterFirst: true },
+  { name: 'slow upstream', method: 'POST', url: `${g}/v1/chat/completions`, headers: bearer, body: chat('slow-model') },
+  { name: 'breaking upstream', method: 'POST', url: `${g}/v1/chat/completions`, headers: bearer, body: chat('break-model') },
+];
+const readKinds = [
+  { name: 'dashboard', method: 'GET', url: `${g}/api/dashboard/self/summary`, headers: { authorization: ACCESS_TOKEN } },
+  { name: 'logs', method: 'GET', url: `${g}/api/log/?p=0`, headers: { authorization: ACCESS_TOKEN } },
+];
+// The driver sends this list round-robin: the relay kinds repeated so that one cycle takes about 2 s, then one read of each.
+const rounds = Math.max(1, Math.floor((RATE * 2 - readKinds.length) / relayKinds.length));
+const schedule = [...Array.from({ length: rounds }, () => relayKinds).flat(), ...readKinds];
+const kinds = [...relayKinds, ...readKinds];
+for (const kind of kinds) {
+  const res = await fetch(kind.url, { method: kind.method, headers: kind.headers, body: kind.body });
+  await res.arrayBuffer();
+  if (res.status !== 200 && kind.name !== 'breaking upstream') throw new Error(`${kind.name}: ${res.status}`);
+}
+
+console.log(`soak: ${MINUTES} min at ${RATE} req/s over ${kinds.length} kinds of request, warm-up ${WARMUP} min; gateway log ${gateway.logFile} (removed at exit)`);
+const load = start(process.execPath, [join(benchDir, 'driver.mjs'), JSON.stringify({ mode: 'mixed', kinds: schedule, rate: RATE, seconds: MINUTES * 60 })], { cwd: benchDir, capture: true });
+await sample(gateway); // resets the event-loop histogram
+const samples = [];
+const startedAt = Date.now();
+const tests = { ok: 0, failed: 0 };
+for (let minute = 1; minute <= MINUTES; minute++) {
+  await sleep(startedAt + minute * 60_000 - Date.now());
+  // A channel test a minute, as an admin would click it (each channel in turn).
+  const id = channelIds[minute % channelIds.length];
+  const test = await (await fetch(`${g}/api/channel/test/${id}`, { headers: { authorization: ACCESS_TOKEN } })).json().catch(() => ({}));
+  if (test.success) tests.ok++;
+  else {
+    tests.failed++;
+    console.log(`channel test of #${id} failed: ${test.message ?? 'no answer'}`);
+  }
+  const s = { minute, ...(await sample(gateway)) };
+  samples.push(s);
+  console.log(`min ${minute}: RSS ${s.rssMb.toFixed(1)} MB, heap used ${s.heapUsedMb.toFixed(1)} / ${s.heapTotalMb.toFixed(1)} MB, event-loop delay p99 ${s.loopP99Ms.toFixed(1)} ms, max ${s.loopMaxMs.toFixed(1)} ms`);
+}
+await load.exited;
+const done = JSON.parse(load.output().trim().split('\n').at(-1));
+
+const after = samples.filter((s) => s.minute > WARMUP);
+if (after.length < 2) console.log(`MINUTES must exceed WARMUP by 2 or more for a verdict; using every sample`);
+const rss = (after.length >= 2 ? after : samples).map((s) => s.rssMb);
+const spread = Math.max(...rss) / Math.min(...rss) - 1;
+const drift = rss.at(-1) / rss[0] - 1;
+const flat = spread <= 0.1;
+console.log('\n| minute | RSS MB | heap used MB | heap total MB | event-loop delay p99 ms | max ms |\n|---|---|---|---|---|---|');
+for (const s of samples) console.log(`| ${s.minute}${s.minute <= WARMUP ? ' (warm-up)' : ''} | ${s.rssMb.toFixed(1)} | ${s.heapUsedMb.toFixed(1)} | ${s.heapTotalMb.toFixed(1)} | ${s.loopP99Ms.toFixed(1)} | ${s.loopMaxMs.toFixed(1)} |`);
+console.log('\n| request kind | sent | read to the end | cut by the client | non-2xx | errors |\n|---|---|---|---|---|---|');
+for (const [name, c] of Object.entries(done.counts)) console.log(`| ${name} | ${c.sent} | ${c.ok} | ${c.aborted} | ${c.non2xx} | ${c.errors} |`);
+console.log(`\nchannel tests: ${tests.ok} passed, ${tests.failed} failed`);
+console.log(`after the warm-up: RSS between ${Math.min(...rss).toFixed(1)} and ${Math.max(...rss).toFixed(1)} MB (spread ${(spread * 100).toFixed(1)} %, first to last ${(drift * 100).toFixed(1)} %)`);
+// The money after all of it: the gateway stops (SIGTERM commits what is in flight), then every reservation must be
+// settled once and the charges add up across the user, the key, the channels, the logs and the rollups.
+await gateway.stop();
+const ledger = await openDatabase('sqlite', dbPath);
+await waitForSettlement(ledger);
+const money = await moneyCheck(ledger, seeded);
+await ledger.close();
+console.log(`money: ${money.figures.consumeRows} consume log rows, user charged ${money.figures.userUsedQuota}, open reservations ${money.figures.openReservations}: ${money.ok ? 'adds up' : `does NOT add up (${money.checks.filter(([, ok]) => !ok).map(([what]) => what).join('; ')})`}`);
+console.log(`verdict: ${flat ? 'FLAT (memory within 10 % after the warm-up)' : 'NOT flat (memory moved more than 10 % after the warm-up)'}`);
+await shutdown(flat && money.ok ? 0 : 1);
