@@ -103,13 +103,13 @@ export async function createContext(config: Config): Promise<AppContext> {
     if (event.kind === 'options' || event.kind === 'all') options.load().catch((error: unknown) => reportError(error, 'reloading options'));
   });
   const users = new UsersRepository(storage.db, cache);
-  const logs = new LogsRepository(storage.db, storage.reader);
+  const logs = new LogsRepository(storage.db, storage.dialect, storage.reader);
   const shared = redis ? new RedisSharedStore(redis) : new MemorySharedStore();
   const emailCodes = new EmailCodes(shared);
   const userService = new UserService(storage.db, users, logs, options, emailCodes);
   await userService.ensureRootUser();
 
-  const notifier = new Notifier(storage.db, options, reportError);
+  const notifier = new Notifier(storage.db, logs, options, reportError);
   const ledger = new QuotaLedger(storage.db, storage.dialect, new QuotaReminder(storage.db, options, notifier, shared, reportError), instanceId);
   const startTime = Math.floor(Date.now() / 1000);
 
@@ -160,7 +160,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       verification: new VerificationService(users, options, emailCodes, notifier, reportError),
       passwordReset: new PasswordResetService(users, options, emailCodes, notifier, reportError),
       oauth: new OAuthService({ users, bindings: new UserBindingsRepository(storage.db), accounts: userService, options, integrations, shared, codes: emailCodes }),
-      redemptions: new RedemptionService(new RedemptionsRepository(storage.db, cache), options),
+      redemptions: new RedemptionService(new RedemptionsRepository(storage.db, logs, cache), options),
     },
     integrations,
     channelTests,
