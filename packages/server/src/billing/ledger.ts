@@ -8,7 +8,7 @@ import type { Database, NewLog } from '../storage/schema.js';
 import { InsufficientQuotaError, type Progress, type Reservation, type ReserveInput, type Settlement } from './ledger-types.js';
 import type { LowQuotaWatch } from './quota-reminder.js';
 import { takeReservations, type Claim } from './ledger-reservations.js';
-import { addRollup, hourOf, writeRollups, type Rollup } from './usage-rollups.js';
+import { addRollup, hourOf, writeRollups, type Rollup } from './rollup-writer.js';
 
 export { InsufficientQuotaError, type Progress, type Reservation, type ReserveInput, type SettledUsage, type Settlement } from './ledger-types.js';
 

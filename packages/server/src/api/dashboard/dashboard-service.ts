@@ -18,7 +18,7 @@ import { fail } from '../../lib/errors.js';
 import { nowSeconds, parseInput } from '../../lib/validate.js';
 import type { OptionStore } from '../../options/option-store.js';
 import type { Kysely } from 'kysely';
-import { UsageRollupsRepository, type Bucketing, type RollupFilter } from '../../storage/repositories/usage-rollups.js';
+import { UsageRollupsRepository, type Bucketing, type RollupFilter } from '../../storage/repositories/usage-rollup-queries.js';
 import type { Database } from '../../storage/schema.js';
 import type { UsersRepository } from '../../storage/repositories/users.js';
 import type { Caller } from '../user/user-service.js';
