@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { ChannelService } from './api/channel/channel-service.js';
+import { DashboardService } from './api/dashboard/dashboard-service.js';
 import { LogService } from './api/log/log-service.js';
+import { PricingService } from './api/pricing/pricing-service.js';
 import { RedemptionService } from './api/redemption/redemption-service.js';
 import { TokenService } from './api/token/token-service.js';
 import { ChannelTestRunner } from './relay/channel-health/test-all.js';
@@ -43,6 +45,7 @@ import { LogsRepository } from './storage/repositories/logs.js';
 import { OptionsRepository } from './storage/repositories/options.js';
 import { RedemptionsRepository } from './storage/repositories/redemptions.js';
 import { TokensRepository } from './storage/repositories/tokens.js';
+import { UsageRollupsRepository } from './storage/repositories/usage-rollup-queries.js';
 import { UsersRepository } from './storage/repositories/users.js';
 
 const SESSION_SECRET_KEY = 'internal.SessionSecret';
@@ -161,6 +164,9 @@ export async function createContext(config: Config): Promise<AppContext> {
       passwordReset: new PasswordResetService(users, options, emailCodes, notifier, reportError),
       oauth: new OAuthService({ users, bindings: new UserBindingsRepository(storage.db), accounts: userService, options, integrations, shared, codes: emailCodes }),
       redemptions: new RedemptionService(new RedemptionsRepository(storage.db, logs, cache), options),
+      pricing: new PricingService(storage.db, options),
+      // The dashboard's sums run on the reader (off the event loop on SQLite).
+      dashboard: new DashboardService(new UsageRollupsRepository(storage.reader), users, options),
     },
     integrations,
     channelTests,

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf, requireAdmin, requireUser } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
-import { createDashboardService, type Scope } from './dashboard-service.js';
+import type { Scope } from './dashboard-service.js';
 
 /**
  * /api/dashboard: usage summed from the hourly rollups. /self/... is the caller's own usage (any user);
  * the routes without /self are everyone's (admins), with filters by user, key, model and channel.
  */
 export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const dashboard = createDashboardService(ctx.storage.reader, ctx.repositories.users, ctx.options);
+  const dashboard = ctx.services.dashboard;
   const user = { preHandler: requireUser(ctx) };
   const admin = { preHandler: requireAdmin(ctx) };
   const self = (request: FastifyRequest): Scope => ({ kind: 'self', caller: callerOf(request) });

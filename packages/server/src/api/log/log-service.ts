@@ -2,7 +2,7 @@ import { ID_MAX, type LogAttempt, type LogDto, type LogRouting } from '@model-re
 import type { LogFilter, LogsRepository } from '../../storage/repositories/logs.js';
 import type { LogRow } from '../../storage/schema.js';
 import { queryInteger, queryString } from '../../lib/validate.js';
-import type { Caller } from '../user/user-service.js';
+import type { Caller } from '../../auth/caller.js';
 
 
 function toLogDto(row: LogRow): LogDto {

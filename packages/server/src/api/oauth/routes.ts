@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf, criticalRateLimit, requireUser, resolveCaller } from '../../auth/authenticate.js';
-import type { Caller } from '../user/user-service.js';
+import type { Caller } from '../../auth/caller.js';
 import { startSession } from '../../auth/session-lifecycle.js';
 import type { AppContext } from '../../context.js';
 import { toUserDto } from '../user/user-dto.js';

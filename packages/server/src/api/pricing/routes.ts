@@ -3,7 +3,6 @@ import { requireAdmin, resolveCaller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../lib/errors.js';
 import { queryString } from '../../lib/validate.js';
-import { PricingService } from './pricing-service.js';
 
 /**
  * GET /api/pricing: the price list of the caller's group (signed in by session or access token), or of the
@@ -11,7 +10,7 @@ import { PricingService } from './pricing-service.js';
  * so chat clients can read it without signing in); signed-in users always see what they pay.
  */
 export function pricingRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const pricing = new PricingService(ctx.storage.db, ctx.options);
+  const pricing = ctx.services.pricing;
   app.get('/api/pricing', async (request, reply) => {
     // A client may send a header this API does not know (an sk- key): such a caller is read as a visitor.
     const caller = await resolveCaller(ctx, request, reply).catch(() => null);

@@ -8,7 +8,7 @@ import { RedemptionsRepository } from '../../storage/repositories/redemptions.js
 import { UsersRepository } from '../../storage/repositories/users.js';
 import type { Storage } from '../../storage/database.js';
 import { testDatabases } from '../../test-support/databases.js';
-import type { Caller } from '../user/user-service.js';
+import type { Caller } from '../../auth/caller.js';
 import { RedemptionService } from './redemption-service.js';
 
 const REDEEMERS = 30;
