@@ -1,6 +1,6 @@
-import type { AssistantPart, ChatRequest, ImagePart, ImageSource, Message, TextPart, ToolChoice, UserPart } from '../../canonical.js';
+import type { AssistantPart, ChatRequest, ImagePart, ImageSource, TextPart, ToolChoice, UserPart } from '../../canonical.js';
 import { emptyRequest } from '../../canonical.js';
-import { asArray, asNumber, asString, badRequest, isRecord } from '../shared.js';
+import { appendTurn, asArray, asNumber, asString, badRequest, isRecord } from '../shared.js';
 
 /**
  * A client's Anthropic Messages body (https://docs.anthropic.com/en/api/messages) as a canonical request
@@ -31,11 +31,11 @@ export function parseMessagesRequest(body: Record<string, unknown>): ChatRequest
     if (raw.role === 'user') {
       const parts: UserPart[] = [];
       for (const block of blocks) if (isRecord(block)) parts.push(...userBlock(block));
-      append(request.messages, { role: 'user', content: parts });
+      appendTurn(request.messages, { role: 'user', content: parts });
     } else {
       const parts: AssistantPart[] = [];
       for (const block of blocks) if (isRecord(block)) parts.push(...assistantBlock(block));
-      append(request.messages, { role: 'assistant', content: parts });
+      appendTurn(request.messages, { role: 'assistant', content: parts });
     }
   }
 
@@ -74,13 +74,6 @@ export function parseMessagesRequest(body: Record<string, unknown>): ChatRequest
     else if (body.thinking.type === 'disabled') request.reasoning = { enabled: false };
   }
   return request;
-}
-
-function append(messages: Message[], message: Message): void {
-  if (message.content.length === 0) return;
-  const last = messages.at(-1);
-  if (last && last.role === message.role) (last.content as unknown[]).push(...message.content);
-  else messages.push(message);
 }
 
 function textBlock(block: unknown): TextPart[] {

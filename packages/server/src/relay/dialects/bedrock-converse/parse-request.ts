@@ -1,6 +1,6 @@
-import type { AssistantPart, ChatRequest, ImagePart, ImageSource, Message, TextPart, UserPart } from '../../canonical.js';
+import type { AssistantPart, ChatRequest, ImagePart, ImageSource, TextPart, UserPart } from '../../canonical.js';
 import { emptyRequest } from '../../canonical.js';
-import { asArray, asNumber, asString, badRequest, isRecord } from '../shared.js';
+import { appendTurn, asArray, asNumber, asString, badRequest, isRecord } from '../shared.js';
 
 /**
  * A Bedrock Converse body (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html) as a
@@ -19,8 +19,8 @@ export function parseConverseRequest(body: Record<string, unknown>): ChatRequest
   for (const raw of body.messages) {
     if (!isRecord(raw) || (raw.role !== 'user' && raw.role !== 'assistant')) throw badRequest('messages 的 role 只能是 user 或 assistant');
     const content = asArray(raw.content);
-    if (raw.role === 'user') append(request.messages, { role: 'user', content: readBlocks<UserPart>(content, readUserBlock) });
-    else append(request.messages, { role: 'assistant', content: readBlocks<AssistantPart>(content, readAssistantBlock) });
+    if (raw.role === 'user') appendTurn(request.messages, { role: 'user', content: readBlocks<UserPart>(content, readUserBlock) });
+    else appendTurn(request.messages, { role: 'assistant', content: readBlocks<AssistantPart>(content, readAssistantBlock) });
   }
 
   const toolConfig = isRecord(body.toolConfig) ? body.toolConfig : {};
@@ -70,13 +70,6 @@ function readBlocks<T extends UserPart | AssistantPart | TextPart>(blocks: unkno
     read(block, parts);
   }
   return parts;
-}
-
-function append(messages: Message[], message: Message): void {
-  if (message.content.length === 0) return;
-  const last = messages.at(-1);
-  if (last && last.role === message.role) (last.content as unknown[]).push(...message.content);
-  else messages.push(message);
 }
 
 const IMAGE_FORMATS: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
