@@ -54,8 +54,8 @@ const COLUMN_NAMES = Object.keys(LOG_COLUMNS) as Array<keyof typeof LOG_COLUMNS>
 const INSERT_HEAD = `insert into logs (${COLUMN_NAMES.join(', ')}) values `;
 
 /**
- * The logs table: its one writer (`insert`, `insertMany`, used by the ledger, the account and redemption code
- * and the notices alike) and its searches.
+ * The logs table: its one writer (`insert`, `insertMany`, used by the ledger, the account and redemption code,
+ * the notices and the import alike; only migrations write rows of their own) and its searches.
  */
 export class LogsRepository {
   private readonly sql: RawSql;
