@@ -18,7 +18,8 @@ import pg from 'pg';
 
 const dist = fileURLToPath(new URL('../packages/server/dist/', import.meta.url));
 const { openStorage } = await import(`${dist}storage/database.js`);
-const { createDashboardService } = await import(`${dist}api/dashboard/dashboard-service.js`);
+const { DashboardService } = await import(`${dist}api/dashboard/dashboard-service.js`);
+const { UsageRollupsRepository } = await import(`${dist}storage/repositories/usage-rollup-queries.js`);
 const { UsersRepository } = await import(`${dist}storage/repositories/users.js`);
 const { OptionsRepository } = await import(`${dist}storage/repositories/options.js`);
 const { OptionStore } = await import(`${dist}options/option-store.js`);
@@ -166,7 +167,7 @@ async function measure(name, open) {
     const options = new OptionStore(new OptionsRepository(storage.db));
     await options.load();
     // storage.reader, as the server does: on SQLite the sums run on the read worker, off the event loop.
-    const service = createDashboardService(storage.reader, new UsersRepository(storage.db), options);
+    const service = new DashboardService(new UsageRollupsRepository(storage.reader), new UsersRepository(storage.db), options);
     const self = { kind: 'self', caller: { id: seeded.heaviest, role: 1, username: 'heavy' } };
     const all = { kind: 'all' };
     const month = { start: START, end: END, tz: 480 };

@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { ChannelService } from './api/channel/channel-service.js';
+import type { DashboardService } from './api/dashboard/dashboard-service.js';
 import type { LogService } from './api/log/log-service.js';
+import type { PricingService } from './api/pricing/pricing-service.js';
 import type { RedemptionService } from './api/redemption/redemption-service.js';
 import type { TokenService } from './api/token/token-service.js';
 import type { ChannelTestRunner } from './relay/channel-health/test-all.js';
@@ -32,7 +34,11 @@ import type { ClusterNode } from './cluster/cluster-node.js';
 import type { EventBus } from './cluster/event-bus.js';
 import type { Takeover } from './billing/takeover.js';
 
-/** Everything a route needs, built once in main.ts (or by a test) and passed in: no globals. */
+/**
+ * The wiring: everything built once in create-context.ts (services included: no route builds one) and handed to the
+ * route registrations, which pass each module only what it uses (the relay's RelayDeps, auth's AuthDeps and
+ * SessionDeps, the bot check's TurnstileDeps). No globals.
+ */
 export interface AppContext {
   config: Config;
   storage: Storage;
@@ -54,6 +60,8 @@ export interface AppContext {
     passwordReset: PasswordResetService;
     oauth: OAuthService;
     redemptions: RedemptionService;
+    pricing: PricingService;
+    dashboard: DashboardService;
   };
   /** Sign-in providers and the bot-check service (addresses from the configuration). */
   integrations: Integrations;

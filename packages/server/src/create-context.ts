@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { ChannelService } from './api/channel/channel-service.js';
+import { DashboardService } from './api/dashboard/dashboard-service.js';
 import { LogService } from './api/log/log-service.js';
+import { PricingService } from './api/pricing/pricing-service.js';
 import { RedemptionService } from './api/redemption/redemption-service.js';
 import { TokenService } from './api/token/token-service.js';
 import { ChannelTestRunner } from './relay/channel-health/test-all.js';
@@ -43,6 +45,7 @@ import { LogsRepository } from './storage/repositories/logs.js';
 import { OptionsRepository } from './storage/repositories/options.js';
 import { RedemptionsRepository } from './storage/repositories/redemptions.js';
 import { TokensRepository } from './storage/repositories/tokens.js';
+import { UsageRollupsRepository } from './storage/repositories/usage-rollup-queries.js';
 import { UsersRepository } from './storage/repositories/users.js';
 
 const SESSION_SECRET_KEY = 'internal.SessionSecret';
@@ -103,13 +106,13 @@ export async function createContext(config: Config): Promise<AppContext> {
     if (event.kind === 'options' || event.kind === 'all') options.load().catch((error: unknown) => reportError(error, 'reloading options'));
   });
   const users = new UsersRepository(storage.db, cache);
-  const logs = new LogsRepository(storage.db, storage.reader);
+  const logs = new LogsRepository(storage.db, storage.dialect, storage.reader);
   const shared = redis ? new RedisSharedStore(redis) : new MemorySharedStore();
   const emailCodes = new EmailCodes(shared);
   const userService = new UserService(storage.db, users, logs, options, emailCodes);
   await userService.ensureRootUser();
 
-  const notifier = new Notifier(storage.db, options, reportError);
+  const notifier = new Notifier(storage.db, logs, options, reportError);
   const ledger = new QuotaLedger(storage.db, storage.dialect, new QuotaReminder(storage.db, options, notifier, shared, reportError), instanceId);
   const startTime = Math.floor(Date.now() / 1000);
 
@@ -160,7 +163,10 @@ export async function createContext(config: Config): Promise<AppContext> {
       verification: new VerificationService(users, options, emailCodes, notifier, reportError),
       passwordReset: new PasswordResetService(users, options, emailCodes, notifier, reportError),
       oauth: new OAuthService({ users, bindings: new UserBindingsRepository(storage.db), accounts: userService, options, integrations, shared, codes: emailCodes }),
-      redemptions: new RedemptionService(new RedemptionsRepository(storage.db, cache), options),
+      redemptions: new RedemptionService(new RedemptionsRepository(storage.db, logs, cache), options),
+      pricing: new PricingService(storage.db, options),
+      // The dashboard's sums run on the reader (off the event loop on SQLite).
+      dashboard: new DashboardService(new UsageRollupsRepository(storage.reader), users, options),
     },
     integrations,
     channelTests,

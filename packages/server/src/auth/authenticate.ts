@@ -1,9 +1,11 @@
 import { Role, UserStatus } from '@model-relay/contract';
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import type { Caller } from '../api/user/user-service.js';
-import type { AppContext } from '../context.js';
+import type { Caller } from './caller.js';
+import type { Config } from '../config.js';
 import { UserFacingError } from '../lib/errors.js';
-import { clearSessionCookie, isSessionCurrent, sessionOf } from './session-lifecycle.js';
+import type { UsersRepository } from '../storage/repositories/users.js';
+import type { RateLimiter } from './rate-limiter.js';
+import { clearSessionCookie, isSessionCurrent, sessionOf, type SessionDeps } from './session-lifecycle.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -11,12 +13,23 @@ declare module 'fastify' {
   }
 }
 
+/** What resolving a caller uses: the session helpers' needs and the user lookups (AppContext has them all). */
+export interface AuthDeps extends SessionDeps {
+  repositories: { users: Pick<UsersRepository, 'findById' | 'findByAccessToken'> };
+}
+
+/** What the critical routes' rate limit uses. */
+export interface CriticalLimitDeps {
+  config: Pick<Config, 'CRITICAL_RATE_LIMIT'>;
+  rateLimiter: RateLimiter;
+}
+
 /**
  * Resolves the caller from the session cookie, or else from the system access token in `Authorization`
  * (raw or "Bearer ..."). The user row is read each time so bans and role changes apply at once, and a session
  * that was logged out or outlived a password change, ban or role change is refused (session-lifecycle.ts).
  */
-export async function resolveCaller(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<Caller | null> {
+export async function resolveCaller(ctx: AuthDeps, request: FastifyRequest, reply: FastifyReply): Promise<Caller | null> {
   const session = sessionOf(ctx, request);
   let user;
   if (session) {
@@ -45,7 +58,7 @@ export async function resolveCaller(ctx: AppContext, request: FastifyRequest, re
  * Guard requiring a logged-in caller of at least `minRole` (1 user, 10 admin, 100 super admin). Routes run it as
  * `preValidation`, so who is calling is checked before the route's schemas look at what they sent.
  */
-export function requireRole(ctx: AppContext, minRole: number): preHandlerAsyncHookHandler {
+export function requireRole(ctx: AuthDeps, minRole: number): preHandlerAsyncHookHandler {
   return async (request, reply) => {
     const caller = await resolveCaller(ctx, request, reply);
     if (!caller) throw new UserFacingError('无权进行此操作，未登录且未提供 access token', 401);
@@ -54,8 +67,8 @@ export function requireRole(ctx: AppContext, minRole: number): preHandlerAsyncHo
   };
 }
 
-export const requireUser = (ctx: AppContext) => requireRole(ctx, Role.Common);
-export const requireAdmin = (ctx: AppContext) => requireRole(ctx, Role.Admin);
+export const requireUser = (ctx: AuthDeps) => requireRole(ctx, Role.Common);
+export const requireAdmin = (ctx: AuthDeps) => requireRole(ctx, Role.Admin);
 
 /** The caller set by requireRole; routes behind it may rely on it. */
 export function callerOf(request: FastifyRequest): Caller {
@@ -64,7 +77,7 @@ export function callerOf(request: FastifyRequest): Caller {
 }
 
 /** Guard (`preValidation`) of the critical routes (login, register, ...): a tighter per-IP limit. */
-export function criticalRateLimit(ctx: AppContext): preHandlerAsyncHookHandler {
+export function criticalRateLimit(ctx: CriticalLimitDeps): preHandlerAsyncHookHandler {
   return async (request) => {
     if (!(await ctx.rateLimiter.hit(`critical:${request.ip}`, ctx.config.CRITICAL_RATE_LIMIT, 1200))) {
       throw new UserFacingError('请求次数过多，请稍后再试', 429);

@@ -1,5 +1,6 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import type { SharedStore } from '../cluster/shared-store.js';
+import { fail } from '../lib/errors.js';
 import type { OptionStore } from '../options/option-store.js';
 
 /** What a mailed secret is for: a verification code (registration, binding) or a password-reset token. */
@@ -47,6 +48,22 @@ export class EmailCodes {
   async issue(purpose: EmailCodePurpose, email: string, secret: string): Promise<void> {
     await this.shared.set(this.key(purpose, email), secret, EMAIL_CODE_TTL_SECONDS[purpose]);
     await this.shared.delete(this.failuresKey(purpose, email));
+  }
+
+  /**
+   * Issues `secret` for the address and mails it with `send`. When the mail cannot be sent, the secret is voided
+   * and the resend pause lifted (the user may try again at once), `onError` hears why, and the request is refused.
+   */
+  async issueAndMail(purpose: EmailCodePurpose, email: string, secret: string, send: () => Promise<void>, onError: (error: unknown) => void): Promise<void> {
+    await this.issue(purpose, email, secret);
+    try {
+      await send();
+    } catch (error) {
+      onError(error);
+      await this.revoke(purpose, email);
+      await this.endResendPause(purpose, email);
+      fail('邮件发送失败，请联系管理员检查 SMTP 设置');
+    }
   }
 
   /** Voids the secret of an address (e.g. when its mail could not be sent). */

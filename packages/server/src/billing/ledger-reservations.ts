@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import { chunks, placeholders, ROWS_PER_STATEMENT, type RawSql } from '../storage/raw-sql.js';
+import type { TokenBalances } from '../storage/repositories/tokens.js';
 import type { Database } from '../storage/schema.js';
 import { InsufficientQuotaError, type ReserveInput } from './ledger-types.js';
 
@@ -14,7 +15,7 @@ export type Claim = ReserveInput & { minimum: number; requested: number };
  * from it: a few statements per batch instead of two per reservation, which on PostgreSQL and MySQL are
  * round trips the whole batch waits for.
  */
-export async function takeReservations(sql: RawSql, trx: Transaction<Database>, claims: Claim[], known: KnownBalances = { keys: new Map(), users: new Map() }): Promise<Array<InsufficientQuotaError | undefined>> {
+export async function takeReservations(sql: RawSql, tokens: TokenBalances, trx: Transaction<Database>, claims: Claim[], known: KnownBalances = { keys: new Map(), users: new Map() }): Promise<Array<InsufficientQuotaError | undefined>> {
   for (const r of claims) r.amount = r.requested; // a batch that failed and is retried job by job starts over
   const asking = claims.filter((r) => r.amount > 0);
   const keys = await balances(sql, trx, 'tokens', 'remain_quota', asking.filter((r) => !r.unlimited).map((r) => r.tokenId), known.keys);
@@ -42,7 +43,7 @@ export async function takeReservations(sql: RawSql, trx: Transaction<Database>, 
   });
   // Key rows before user rows, each by ascending id: the ledger's lock order.
   for (const [id, taken] of [...takenFromKeys].sort((a, b) => a[0] - b[0])) {
-    await sql.run(trx, 'update tokens set remain_quota = remain_quota - ? where id = ?', [taken, id]);
+    await tokens.take(trx, id, taken);
   }
   for (const [id, taken] of [...takenFromUsers].sort((a, b) => a[0] - b[0])) {
     await sql.run(trx, 'update users set quota = quota - ? where id = ?', [taken, id]);

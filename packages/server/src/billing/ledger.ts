@@ -1,12 +1,14 @@
-import { LogType, TokenStatus } from '@model-relay/contract';
+import { LogType } from '@model-relay/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../storage/database.js';
 import { chunks, placeholders, RawSql, ROWS_PER_STATEMENT, valuesList } from '../storage/raw-sql.js';
-import type { Database } from '../storage/schema.js';
+import { LogsRepository } from '../storage/repositories/logs.js';
+import { TokenBalances } from '../storage/repositories/tokens.js';
+import type { Database, NewLog } from '../storage/schema.js';
 import { InsufficientQuotaError, type Progress, type Reservation, type ReserveInput, type Settlement } from './ledger-types.js';
 import type { LowQuotaWatch } from './quota-reminder.js';
 import { takeReservations, type Claim, type KnownBalances } from './ledger-reservations.js';
-import { addRollup, hourOf, writeRollups, type Rollup } from './usage-rollups.js';
+import { addRollup, hourOf, writeRollups, type Rollup } from './rollup-writer.js';
 
 export { InsufficientQuotaError, type Progress, type Reservation, type ReserveInput, type SettledUsage, type Settlement } from './ledger-types.js';
 
@@ -20,9 +22,6 @@ type Crossings = Array<{ userId: number; quota: number }>;
 
 /** Largest number of jobs committed in one transaction. */
 const MAX_BATCH = 1024;
-const LOG_COLUMNS = ['user_id', 'created_at', 'type', 'content', 'username', 'token_name', 'token_id', 'model_name', 'quota',
-  'prompt_tokens', 'completion_tokens', 'channel_id', 'request_id', 'elapsed_time', 'is_stream',
-  'first_byte_ms', 'channel_name', 'dialect', 'cached_tokens', 'cache_write_tokens', 'reasoning_tokens', 'error', 'attempts', 'routing'] as const;
 const RESERVATION_COLUMNS = ['request_id', 'user_id', 'token_id', 'amount', 'charged', 'status', 'created_at', 'settled_at', 'instance_id', 'model', 'prompt_estimate', 'is_stream'] as const;
 /** A settlement that cannot be committed (database unreachable) is retried, waiting up to this long between tries. */
 const MAX_RETRY_DELAY_MS = 30_000;
@@ -61,6 +60,8 @@ const byKey = <K extends number | string>(map: Map<K, Totals>) => [...map].sort(
  */
 export class QuotaLedger {
   private readonly sql: RawSql;
+  private readonly logs: LogsRepository;
+  private readonly tokens: TokenBalances;
   private queue: Job[] = [];
   private flushing = false;
   private retrying = 0;
@@ -74,6 +75,8 @@ export class QuotaLedger {
     readonly instanceId = '',
   ) {
     this.sql = new RawSql(dialect);
+    this.logs = new LogsRepository(db, dialect);
+    this.tokens = new TokenBalances(this.sql);
   }
 
   reserve(input: ReserveInput): Promise<Reservation> {
@@ -201,7 +204,7 @@ export class QuotaLedger {
     const known: KnownBalances = { keys: new Map(), users: new Map() };
     if (settles.length > 0) await this.applySettlements(trx, settles, open, outcomes, crossings, known);
     const reserved: Claim[] = [];
-    const refusals = reserves.length > 0 ? await takeReservations(this.sql, trx, reserves.map(({ job }) => job.reservation), known) : [];
+    const refusals = reserves.length > 0 ? await takeReservations(this.sql, this.tokens, trx, reserves.map(({ job }) => job.reservation), known) : [];
     reserves.forEach(({ job, i }, n) => {
       outcomes[i] = refusals[n] ?? job.reservation;
       if (!refusals[n]) reserved.push(job.reservation);
@@ -272,7 +275,7 @@ export class QuotaLedger {
     const tokens = new Map<string, Totals>();
     const users = new Map<number, Totals>();
     const channels = new Map<number, Totals>();
-    const logs: unknown[][] = [];
+    const logs: NewLog[] = [];
     const rollups = new Map<string, Rollup>();
     const accessed = now();
     for (const { job, i } of settles) {
@@ -302,10 +305,16 @@ export class QuotaLedger {
       if (settlement.channelId > 0) add(channels, settlement.channelId, 0, charged, 1, settlement.usageAnomaly ? 1 : 0);
       const log = settlement.log;
       if (log) {
-        logs.push([log.user_id ?? reservation.userId, log.created_at, log.type ?? LogType.Consume, (log.content ?? '') + extra, log.username, log.token_name ?? '', log.token_id ?? reservation.tokenId,
-          log.model_name ?? '', charged, log.prompt_tokens ?? 0, log.completion_tokens ?? 0, log.channel_id ?? 0, log.request_id ?? '', log.elapsed_time ?? 0, log.is_stream ?? 0,
-          log.first_byte_ms ?? 0, (log.channel_name ?? '').slice(0, 64), (log.dialect ?? '').slice(0, 32), log.cached_tokens ?? 0, log.cache_write_tokens ?? 0, log.reasoning_tokens ?? 0,
-          log.error ?? null, log.attempts ?? null, log.routing ?? null]);
+        logs.push({
+          ...log,
+          user_id: log.user_id ?? reservation.userId,
+          type: log.type ?? LogType.Consume,
+          content: (log.content ?? '') + extra,
+          token_id: log.token_id ?? reservation.tokenId,
+          quota: charged,
+          channel_name: (log.channel_name ?? '').slice(0, 64),
+          dialect: (log.dialect ?? '').slice(0, 32),
+        });
       }
       if (settlement.usage) addRollup(rollups, hourOf(accessed), reservation, settlement, charged);
     }
@@ -313,20 +322,10 @@ export class QuotaLedger {
     for (const [key, t] of byKey(tokens)) {
       const [id, unlimited] = key.split(':').map(Number);
       if (unlimited) {
-        if (t.count > 0 || t.charged > 0) {
-          await this.sql.run(trx, 'update tokens set used_quota = used_quota + ?, request_count = request_count + ?, accessed_time = ? where id = ?', [t.charged, t.count, accessed, id]);
-        }
+        if (t.count > 0 || t.charged > 0) await this.tokens.settleUnlimited(trx, id, t.charged, t.count, accessed);
       } else {
-        // status first: MySQL evaluates SET left to right, so later expressions would see the new remain_quota.
-        // A limited key that has nothing left becomes "exhausted" (status 4) in the same statement, but only when
-        // no request of its own is still in flight: a balance that is zero because other requests hold it now
-        // comes back when they settle, and must not lock the key for good.
-        const updated = await this.sql.run<{ remain_quota: number }>(
-          trx,
-          `update tokens set status = case when remain_quota + ? <= 0 and status = ? and not exists (select 1 from quota_reservations r where r.token_id = tokens.id and r.amount > 0) then ? else status end, remain_quota = remain_quota + ?, used_quota = used_quota + ?, request_count = request_count + ?, accessed_time = case when ? > 0 then ? else accessed_time end where id = ?${this.sql.updateReturning ? ' returning remain_quota' : ''}`,
-          [t.refund, TokenStatus.Enabled, TokenStatus.Exhausted, t.refund, t.charged, t.count, t.count, accessed, id],
-        );
-        if (updated.rows[0]) known.keys.set(id, Number(updated.rows[0].remain_quota));
+        const remaining = await this.tokens.settleLimited(trx, id, t.refund, t.charged, t.count, accessed);
+        if (remaining !== undefined) known.keys.set(id, remaining);
       }
     }
     for (const [id, t] of byKey(users)) {
@@ -339,9 +338,7 @@ export class QuotaLedger {
         await this.sql.run(trx, 'update channels set used_quota = used_quota + ?, request_count = request_count + ?, usage_anomalies = usage_anomalies + ? where id = ?', [t.charged, t.count, t.anomalies, id]);
       } else await this.sql.run(trx, 'update channels set used_quota = used_quota + ?, request_count = request_count + ? where id = ?', [t.charged, t.count, id]);
     }
-    for (const part of chunks(logs, ROWS_PER_STATEMENT)) {
-      await this.sql.run(trx, `insert into logs (${LOG_COLUMNS.join(', ')}) values ${valuesList(part.length, LOG_COLUMNS.length)}`, part.flat());
-    }
+    await this.logs.insertMany(logs, trx);
     await writeRollups(this.sql, trx, this.dialect, this.instanceId, rollups);
   }
 
@@ -377,7 +374,7 @@ export class QuotaLedger {
       const keyQuota = await this.balance(trx, 'tokens', 'remain_quota', r.tokenId);
       const fromKey = Math.min(take, keyQuota);
       keyEmptied = fromKey < take || keyQuota - fromKey === 0;
-      if (fromKey > 0) await this.sql.run(trx, 'update tokens set remain_quota = remain_quota - ? where id = ?', [fromKey, r.tokenId]);
+      if (fromKey > 0) await this.tokens.take(trx, r.tokenId, fromKey);
     }
     if (take > 0) await this.sql.run(trx, 'update users set quota = quota - ? where id = ?', [take, r.userId]);
     return { user: take, keyEmptied };

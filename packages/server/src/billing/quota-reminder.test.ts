@@ -35,7 +35,7 @@ const user = (username: string, email: string, quota: number) =>
 it('mails a user over real SMTP when a request takes their quota below QuotaRemindThreshold, once, with the amount and the top-up link', async () => {
   await t.ctx.options.set('QuotaRemindThreshold', '500000');
   const errors: unknown[] = [];
-  const reminder = new QuotaReminder(t.ctx.storage.db, t.ctx.options, new Notifier(t.ctx.storage.db, t.ctx.options), new MemorySharedStore(), (e) => errors.push(e));
+  const reminder = new QuotaReminder(t.ctx.storage.db, t.ctx.options, new Notifier(t.ctx.storage.db, t.ctx.repositories.logs, t.ctx.options), new MemorySharedStore(), (e) => errors.push(e));
   const ledger = new QuotaLedger(t.ctx.storage.db, t.ctx.storage.dialect, reminder);
   const id = await user('spender', 'spender@example.com', 600_000);
   const silent = await user('nomail', '', 600_000);

@@ -52,7 +52,7 @@ it('writes a system log and delivers through Message Pusher first, without an e-
     await t.ctx.options.set('MessagePusherToken', 'push-secret');
     const before = mails.length;
     const errors: unknown[] = [];
-    const notifier = new Notifier(t.ctx.storage.db, t.ctx.options, (e) => errors.push(e));
+    const notifier = new Notifier(t.ctx.storage.db, t.ctx.repositories.logs, t.ctx.options, (e) => errors.push(e));
     await notifier.notifyRoot('渠道已禁用', '渠道「a」已被自动禁用');
     expect(errors).toEqual([]);
     const logs = await t.ctx.storage.db.selectFrom('logs').selectAll().where('type', '=', 4).execute();
@@ -71,7 +71,7 @@ it('falls back to e-mail over real SMTP when Message Pusher refuses or is not se
     await t.ctx.options.set('MessagePusherAddress', pusher.url);
     const before = mails.length;
     const errors: unknown[] = [];
-    await new Notifier(t.ctx.storage.db, t.ctx.options, (e) => errors.push(e)).notifyRoot('渠道已禁用', '渠道「b」已被自动禁用');
+    await new Notifier(t.ctx.storage.db, t.ctx.repositories.logs, t.ctx.options, (e) => errors.push(e)).notifyRoot('渠道已禁用', '渠道「b」已被自动禁用');
     expect(pusher.pushed).toHaveLength(1);
     expect(String(errors[0])).toContain('无效的 token');
     expect(mails.length).toBe(before + 1);
@@ -79,7 +79,7 @@ it('falls back to e-mail over real SMTP when Message Pusher refuses or is not se
     expect(readMail(mails.at(-1)!).text).toContain('渠道「b」已被自动禁用');
 
     await t.ctx.options.set('MessagePusherAddress', '');
-    await new Notifier(t.ctx.storage.db, t.ctx.options).notifyRoot('渠道已启用', '渠道「b」已被自动启用');
+    await new Notifier(t.ctx.storage.db, t.ctx.repositories.logs, t.ctx.options).notifyRoot('渠道已启用', '渠道「b」已被自动启用');
     expect(mails.length).toBe(before + 2);
     expect(pusher.pushed).toHaveLength(1);
   } finally {
@@ -91,6 +91,6 @@ it('a failing delivery is reported, never thrown', async () => {
   await t.ctx.options.set('SMTPPort', '1');
   await t.ctx.options.set('MessagePusherAddress', '');
   const errors: unknown[] = [];
-  await new Notifier(t.ctx.storage.db, t.ctx.options, (e) => errors.push(e)).notifyRoot('x', 'y');
+  await new Notifier(t.ctx.storage.db, t.ctx.repositories.logs, t.ctx.options, (e) => errors.push(e)).notifyRoot('x', 'y');
   expect(errors).toHaveLength(1);
 });

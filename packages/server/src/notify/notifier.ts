@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import nodemailer from 'nodemailer';
 import { request } from 'undici';
 import type { OptionStore } from '../options/option-store.js';
+import type { LogsRepository } from '../storage/repositories/logs.js';
 import type { Database } from '../storage/schema.js';
 
 /**
@@ -14,12 +15,14 @@ import type { Database } from '../storage/schema.js';
 export class Notifier {
   constructor(
     private readonly db: Kysely<Database>,
+    /** The logs table's writer (the notice's system log row). */
+    private readonly logs: LogsRepository,
     private readonly options: OptionStore,
     private readonly onError: (error: unknown, what: string) => void = () => undefined,
   ) {}
 
   async notifyRoot(subject: string, content: string): Promise<void> {
-    await this.db.insertInto('logs').values({ type: LogType.System, username: '', created_at: Math.floor(Date.now() / 1000), quota: 0, content }).execute();
+    await this.logs.insert({ type: LogType.System, username: '', created_at: Math.floor(Date.now() / 1000), quota: 0, content });
     if (this.options.get('MessagePusherAddress')) {
       try {
         await this.pushMessage(subject, content);

@@ -1,7 +1,7 @@
 import { modelParams } from '@model-relay/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from '../http/typed-routes.js';
-import { billingRoutes } from './billing-routes.js';
+import { keyBalanceRoutes } from './key-balance-routes.js';
 import { anthropicDialect } from './dialects/anthropic/index.js';
 import { geminiDialect } from './dialects/gemini/index.js';
 import { openAiChatDialect } from './dialects/openai-chat/index.js';
@@ -33,7 +33,7 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayDeps): Promis
 
     await v1.register(async (openai) => {
       openai.setErrorHandler(errorHandler(openAiChatDialect));
-      billingRoutes(openai, deps);
+      keyBalanceRoutes(openai, deps);
       openAiIngress(openai, deps);
       openAiResponsesIngress(openai, deps);
       openai.get('/v1/models', async (request) => {

@@ -97,7 +97,7 @@ describe.each(testDatabases())('storage on $name', (database) => {
   });
 
   it('filters logs, sums consumed quota and deletes history before a time', async () => {
-    const logs = new LogsRepository(storage.db);
+    const logs = new LogsRepository(storage.db, storage.dialect);
     await logs.insert({ user_id: 1, username: 'alice', type: 2, created_at: 100, quota: 10, model_name: 'gpt-4o', token_name: 't1' });
     await logs.insert({ user_id: 1, username: 'alice', type: 2, created_at: 200, quota: 20, model_name: 'gpt-4o-mini', token_name: 't1' });
     await logs.insert({ user_id: 2, username: 'bob', type: 1, created_at: 300, quota: 1000 });
@@ -111,7 +111,7 @@ describe.each(testDatabases())('storage on $name', (database) => {
   });
 
   it('a large cleanup deletes in batches, oldest first, and keeps every newer row', async () => {
-    const logs = new LogsRepository(storage.db);
+    const logs = new LogsRepository(storage.db, storage.dialect);
     await storage.db.deleteFrom('logs').execute();
     const old = 2 * DELETE_BATCH + 7;
     const rows = Array.from({ length: old + 50 }, (_, i) => ({ user_id: 1, username: 'alice', type: 2, created_at: 1_000 + i, quota: 1 }));

@@ -17,11 +17,9 @@ import {
 import { fail } from '../../lib/errors.js';
 import { nowSeconds, parseInput } from '../../lib/validate.js';
 import type { OptionStore } from '../../options/option-store.js';
-import type { Kysely } from 'kysely';
-import { UsageRollupsRepository, type Bucketing, type RollupFilter } from '../../storage/repositories/usage-rollups.js';
-import type { Database } from '../../storage/schema.js';
+import type { Bucketing, RollupFilter, UsageRollupsRepository } from '../../storage/repositories/usage-rollup-queries.js';
 import type { UsersRepository } from '../../storage/repositories/users.js';
-import type { Caller } from '../user/user-service.js';
+import type { Caller } from '../../auth/caller.js';
 import { toCsv } from './csv.js';
 import { modelSeriesOf, modelsOf, seriesOf, topChannels, topTokens, topUsers, totalsOfCells } from './fold-usage.js';
 
@@ -161,10 +159,6 @@ export class DashboardService {
 }
 
 /** The service over the database's rollups (the routes never reach storage themselves). */
-export function createDashboardService(db: Kysely<Database>, users: UsersRepository, options: OptionStore): DashboardService {
-  return new DashboardService(new UsageRollupsRepository(db), users, options);
-}
-
 /** A bucket's start in the viewer's zone: YYYY-MM-DD for days, YYYY-MM-DD HH:00 for hours. */
 function formatLocal(time: number, tz: number, granularity: DashboardGranularity): string {
   const d = new Date((time + tz * 60) * 1000);

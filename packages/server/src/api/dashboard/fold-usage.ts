@@ -1,5 +1,5 @@
 import { DASHBOARD_CHART_MODELS, EMPTY_TOTALS, type ModelPoint, type ModelUsage, type UsagePoint, type UsageTotals } from '@model-relay/contract';
-import type { Cell, OwnerCell } from '../../storage/repositories/usage-rollups.js';
+import type { Cell, OwnerCell } from '../../storage/repositories/usage-rollup-queries.js';
 
 /** Adds b's counters to a copy of a. */
 export function add(a: UsageTotals, b: UsageTotals): UsageTotals {

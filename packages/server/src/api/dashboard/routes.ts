@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { callerOf, requireAdmin, requireUser } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { ok, type ZodTypeProvider } from '../../http/typed-routes.js';
-import { createDashboardService, type Scope } from './dashboard-service.js';
+import type { Scope } from './dashboard-service.js';
 
 /**
  * /api/dashboard: usage summed from the hourly rollups. /self/... is the caller's own usage (any user);
@@ -11,7 +11,7 @@ import { createDashboardService, type Scope } from './dashboard-service.js';
  */
 export function dashboardRoutes(server: FastifyInstance, ctx: AppContext): void {
   const app = server.withTypeProvider<ZodTypeProvider>();
-  const dashboard = createDashboardService(ctx.storage.reader, ctx.repositories.users, ctx.options);
+  const dashboard = ctx.services.dashboard;
   const scopes = [
     { prefix: '/api/dashboard/self', guard: requireUser(ctx), query: dashboardQuerySchema, scope: (request: FastifyRequest): Scope => ({ kind: 'self', caller: callerOf(request) }) },
     { prefix: '/api/dashboard', guard: requireAdmin(ctx), query: adminDashboardQuerySchema, scope: (): Scope => ({ kind: 'all' }) },

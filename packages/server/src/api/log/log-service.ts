@@ -1,7 +1,7 @@
 import type { LogAttempt, LogDto, LogFilterQuery, LogRouting } from '@model-relay/contract';
 import type { LogFilter, LogsRepository } from '../../storage/repositories/logs.js';
 import type { LogRow } from '../../storage/schema.js';
-import type { Caller } from '../user/user-service.js';
+import type { Caller } from '../../auth/caller.js';
 
 
 function toLogDto(row: LogRow): LogDto {

@@ -9,7 +9,8 @@ import type { OptionStore } from '../../options/option-store.js';
 import type { BindingColumn, UserBindingsRepository } from '../../storage/repositories/user-bindings.js';
 import type { UsersRepository } from '../../storage/repositories/users.js';
 import type { UserRow } from '../../storage/schema.js';
-import type { Caller, UserService } from '../user/user-service.js';
+import type { Caller } from '../../auth/caller.js';
+import type { UserService } from '../user/user-service.js';
 
 /** How long an OAuth `state` waits for its callback. */
 export const OAUTH_STATE_TTL_SECONDS = 600;

@@ -1,7 +1,7 @@
 import { emailBindQuery, oauthCallbackQuery, oauthCodeQuery } from '@model-relay/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { callerOf, criticalRateLimit, requireUser, resolveCaller } from '../../auth/authenticate.js';
-import type { Caller } from '../user/user-service.js';
+import type { Caller } from '../../auth/caller.js';
 import { startSession } from '../../auth/session-lifecycle.js';
 import type { AppContext } from '../../context.js';
 import { ok, type ZodTypeProvider } from '../../http/typed-routes.js';

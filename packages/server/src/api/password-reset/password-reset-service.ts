@@ -34,23 +34,22 @@ export class PasswordResetService {
     if (!this.options.get('SMTPServer')) fail('管理员未配置 SMTP 服务器，无法发送邮件');
     if (!(await this.codes.startResendPause('reset', email))) fail(AccountMessages.sendTooOften);
     const token = randomHex(16);
-    await this.codes.issue('reset', email, token);
     const link = `${serverAddress}/user/reset?email=${encodeURIComponent(email)}&token=${token}`;
     const minutes = EMAIL_CODE_TTL_SECONDS.reset / 60;
     const systemName = this.options.get('SystemName');
-    try {
-      await this.notifier.sendMail(
-        email,
-        '密码重置',
-        `您好，你正在进行 ${systemName} 密码重置。\n打开以下链接重置密码：${link}\n链接 ${minutes} 分钟内有效，如果不是本人操作，请忽略。`,
-        `<p>您好，你正在进行 ${escapeHtml(systemName)} 密码重置。</p><p>点击 <a href="${escapeHtml(link)}">此处</a> 进行密码重置，或打开：${escapeHtml(link)}</p><p>链接 ${minutes} 分钟内有效，如果不是本人操作，请忽略。</p>`,
-      );
-    } catch (error) {
-      this.onError(error, 'password reset mail');
-      await this.codes.revoke('reset', email);
-      await this.codes.endResendPause('reset', email);
-      fail('邮件发送失败，请联系管理员检查 SMTP 设置');
-    }
+    await this.codes.issueAndMail(
+      'reset',
+      email,
+      token,
+      () =>
+        this.notifier.sendMail(
+          email,
+          '密码重置',
+          `您好，你正在进行 ${systemName} 密码重置。\n打开以下链接重置密码：${link}\n链接 ${minutes} 分钟内有效，如果不是本人操作，请忽略。`,
+          `<p>您好，你正在进行 ${escapeHtml(systemName)} 密码重置。</p><p>点击 <a href="${escapeHtml(link)}">此处</a> 进行密码重置，或打开：${escapeHtml(link)}</p><p>链接 ${minutes} 分钟内有效，如果不是本人操作，请忽略。</p>`,
+        ),
+      (error) => this.onError(error, 'password reset mail'),
+    );
   }
 
   /** Checks and uses up the token, sets a new random password and returns it. */

@@ -4,7 +4,6 @@ import { requireAdmin, resolveCaller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../lib/errors.js';
 import { ok, type ZodTypeProvider } from '../../http/typed-routes.js';
-import { PricingService } from './pricing-service.js';
 
 /**
  * GET /api/pricing: the price list of the caller's group (signed in by session or access token), or of the
@@ -13,7 +12,7 @@ import { PricingService } from './pricing-service.js';
  */
 export function pricingRoutes(server: FastifyInstance, ctx: AppContext): void {
   const app = server.withTypeProvider<ZodTypeProvider>();
-  const pricing = new PricingService(ctx.storage.db, ctx.options);
+  const pricing = ctx.services.pricing;
   app.get('/api/pricing', async (request, reply) => {
     // A client may send a header this API does not know (an sk- key): such a caller is read as a visitor.
     const caller = await resolveCaller(ctx, request, reply).catch(() => null);

@@ -2,12 +2,13 @@ import { LogType, RedemptionStatus } from '@model-relay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OptionStore } from '../../options/option-store.js';
 import { RelayCache } from '../../storage/relay-cache.js';
+import { LogsRepository } from '../../storage/repositories/logs.js';
 import { OptionsRepository } from '../../storage/repositories/options.js';
 import { RedemptionsRepository } from '../../storage/repositories/redemptions.js';
 import { UsersRepository } from '../../storage/repositories/users.js';
 import type { Storage } from '../../storage/database.js';
 import { testDatabases } from '../../test-support/databases.js';
-import type { Caller } from '../user/user-service.js';
+import type { Caller } from '../../auth/caller.js';
 import { RedemptionService } from './redemption-service.js';
 
 const REDEEMERS = 30;
@@ -24,7 +25,7 @@ describe.each(testDatabases())('redeeming on $name', (database) => {
     const options = new OptionStore(new OptionsRepository(storage.db));
     await options.load();
     cache = new RelayCache(60_000);
-    service = new RedemptionService(new RedemptionsRepository(storage.db, cache), options);
+    service = new RedemptionService(new RedemptionsRepository(storage.db, new LogsRepository(storage.db, storage.dialect), cache), options);
     const users = new UsersRepository(storage.db, cache);
     callers = [];
     for (let i = 0; i < REDEEMERS; i++) {

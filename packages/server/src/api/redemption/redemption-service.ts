@@ -14,7 +14,7 @@ import { nowSeconds, parseInput } from '../../lib/validate.js';
 import type { OptionStore } from '../../options/option-store.js';
 import { RedeemerGoneError, type RedemptionsRepository } from '../../storage/repositories/redemptions.js';
 import type { RedemptionRow } from '../../storage/schema.js';
-import type { Caller } from '../user/user-service.js';
+import type { Caller } from '../../auth/caller.js';
 
 export function toRedemptionDto(row: RedemptionRow): RedemptionDto {
   return {

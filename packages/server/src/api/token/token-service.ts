@@ -4,7 +4,7 @@ import { randomAlphanumeric } from '../../lib/random.js';
 import { nowSeconds, parseInput } from '../../lib/validate.js';
 import type { TokenOrder, TokensRepository } from '../../storage/repositories/tokens.js';
 import type { TokenRow } from '../../storage/schema.js';
-import type { Caller } from '../user/user-service.js';
+import type { Caller } from '../../auth/caller.js';
 
 /** Keys are 48 random alphanumerics stored without the "sk-" prefix (docs/console.md §3). */
 export const KEY_LENGTH = 48;

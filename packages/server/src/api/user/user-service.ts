@@ -14,6 +14,7 @@ import {
   type UserDto,
 } from '@model-relay/contract';
 import type { Kysely } from 'kysely';
+import type { Caller } from '../../auth/caller.js';
 import { emailDomainAllowed, type EmailCodes } from '../../auth/email-codes.js';
 import { hashPassword, needsRehash, verifyPassword } from '../../auth/password.js';
 import { fail } from '../../lib/errors.js';
@@ -25,13 +26,6 @@ import type { UserOrder, UsersRepository } from '../../storage/repositories/user
 import type { Database, UserRow } from '../../storage/schema.js';
 import { isUniqueViolation } from '../../storage/unique-violation.js';
 import { toUserDto } from './user-dto.js';
-
-/** The caller of an /api route, as the auth layer resolved it. */
-export interface Caller {
-  id: number;
-  role: number;
-  username: string;
-}
 
 export const ROOT_DEFAULT_QUOTA = 500_000_000_000_000;
 

@@ -24,21 +24,20 @@ export class VerificationService {
     if (!this.options.get('SMTPServer')) fail('管理员未配置 SMTP 服务器，无法发送邮件');
     if (!(await this.codes.startResendPause('verify', email))) fail(AccountMessages.sendTooOften);
     const code = newVerificationCode();
-    await this.codes.issue('verify', email, code);
     const minutes = EMAIL_CODE_TTL_SECONDS.verify / 60;
     const systemName = this.options.get('SystemName');
-    try {
-      await this.notifier.sendMail(
-        email,
-        '邮箱验证邮件',
-        `您好，你正在进行 ${systemName} 邮箱验证。\n您的验证码为：${code}\n验证码 ${minutes} 分钟内有效，如果不是本人操作，请忽略。`,
-        `<p>您好，你正在进行 ${escapeHtml(systemName)} 邮箱验证。</p><p>您的验证码为：<strong>${code}</strong></p><p>验证码 ${minutes} 分钟内有效，如果不是本人操作，请忽略。</p>`,
-      );
-    } catch (error) {
-      this.onError(error, 'verification mail');
-      await this.codes.revoke('verify', email);
-      await this.codes.endResendPause('verify', email);
-      fail('邮件发送失败，请联系管理员检查 SMTP 设置');
-    }
+    await this.codes.issueAndMail(
+      'verify',
+      email,
+      code,
+      () =>
+        this.notifier.sendMail(
+          email,
+          '邮箱验证邮件',
+          `您好，你正在进行 ${systemName} 邮箱验证。\n您的验证码为：${code}\n验证码 ${minutes} 分钟内有效，如果不是本人操作，请忽略。`,
+          `<p>您好，你正在进行 ${escapeHtml(systemName)} 邮箱验证。</p><p>您的验证码为：<strong>${code}</strong></p><p>验证码 ${minutes} 分钟内有效，如果不是本人操作，请忽略。</p>`,
+        ),
+      (error) => this.onError(error, 'verification mail'),
+    );
   }
 }

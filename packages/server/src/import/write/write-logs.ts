@@ -1,8 +1,9 @@
 import { LogType } from '@model-relay/contract';
 import type { Transaction } from 'kysely';
-import { hourOf, writeRollups, type Rollup } from '../../billing/usage-rollups.js';
+import { hourOf, writeRollups, type Rollup } from '../../billing/rollup-writer.js';
 import type { Dialect } from '../../storage/database.js';
 import { RawSql } from '../../storage/raw-sql.js';
+import { LogsRepository } from '../../storage/repositories/logs.js';
 import type { Database } from '../../storage/schema.js';
 import { mapLog, type LogIdMaps } from '../map/map-logs.js';
 import { int } from '../map/values.js';
@@ -13,7 +14,6 @@ import type { SourceDatabase } from '../source/open-source.js';
 
 /** Rollup rows the import writes carry this instance id (rollups are summed over instances). */
 export const IMPORT_INSTANCE = 'import';
-const ROWS_PER_INSERT = 200;
 
 /**
  * Copies the source's logs with ids after `afterId`, `batchSize` at a time, and adds the consume and error logs
@@ -34,6 +34,8 @@ export async function copyLogs(options: {
 }): Promise<number> {
   const { source, product, trx, ids, report, progress } = options;
   const raw = new RawSql(options.dialect);
+  /** The logs table's one writer (storage/repositories/logs.ts). */
+  const writer = trx ? new LogsRepository(trx, options.dialect) : undefined;
   const total = int((await source.query(`select count(*) as n from ${source.id('logs')} where id > ?`, [options.afterId]))[0]?.n);
   report.count('logs', 'read', total);
   progress.start('日志', total);
@@ -45,7 +47,7 @@ export async function copyLogs(options: {
     const logs = rows.map((row) => mapLog(product, row, ids));
     last = int(rows[rows.length - 1].id);
     if (trx) {
-      for (let i = 0; i < logs.length; i += ROWS_PER_INSERT) await trx.insertInto('logs').values(logs.slice(i, i + ROWS_PER_INSERT)).execute();
+      await writer?.insertMany(logs, trx);
       const rollups = new Map<string, Rollup>();
       for (const log of logs) {
         if (log.type !== LogType.Consume && log.type !== LogType.Error) continue;

@@ -1,11 +1,20 @@
 import { createHash } from 'node:crypto';
 import { AccountMessages } from '@model-relay/contract';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { SharedStore } from '../../cluster/shared-store.js';
+import type { OptionStore } from '../../options/option-store.js';
 import { fail } from '../../lib/errors.js';
+import type { TurnstileVerifier } from './turnstile-verifier.js';
 
 /** How long a passed check is remembered: Turnstile's own token lifetime. */
 const PASSED_TTL_SECONDS = 300;
+
+/** What the check uses: the options that switch it on and hold the secret, the verifier, the shared store of passed tokens. */
+export interface TurnstileDeps {
+  options: Pick<OptionStore, 'bool' | 'get'>;
+  integrations: { turnstile: Pick<TurnstileVerifier, 'verify'> };
+  shared: Pick<SharedStore, 'get' | 'set'>;
+}
 
 /**
  * Guard (`preValidation`) of the routes a bot-check guards (registration, e-mail code, password reset) when
@@ -14,7 +23,7 @@ const PASSED_TTL_SECONDS = 300;
  * "register", so a passed token is remembered for its lifetime, for the address that passed it (one-api
  * remembered it in the session).
  */
-export function turnstileCheck(ctx: AppContext): preHandlerAsyncHookHandler {
+export function turnstileCheck(ctx: TurnstileDeps): preHandlerAsyncHookHandler {
   return async (request) => {
     if (!ctx.options.bool('TurnstileCheckEnabled')) return;
     const token = turnstileToken(request);

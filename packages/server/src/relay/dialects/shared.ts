@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ImageSource } from '../canonical.js';
+import type { ImageSource, Message } from '../canonical.js';
 import { RelayError } from '../relay-error.js';
 
 /** Reads a `data:<media type>;base64,<data>` URL into an inline image, or keeps the URL. */
@@ -88,4 +88,12 @@ export class VendorAnswerError extends UpstreamStreamError {
   ) {
     super(message);
   }
+}
+
+/** Appends a parsed turn; turns of one role in a row are merged (the other dialects need roles to alternate), an empty one is dropped. */
+export function appendTurn(messages: Message[], message: Message): void {
+  if (message.content.length === 0) return;
+  const last = messages.at(-1);
+  if (last && last.role === message.role) (last.content as unknown[]).push(...message.content);
+  else messages.push(message);
 }

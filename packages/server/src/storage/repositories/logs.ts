@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import { PAGE_SIZE } from '@model-relay/contract';
-import type { Database, LogRow, NewLog } from '../schema.js';
+import type { Dialect } from '../database.js';
+import { chunks, RawSql, ROWS_PER_STATEMENT, valuesList, type Executor } from '../raw-sql.js';
+import type { Database, LogRow, LogsTable, NewLog } from '../schema.js';
 
 export interface LogFilter {
   type?: number;
@@ -18,15 +20,70 @@ export interface LogFilter {
 /** Rows per statement of a cleanup (see deleteBefore). */
 export const DELETE_BATCH = 2_000;
 
+/**
+ * Every column a log insert writes, each with what a row that leaves it out gets (the table's default): the one
+ * column list of the logs table. `created_at` and `type` have no default; every row names them.
+ */
+const LOG_COLUMNS = {
+  user_id: 0,
+  created_at: 0,
+  type: 0,
+  content: null,
+  username: '',
+  token_name: '',
+  token_id: 0,
+  model_name: '',
+  quota: 0,
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  channel_id: 0,
+  request_id: '',
+  elapsed_time: 0,
+  is_stream: 0,
+  first_byte_ms: 0,
+  channel_name: '',
+  dialect: '',
+  cached_tokens: 0,
+  cache_write_tokens: 0,
+  reasoning_tokens: 0,
+  error: null,
+  attempts: null,
+  routing: null,
+} satisfies Record<Exclude<keyof LogsTable, 'id'>, unknown>;
+const COLUMN_NAMES = Object.keys(LOG_COLUMNS) as Array<keyof typeof LOG_COLUMNS>;
+const INSERT_HEAD = `insert into logs (${COLUMN_NAMES.join(', ')}) values `;
+
+/**
+ * The logs table: its one writer (`insert`, `insertMany`, used by the ledger, the account and redemption code,
+ * the notices and the import alike; only migrations write rows of their own) and its searches.
+ */
 export class LogsRepository {
+  private readonly sql: RawSql;
+
   /** `reader` runs the searches and sums (Storage.reader: off the event loop on SQLite); writes go to `db`. */
   constructor(
     private readonly db: Kysely<Database>,
+    dialect: Dialect,
     private readonly reader: Kysely<Database> = db,
-  ) {}
+  ) {
+    this.sql = new RawSql(dialect);
+  }
 
-  async insert(log: NewLog, db: Kysely<Database> = this.db): Promise<void> {
-    await db.insertInto('logs').values(log).execute();
+  /** Writes one row, in `executor` (the caller's transaction) or on its own. */
+  insert(log: NewLog, executor: Executor = this.db): Promise<void> {
+    return this.insertMany([log], executor);
+  }
+
+  /**
+   * Writes the rows in multi-row statements of up to ROWS_PER_STATEMENT rows (the ledger writes a whole batch's
+   * logs this way, inside its transaction). Hand-written SQL (raw-sql.ts): it runs on every relay request.
+   */
+  async insertMany(logs: readonly NewLog[], executor: Executor = this.db): Promise<void> {
+    for (const part of chunks(logs, ROWS_PER_STATEMENT)) {
+      const values: unknown[] = [];
+      for (const log of part) for (const column of COLUMN_NAMES) values.push(log[column] ?? LOG_COLUMNS[column]);
+      await this.sql.run(executor, INSERT_HEAD + valuesList(part.length, COLUMN_NAMES.length), values);
+    }
   }
 
   private filtered(filter: LogFilter) {

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { LogType, PAGE_SIZE, RedemptionStatus, idFromKeyword } from '@model-relay/contract';
 import type { RelayCache } from '../relay-cache.js';
 import type { Database, RedemptionRow } from '../schema.js';
+import type { LogsRepository } from './logs.js';
 import { escapeLike } from './users.js';
 
 export type NewRedemption = Omit<RedemptionRow, 'id'>;
@@ -20,6 +21,8 @@ export class RedeemerGoneError extends Error {
 export class RedemptionsRepository {
   constructor(
     private readonly db: Kysely<Database>,
+    /** The logs table's writer: a redemption writes its top-up log in its own transaction. */
+    private readonly logs: LogsRepository,
     private readonly cache?: RelayCache,
   ) {}
 
@@ -111,10 +114,7 @@ export class RedemptionsRepository {
         .executeTakeFirst();
       // The user vanished meanwhile: roll the claim back rather than burn the code.
       if (Number(credited.numUpdatedRows) !== 1) throw new RedeemerGoneError();
-      await trx
-        .insertInto('logs')
-        .values({ user_id: user.id, username: user.username, type: LogType.TopUp, created_at: now, quota, content: logContent(code) })
-        .execute();
+      await this.logs.insert({ user_id: user.id, username: user.username, type: LogType.TopUp, created_at: now, quota, content: logContent(code) }, trx);
       return { ok: true, code };
     });
     // After the commit: the relay's copy of the user must not keep the old balance.

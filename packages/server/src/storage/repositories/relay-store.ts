@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { ChannelStatus } from '@model-relay/contract';
 import type { RelayCache } from '../relay-cache.js';
 import type { ChannelRow, Database, TokenRow, UserRow } from '../schema.js';
+import { TokensRepository } from './tokens.js';
 
 /** A channel that can serve a (group, model) pair, with what selection needs. */
 export interface Candidate {
@@ -12,10 +13,14 @@ export interface Candidate {
 
 /** The reads and the few writes the relay makes outside the billing ledger. */
 export class RelayStore {
+  private readonly tokens: TokensRepository;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly cache?: RelayCache,
-  ) {}
+  ) {
+    this.tokens = new TokensRepository(db, cache);
+  }
 
   findTokenByKey(key: string): Promise<TokenRow | undefined> {
     const load = () => this.db.selectFrom('tokens').selectAll().where('key', '=', key).executeTakeFirst();
@@ -81,9 +86,9 @@ export class RelayStore {
     return (scope === 'disabled' ? query.where('status', '!=', ChannelStatus.Enabled) : query).orderBy('id').execute();
   }
 
-  async setTokenStatus(id: number, status: number): Promise<void> {
-    await this.db.updateTable('tokens').set({ status }).where('id', '=', id).execute();
-    this.cache?.invalidateTokens();
+  /** Written by the tokens table's writer (tokens.ts). */
+  setTokenStatus(id: number, status: number): Promise<void> {
+    return this.tokens.setStatusById(id, status);
   }
 
   /** Sets a channel's status and keeps the abilities index in step, in one transaction. */

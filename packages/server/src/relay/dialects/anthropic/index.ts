@@ -1,7 +1,8 @@
 import { collectText, promptBoundOf, type MediaReader } from '../media.js';
 import type { Dialect } from '../types.js';
 import { asNumber, asString, declaresTools, isRecord, largestLimit, parseEvent, TOOL_PROMPT_OVERHEAD } from '../shared.js';
-import { buildMessagesRequest, parseMessagesRequest } from './request.js';
+import { buildMessagesRequest } from './build-request.js';
+import { parseMessagesRequest } from './parse-request.js';
 import { anthropicErrorBody, parseMessagesResponse, writeMessagesResponse } from './response.js';
 import { createMessagesStreamReader, createMessagesStreamWriter } from './stream.js';
 

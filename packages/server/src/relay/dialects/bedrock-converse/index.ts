@@ -1,7 +1,8 @@
 import { collectText, promptBoundOf, type MediaReader } from '../media.js';
 import type { Dialect } from '../types.js';
 import { asNumber, asString, declaresTools, isRecord, largestLimit, TOOL_PROMPT_OVERHEAD } from '../shared.js';
-import { buildConverseRequest, parseConverseRequest } from './request.js';
+import { buildConverseRequest } from './build-request.js';
+import { parseConverseRequest } from './parse-request.js';
 import { converseErrorBody, parseConverseResponse, writeConverseResponse } from './response.js';
 import { createConverseStreamReader, createConverseStreamWriter } from './stream.js';
 

@@ -1,6 +1,6 @@
-import type { AssistantPart, ChatRequest, ImagePart, Message, ReasoningConfig, ResponseFormat, TextPart, ToolCallPart, ToolChoice, UserPart } from '../../canonical.js';
+import type { AssistantPart, ChatRequest, ImagePart, ReasoningConfig, ResponseFormat, TextPart, ToolCallPart, ToolChoice, UserPart } from '../../canonical.js';
 import { emptyRequest } from '../../canonical.js';
-import { asArray, asNumber, asString, badRequest, isRecord } from '../shared.js';
+import { appendTurn, asArray, asNumber, asString, badRequest, isRecord } from '../shared.js';
 import { camelProto } from './proto-json.js';
 import { schemaFromGemini } from './schema.js';
 
@@ -29,9 +29,9 @@ export function parseGenerateContentRequest(raw: Record<string, unknown>): ChatR
     if (role === 'model') {
       const assistant = modelParts(parts, turn);
       open = assistant.filter((p): p is ToolCallPart => p.type === 'tool_call');
-      append(request.messages, { role: 'assistant', content: assistant });
+      appendTurn(request.messages, { role: 'assistant', content: assistant });
     } else if (role === 'user' || role === 'function') {
-      append(request.messages, { role: 'user', content: userParts(parts, open, turn) });
+      appendTurn(request.messages, { role: 'user', content: userParts(parts, open, turn) });
     } else {
       throw badRequest('contents 的 role 只能是 user 或 model');
     }
@@ -67,13 +67,6 @@ export function parseGenerateContentRequest(raw: Record<string, unknown>): ChatR
   return request;
 }
 
-/** Turns of one role in a row are merged: the other dialects need roles to alternate. */
-function append(messages: Message[], message: Message): void {
-  if (message.content.length === 0) return;
-  const last = messages.at(-1);
-  if (last && last.role === message.role) (last.content as unknown[]).push(...message.content);
-  else messages.push(message);
-}
 
 function imageOf(part: Record<string, unknown>): ImagePart | undefined {
   const inline = isRecord(part.inlineData) ? part.inlineData : undefined;

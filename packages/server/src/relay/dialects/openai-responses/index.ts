@@ -7,8 +7,7 @@ import { buildResponsesRequest } from './build-request.js';
 import { clientToolMap } from './client-tools.js';
 import { parseResponsesRequest } from './parse-request.js';
 import { parseResponsesResponse, writeResponsesResponse } from './response.js';
-import { createResponsesStreamReader } from './stream-reader.js';
-import { createResponsesStreamWriter } from './stream-writer.js';
+import { createResponsesStreamReader, createResponsesStreamWriter } from './stream.js';
 
 /** Input images and files, inline (a data URL), by URL or by file id; Chat Completions' parts where they appear. */
 const responsesMedia: MediaReader = (part) => {

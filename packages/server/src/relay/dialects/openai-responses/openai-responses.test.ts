@@ -9,7 +9,7 @@ import { UpstreamStreamError } from '../shared.js';
 import { carry } from './carrier.js';
 import { FREEFORM_PARAMETERS } from './freeform.js';
 import { openAiResponsesDialect as responses } from './index.js';
-import { ResponsesStreamReader } from './stream-reader.js';
+import { ResponsesStreamReader } from './stream.js';
 import { mediaBoundsFor } from '../../../billing/media-bounds.js';
 
 const context = { id: 'resp_abc', model: 'claude-sonnet-4-5', created: 1700000000, includeUsage: true };

@@ -8,7 +8,7 @@ import { authenticateKey } from './pipeline/authenticate-key.js';
  * /dashboard/billing/subscription and /dashboard/billing/usage (also under /v1). With DisplayTokenStatEnabled
  * the numbers are the key's own, else its owner's; amounts are dollars when DisplayInCurrencyEnabled.
  */
-export function billingRoutes(app: FastifyInstance, deps: { store: RelayStore; options: OptionStore }): void {
+export function keyBalanceRoutes(app: FastifyInstance, deps: { store: RelayStore; options: OptionStore }): void {
   const amounts = async (request: Parameters<typeof authenticateKey>[1]) => {
     const { token, user } = await authenticateKey(deps.store, request, { allowExhausted: true });
     const perUnit = deps.options.bool('DisplayInCurrencyEnabled') ? deps.options.number('QuotaPerUnit') : 1;
