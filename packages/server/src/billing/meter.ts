@@ -238,6 +238,11 @@ export class Meter {
     return false;
   }
 
+  /** Whether the reservation is held (a careful one always is; an optimistic one once its commit answered). */
+  get held(): boolean {
+    return this.reservation !== undefined;
+  }
+
   /** How far the answer got (best effort, for a takeover's charge). */
   progress(channelId: number, deliveredChars: number): void {
     this.deps.ledger.progress({ requestId: this.request.requestId, channelId, deliveredChars });

@@ -27,7 +27,7 @@ import { selectChannel } from './select-channel.js';
  */
 
 
-/** What the attempts need of the request's billing meter (billing/meter.ts), as it stood when they began. */
+/** What the attempts need of the request's billing meter (billing/meter.ts); its cap does not change while they run. */
 export interface MeterView {
   /** The output cap per answer to send upstream (undefined: the reservation covers the whole allowance). */
   cap: number | undefined;

@@ -16,10 +16,11 @@ export type { IncomingCall, RelayDeps } from './types.js';
 const MAX_MODEL_LENGTH = 200;
 
 /**
- * The relay pipeline for one request: authenticate the key -> reserve quota -> (select a channel -> build
- * the upstream request, translating between dialects only when they differ -> send -> deliver, retrying on
- * another channel after a failure the client has not seen) -> settle once. The reservation is settled exactly
- * once on every path, including thrown errors, through `finally`. The channel loop is attempt-channels.ts.
+ * The relay pipeline for one request: authenticate the key -> open the billing meter (admission, plan, reservation)
+ * -> (select a channel -> build the upstream request, translating between dialects only when they differ -> send ->
+ * deliver, retrying on another channel after a failure the client has not seen) -> close the meter once (usage,
+ * cost, log row, settlement). The meter is closed exactly once on every path, including thrown errors, through
+ * `finally`. The channel loop is attempt-channels.ts; billing is billing/meter.ts.
  */
 export function handleRelay(deps: RelayDeps, call: IncomingCall, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   return deps.inFlight.track(relay(deps, call, request, reply).finally(() => release(deps, call)));
@@ -53,8 +54,8 @@ async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyReques
   // the upstream is called, and nothing reaches the client before it has (`meter.ready`); if that reservation is
   // refused after all (another instance spent the balance meanwhile), the upstream call is dropped at its first
   // event, unseen, and the request goes again under a careful reservation.
-  const meter = await billed(
-    deps.meter.open(auth, {
+  const meter = await deps.meter
+    .open(auth, {
       requestId: request.id,
       started,
       endpoint: call.endpoint,
@@ -63,8 +64,8 @@ async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyReques
       facts: call.facts,
       uploadBytes: isUpload(call.body) ? call.body.raw.length : undefined,
       log: request.log,
-    }),
-  );
+    })
+    .catch(refusal);
   const job: Job = { deps, call, auth, meter, models, request, reply };
   if (!(await serve(job))) await serve(job);
 }
@@ -92,13 +93,12 @@ async function serve(job: Job): Promise<boolean> {
   let error: unknown;
   const attempts: LogAttempt[] = [];
   const routing: Routing = { affinity: false, requested: call.facts.model, models: [] };
-  const metered = { cap: meter.cap, allowance: meter.allowance, ready: meter.ready, progress: (channelId: number, chars: number) => meter.progress(channelId, chars) };
   let model = job.models[0];
   for (const [i, next] of job.models.entries()) {
     model = next;
     routing.models.push(next);
     try {
-      ({ outcome, channel } = await attemptChannels(deps, call, next, auth, metered, request, job.reply, attempts, routing));
+      ({ outcome, channel } = await attemptChannels(deps, call, next, auth, meter, request, job.reply, attempts, routing));
       error = undefined;
       break;
     } catch (thrown) {
@@ -108,7 +108,7 @@ async function serve(job: Job): Promise<boolean> {
     }
   }
   // Nothing was held, and nothing reached the client, when an optimistic reservation was refused: every write waits for `ready`.
-  if (!(await billed(meter.confirm()))) return false;
+  if (!meter.held && !(await meter.confirm().catch(refusal))) return false;
   try {
     if (error) throw error;
   } finally {
@@ -119,14 +119,10 @@ async function serve(job: Job): Promise<boolean> {
 }
 
 /** Billing's refusals in OpenAI's shape: a balance too small (429 insufficient_quota), a usage limit reached. */
-async function billed<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof InsufficientQuotaError) throw new RelayError(429, error.message, 'insufficient_quota', 'insufficient_quota');
-    if (error instanceof LimitExceeded) throw limitError(error);
-    throw error;
-  }
+function refusal(error: unknown): never {
+  if (error instanceof InsufficientQuotaError) throw new RelayError(429, error.message, 'insufficient_quota', 'insufficient_quota');
+  if (error instanceof LimitExceeded) throw limitError(error);
+  throw error;
 }
 
 /** The models of a chain that a channel of the group serves. */
