@@ -113,7 +113,7 @@ export class BillingMeter {
    */
   async open(auth: { token: TokenRow; user: UserRow }, request: MeteredRequest): Promise<Meter> {
     const { facts } = request;
-    const admission = await this.admit(limitSubjects(auth, this.deps.options), Math.ceil(facts.promptBound * 0.3));
+    const admission = await this.deps.limits.admit(limitSubjects(auth, this.deps.options), Math.ceil(facts.promptBound * 0.3));
     const generating = request.endpoint === 'chat' || request.endpoint === 'completions';
     const plan = request.models
       .map((m) =>
@@ -136,10 +136,6 @@ export class BillingMeter {
     if (facts.stream && meter.coveredAhead()) meter.reserve(true);
     else await meter.reserve(false);
     return meter;
-  }
-
-  private admit(subjects: LimitSubject[], tokens: number): Promise<Admission> {
-    return this.deps.limits.admit(subjects, tokens);
   }
 }
 
