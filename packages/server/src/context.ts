@@ -18,6 +18,7 @@ import type { OAuthService } from './api/oauth/oauth-service.js';
 import type { PasswordResetService } from './api/password-reset/password-reset-service.js';
 import type { VerificationService } from './api/verification/verification-service.js';
 import type { Integrations } from './integrations/create-integrations.js';
+import type { BillingMeter } from './billing/meter.js';
 import type { QuotaLedger } from './billing/ledger.js';
 import type { UpstreamPools } from './relay/transport/upstream-pools.js';
 import type { RelayStore } from './storage/repositories/relay-store.js';
@@ -67,7 +68,7 @@ export interface AppContext {
   integrations: Integrations;
   channelTests: ChannelTestRunner;
   notifier: Notifier;
-  relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools; counter: TokenCounter; bodies: BodyWorkers; credentials: CredentialResolver; inFlight: InFlightRequests; limits: UsageLimits; affinity: SessionAffinity; metrics: GatewayMetrics };
+  relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools; counter: TokenCounter; bodies: BodyWorkers; credentials: CredentialResolver; inFlight: InFlightRequests; limits: UsageLimits; affinity: SessionAffinity; metrics: GatewayMetrics; meter: BillingMeter };
   version: string;
   startTime: number;
 }

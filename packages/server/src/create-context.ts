@@ -23,6 +23,7 @@ import { VerificationService } from './api/verification/verification-service.js'
 import { EmailCodes } from './auth/email-codes.js';
 import { createIntegrations } from './integrations/create-integrations.js';
 import { UserBindingsRepository } from './storage/repositories/user-bindings.js';
+import { BillingMeter } from './billing/meter.js';
 import { QuotaLedger } from './billing/ledger.js';
 import { QuotaReminder } from './billing/quota-reminder.js';
 import { UpstreamPools } from './relay/transport/upstream-pools.js';
@@ -127,17 +128,20 @@ export async function createContext(config: Config): Promise<AppContext> {
   const inFlight = new InFlightRequests();
   const metrics = new GatewayMetrics({ inFlight: () => inFlight.size, channels: channelHealthFrom(storage.db) });
   ledger.observeCommits((jobs, seconds, statements) => metrics.observeCommit(jobs, seconds, statements));
+  const counter = new TokenCounter();
+  const limits = new UsageLimits(redis, (error) => reportError(error, 'usage limits'));
   const relay = {
     store: new RelayStore(storage.db, cache),
     ledger,
     pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000),
-    counter: new TokenCounter(),
+    counter,
     bodies: new BodyWorkers(),
     credentials: new CredentialResolver(CREDENTIAL_SOURCES),
     inFlight,
-    limits: new UsageLimits(redis, (error) => reportError(error, 'usage limits')),
+    limits,
     affinity: new SessionAffinity(shared, options),
     metrics,
+    meter: new BillingMeter({ ledger, options, counter, limits, holds: inFlight, metrics }),
   };
 
   const channelTests = new ChannelTestRunner({ store: relay.store, options, pools: relay.pools, notifier, credentials: relay.credentials }, shared, config.RELAY_TIMEOUT_SECONDS + 60);

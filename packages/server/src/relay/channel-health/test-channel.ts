@@ -5,14 +5,13 @@ import type { RelayStore } from '../../storage/repositories/relay-store.js';
 import type { ChannelRow } from '../../storage/schema.js';
 import type { UpstreamPools } from '../transport/upstream-pools.js';
 import { CredentialError, type CredentialResolver } from '../credentials/credential-resolver.js';
-import { targetOf } from '../pipeline/attempt-channels.js';
+import { callProvider, targetOf, UpstreamUnreachable } from '../pipeline/call-provider.js';
 import { mapModel } from '../pipeline/map-model.js';
 import { emptyRequest, textOf, type ChatResponse } from '../canonical.js';
 import { dialectOf } from '../dialects/registry.js';
 import { buildUpstream, type UpstreamSpec } from '../pipeline/build-upstream.js';
 import { readAnswer } from '../pipeline/read-answer.js';
 import { adapterFor } from '../providers/registry.js';
-import { sendUpstream } from '../transport/send-upstream.js';
 import { isChatModel, notChatModelMessage } from './test-model.js';
 
 export interface ChannelTestResult {
@@ -65,12 +64,10 @@ export async function testChannel(deps: ChannelHealthDeps, channel: ChannelRow, 
   let message: string;
   let deadKey = false;
   try {
-    if (provider.credentials) target.credentials = await deps.credentials.resolve(provider.credentials, target);
-    // Built the way the relay builds a request for this channel (same URL, same output cap), in its own dialect.
+    // Built the way the relay builds a request for this channel (same URL, same output cap), in its own dialect, and
+    // called the way the relay calls it: credentials resolved -> built -> signed -> sent (pipeline/call-provider.ts).
     const spec: UpstreamSpec = { endpoint: 'chat', client: dialect.name, upstream: dialect.name, target, model: upstreamModel, stream: false, path: '/v1/chat/completions', generates: true, allowance: 5, clientLimit: 5 };
-    let request = buildUpstream(dialect.buildRequest(question), spec);
-    if (provider.credentials && target.credentials) request = await deps.credentials.sign(provider.credentials, request, target.credentials);
-    const response = await sendUpstream(deps.pools, request, AbortSignal.timeout(60_000));
+    const response = await callProvider(deps, provider, target, () => buildUpstream(dialect.buildRequest(question), spec), AbortSignal.timeout(60_000));
     if (response.status >= 400) {
       const verdict = provider.classifyError(response.status, await response.body.text());
       message = verdict.message;
@@ -85,7 +82,8 @@ export async function testChannel(deps: ChannelHealthDeps, channel: ChannelRow, 
         deadKey = verdict.disableChannel;
       }
     }
-  } catch (error) {
+  } catch (thrown) {
+    const error = thrown instanceof UpstreamUnreachable ? thrown.cause : thrown;
     message =
       error instanceof CredentialError ? `渠道凭证无效或无法获取访问令牌：${error.message}` : /timeout|abort/i.test(String((error as Error).name)) ? '请求超时' : '请求失败：无法连接上游服务';
   }

@@ -1,39 +1,46 @@
-import { ChannelStatus, parseJsonObject, providerInfo, type LogAttempt } from '@model-relay/contract';
+import { ChannelStatus, providerInfo, type LogAttempt } from '@model-relay/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ReservationPlan } from '../../billing/plan-reservation.js';
+import type { Routing } from '../../billing/meter.js';
 import type { ChannelRow } from '../../storage/schema.js';
 import type { ChatRequest } from '../canonical.js';
+import { CredentialError } from '../credentials/credential-resolver.js';
 import { dialectOf } from '../dialects/registry.js';
 import type { WriteContext } from '../dialects/types.js';
 import { nowSeconds } from '../dialects/shared.js';
 import { adapterFor } from '../providers/registry.js';
-import type { ChannelTarget, ProviderAdapter, UpstreamRequest } from '../providers/types.js';
+import type { ProviderAdapter } from '../providers/types.js';
 import { openAiErrorType, RelayError, upstreamErrorDetail } from '../relay-error.js';
-import { sendUpstream } from '../transport/send-upstream.js';
 import type { KeyAuth } from './authenticate-key.js';
+import { callProvider, targetOf, UpstreamUnreachable } from './call-provider.js';
 import { deliver, type DeliveryOutcome } from './deliver.js';
 import { LargeJson } from '../ingress/large-json.js';
 import { buildUpstream, type UpstreamSpec } from './build-upstream.js';
 import { isUpload, type IncomingCall, type RelayDeps } from './types.js';
 import { mapModel } from './map-model.js';
 import { sessionOf } from './route-request.js';
-import type { Routing } from './settle.js';
 import { selectChannel } from './select-channel.js';
 
 /**
  * The upstream half of a relayed request: channels tried in turn, each one's request built (passed through or
  * translated), sent and delivered to the client, and the failures a client has not seen retried on another.
- * handle-relay.ts reserves before and settles after.
+ * handle-relay.ts opens the request's billing meter before and closes it after.
  */
 
 
-/** What an adapter is told about a channel. */
-export function targetOf(channel: ChannelRow): ChannelTarget {
-  return { type: channel.type, baseUrl: channel.base_url, key: channel.key, other: channel.other, config: parseJsonObject(channel.config) ?? {} };
+/** What the attempts need of the request's billing meter (billing/meter.ts); its cap does not change while they run. */
+export interface MeterView {
+  /** The output cap per answer to send upstream (undefined: the reservation covers the whole allowance). */
+  cap: number | undefined;
+  /** Output tokens per answer the upstream may write (the cap, or the plan's allowance). */
+  allowance: number;
+  /** Resolves once the reservation is held; nothing is written to the client, nor an upstream answer read, before. */
+  ready: () => Promise<void>;
+  /** How far an answer got (for a crash takeover's charge). */
+  progress: (channelId: number, deliveredChars: number) => void;
 }
 
 /** Whether the endpoint generates text (its output can be capped by the reservation). */
-export const generates = (call: IncomingCall) => call.endpoint === 'chat' || call.endpoint === 'completions';
+const generates = (call: IncomingCall) => call.endpoint === 'chat' || call.endpoint === 'completions';
 
 /**
  * Channels of `model` in turn until one answers (RetryTimes more after the first failure, never the same one
@@ -44,14 +51,11 @@ export async function attemptChannels(
   call: IncomingCall,
   model: string,
   auth: KeyAuth,
-  plan: ReservationPlan,
-  cap: number | undefined,
+  meter: MeterView,
   request: FastifyRequest,
   reply: FastifyReply,
   /** Filled with every channel that was tried and left, and why. */
   attempts: LogAttempt[],
-  /** Resolves once the reservation is held; nothing is written to the client, nor an upstream answer read, before. */
-  ready: () => Promise<void>,
   /** Told whether session affinity chose the channel that answered. */
   routing: Routing,
 ): Promise<{ outcome: DeliveryOutcome; channel: ChannelRow }> {
@@ -98,15 +102,6 @@ export async function attemptChannels(
     }
     const target = targetOf(channel);
     const upstreamModel = mapModel(channel, model);
-    if (provider.credentials) {
-      try {
-        target.credentials = await deps.credentials.resolve(provider.credentials, target);
-      } catch (error) {
-        request.log.warn({ channel: channel.id, err: error }, 'channel credentials unavailable');
-        lastFailure = left(attempts, channel, 0, retryable(new RelayError(502, '渠道凭证无效或无法获取访问令牌', 'upstream_error', 'upstream_error')));
-        continue;
-      }
-    }
 
     // Same dialect: the client's body passes through (model and output limit applied). Else: translate.
     const spoken = provider.dialects(target, upstreamModel);
@@ -126,16 +121,15 @@ export async function attemptChannels(
       stream: call.facts.stream,
       path: call.path,
       generates: generates(call),
-      allowance: cap ?? plan.outputTokens,
-      cap,
+      allowance: meter.allowance,
+      cap: meter.cap,
       clientLimit: call.facts.maxTokens,
       forwardHeaders: call.forwardHeaders,
       jsonArrayStream: call.jsonArrayStream,
       contentType: upload?.contentType,
     };
-    let upstream: UpstreamRequest | undefined =
-      call.body instanceof LargeJson ? await deps.bodies.build(call.body, spec) : buildUpstream(upload ? upload.raw : (call.body as Record<string, unknown>), spec, canonical);
-    if (provider.credentials && target.credentials) upstream = await deps.credentials.sign(provider.credentials, upstream, target.credentials);
+    const build = () =>
+      call.body instanceof LargeJson ? deps.bodies.build(call.body, spec) : buildUpstream(upload ? upload.raw : (call.body as Record<string, unknown>), spec, canonical);
 
     const abort = new AbortController();
     const onClose = () => {
@@ -145,22 +139,26 @@ export async function attemptChannels(
     try {
       let response;
       try {
-        response = await sendUpstream(deps.pools, upstream, abort.signal);
-        // This frame lives as long as the answer streams (minutes for a long one): let go of the built request, whose
-        // body is a copy of the whole prompt. undici keeps its own bytes of it until the answer ends (bench/README.md).
-        upstream = undefined;
+        // Resolve the channel's credentials -> build -> sign -> send, as the channel test does (call-provider.ts).
+        response = await callProvider(deps, provider, target, build, abort.signal);
       } catch (error) {
+        if (error instanceof CredentialError) {
+          request.log.warn({ channel: channel.id, err: error }, 'channel credentials unavailable');
+          lastFailure = left(attempts, channel, 0, retryable(new RelayError(502, '渠道凭证无效或无法获取访问令牌', 'upstream_error', 'upstream_error')));
+          continue;
+        }
+        if (!(error instanceof UpstreamUnreachable)) throw error;
         if (abort.signal.aborted) {
           reply.hijack();
           reply.raw.destroy();
           return { outcome: { kind: 'aborted', text: '' }, channel };
         }
-        request.log.warn({ channel: channel.id, err: error }, 'upstream unreachable');
-        lastFailure = left(attempts, channel, 0, retryable(new RelayError(504, isTimeout(error) ? '上游服务响应超时' : '上游服务连接失败', 'upstream_error', 'upstream_error')));
+        request.log.warn({ channel: channel.id, err: error.cause }, 'upstream unreachable');
+        lastFailure = left(attempts, channel, 0, retryable(new RelayError(504, isTimeout(error.cause) ? '上游服务响应超时' : '上游服务连接失败', 'upstream_error', 'upstream_error')));
         continue;
       }
       try {
-        await ready();
+        await meter.ready();
       } catch (refused) {
         abort.abort();
         response.body.destroy();
@@ -182,7 +180,7 @@ export async function attemptChannels(
         continue;
       }
       const channelId = channel.id;
-      const onProgress = (deliveredChars: number) => deps.ledger.progress({ requestId: request.id, channelId, deliveredChars });
+      const onProgress = (deliveredChars: number) => meter.progress(channelId, deliveredChars);
       const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec: provider.codec?.(target, upstreamModel, upload || call.body instanceof LargeJson ? undefined : (call.body as Record<string, unknown>)), translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress }, reply, abort);
       if (outcome.kind !== 'failure') {
         deps.affinity.remember(session, channel.id);

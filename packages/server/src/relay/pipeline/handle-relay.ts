@@ -1,21 +1,13 @@
-import { parseGroupLimits, providerInfo, type LogAttempt } from '@model-relay/contract';
+import type { LogAttempt } from '@model-relay/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { InsufficientQuotaError, type Reservation } from '../../billing/ledger.js';
-import type { UsageBounds } from '../../billing/check-usage.js';
-import { contextWindowOf, mediaBoundsFor } from '../../billing/media-bounds.js';
-import { IMAGE_OUTPUT_TOKENS, outputCapFor, planReservation, type ReservationPlan } from '../../billing/plan-reservation.js';
-import { pricesFor } from '../../billing/pricing.js';
-import { LimitExceeded, type Admission, type LimitSubject, type UsageLimits } from '../../billing/usage-limits.js';
-import type { OptionStore } from '../../options/option-store.js';
+import { InsufficientQuotaError, LimitExceeded, type Meter, type Routing } from '../../billing/meter.js';
 import type { ChannelRow } from '../../storage/schema.js';
 import { LargeJson } from '../ingress/large-json.js';
 import { RelayError } from '../relay-error.js';
-import { attemptChannels, generates } from './attempt-channels.js';
+import { attemptChannels } from './attempt-channels.js';
 import { authenticateKey, type KeyAuth } from './authenticate-key.js';
 import type { DeliveryOutcome } from './deliver.js';
 import { asksExactModel, modelChain } from './route-request.js';
-import { settle, type Routing } from './settle.js';
-import type { InFlightRequests } from './in-flight.js';
 import { isUpload, type IncomingCall, type RelayDeps } from './types.js';
 
 export type { IncomingCall, RelayDeps } from './types.js';
@@ -24,10 +16,11 @@ export type { IncomingCall, RelayDeps } from './types.js';
 const MAX_MODEL_LENGTH = 200;
 
 /**
- * The relay pipeline for one request: authenticate the key -> reserve quota -> (select a channel -> build
- * the upstream request, translating between dialects only when they differ -> send -> deliver, retrying on
- * another channel after a failure the client has not seen) -> settle once. The reservation is settled exactly
- * once on every path, including thrown errors, through `finally`. The channel loop is attempt-channels.ts.
+ * The relay pipeline for one request: authenticate the key -> open the billing meter (admission, plan, reservation)
+ * -> (select a channel -> build the upstream request, translating between dialects only when they differ -> send ->
+ * deliver, retrying on another channel after a failure the client has not seen) -> close the meter once (usage,
+ * cost, log row, settlement). The meter is closed exactly once on every path, including thrown errors, through
+ * `finally`. The channel loop is attempt-channels.ts; billing is billing/meter.ts.
  */
 export function handleRelay(deps: RelayDeps, call: IncomingCall, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   return deps.inFlight.track(relay(deps, call, request, reply).finally(() => release(deps, call)));
@@ -56,102 +49,56 @@ async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyReques
   const models = auth.pinnedChannelId ? chain : await servedModels(deps, user.group, chain);
   if (models.length === 0) throw new RelayError(404, `当前分组 ${user.group} 下没有可用于模型 ${model} 的渠道`, 'invalid_request_error', 'model_not_found');
 
-  // Requests and tokens per minute, before anything is reserved.
-  const subjects = limitSubjects(auth, deps.options);
-  const admission = await admit(deps.limits, subjects, Math.ceil(call.facts.promptBound * 0.3));
-
-  // The reservation covers whichever model of the chain answers: the plan of the dearest.
-  const plan = models
-    .map((m) =>
-      planReservation(
-        {
-          model: m,
-          promptBound: call.facts.promptBound,
-          generates: generates(call),
-          maxTokens: call.facts.maxTokens,
-          choices: call.facts.choices,
-          images: call.endpoint === 'images' ? call.facts.choices : 0,
-          cacheWrites: call.facts.cacheWrites,
-          floor: deps.options.number('PreConsumedQuota'),
-        },
-        pricesFor(deps.options, m, user.group),
-      ),
-    )
-    .reduce((a, b) => (b.amount > a.amount ? b : a));
-  const job: Job = { deps, call, auth, admission, models, plan, request, reply, started };
-  // A stream's first byte must not wait for the reservation's commit: when the balances read with the key cover
-  // the whole amount beyond what this instance's other requests for the same user and key hold (and no daily or
-  // monthly limit needs the amount first), the reservation commits while the upstream is called, and nothing
-  // reaches the client before it has. If it is refused after all (another instance spent the balance meanwhile),
-  // the upstream call is dropped at its first event, unseen, and the request goes the careful way below. Answers
-  // that are not streamed arrive whole after the generation, long after any commit: they always go the careful way.
-  const release = deps.inFlight.hold([`user:${user.id}`, `key:${token.id}`], plan.amount);
-  try {
-    if (call.facts.stream && coveredAhead(auth, admission, plan.amount, deps.inFlight) && (await serve(job, true))) return;
-    await serve(job, false);
-  } finally {
-    release();
-  }
+  // Admission against the usage limits, the reservation's plan (the dearest model of the chain) and the reservation
+  // itself: billing's half, in one call (billing/meter.ts). A stream whose balance plainly covers it reserves while
+  // the upstream is called, and nothing reaches the client before it has (`meter.ready`); if that reservation is
+  // refused after all (another instance spent the balance meanwhile), the upstream call is dropped at its first
+  // event, unseen, and the request goes again under a careful reservation.
+  const meter = await deps.meter
+    .open(auth, {
+      requestId: request.id,
+      started,
+      endpoint: call.endpoint,
+      dialect: dialectLabel(call),
+      models,
+      facts: call.facts,
+      uploadBytes: isUpload(call.body) ? call.body.raw.length : undefined,
+      log: request.log,
+    })
+    .catch(refusal);
+  const job: Job = { deps, call, auth, meter, models, request, reply };
+  if (!(await serve(job))) await serve(job);
 }
 
 interface Job {
   deps: RelayDeps;
   call: IncomingCall;
   auth: KeyAuth;
-  admission: Admission;
+  meter: Meter;
   /** The model asked for and the fallbacks a channel serves, in the order they are tried. */
   models: string[];
-  plan: ReservationPlan;
   request: FastifyRequest;
   reply: FastifyReply;
-  started: number;
 }
 
 /**
- * Whether the key's and the user's balances as last read cover what this instance's running requests for them hold
- * (this one's amount included) and no quota limit has to see the amount first. Conservative: a balance read after
- * some of those requests reserved counts them twice, which only sends a request the careful way.
+ * Calls the upstream under the meter's reservation (each model of the chain in turn) and closes the meter once.
+ * Returns false, having closed nothing and written nothing, when an optimistic reservation was refused: the meter
+ * then holds a careful one, and the attempt is to run again.
  */
-function coveredAhead({ token, user }: KeyAuth, admission: Admission, amount: number, inFlight: InFlightRequests): boolean {
-  if (amount <= 0 || admission.subjects.some((s) => s.daily > 0 || s.monthly > 0)) return false;
-  const keyCovered = Boolean(token.unlimited_quota) || Number(token.remain_quota) >= inFlight.holding(`key:${token.id}`);
-  return keyCovered && Number(user.quota) >= inFlight.holding(`user:${user.id}`);
-}
-
-/** Thrown through the upstream attempt when an optimistic reservation was refused before anything was written. */
-class ReservationRefused extends Error {}
-
-/**
- * Reserves, calls the upstream and settles once. `optimistic`: reserve the whole amount while the upstream is
- * called (the first write to the client waits for it); returns false, having written nothing and held nothing,
- * when that reservation is refused. Otherwise the reservation (perhaps partial, capping the output) comes first.
- */
-async function serve(job: Job, optimistic: boolean): Promise<boolean> {
-  const { deps, call, auth, admission, plan, request } = job;
-  const { token, user } = auth;
-  const reserving = reserve(job, optimistic);
-  reserving.catch(() => undefined);
-  let reservation = optimistic ? undefined : await reserving;
-  const ready = async () => {
-    try {
-      reservation ??= await reserving;
-    } catch {
-      throw new ReservationRefused();
-    }
-  };
-
+async function serve(job: Job): Promise<boolean> {
+  const { deps, call, auth, meter, request } = job;
   let outcome: DeliveryOutcome | undefined;
   let channel: ChannelRow | undefined;
   let error: unknown;
   const attempts: LogAttempt[] = [];
   const routing: Routing = { affinity: false, requested: call.facts.model, models: [] };
-  const cap = outputCapFor(plan, reservation?.amount ?? plan.amount, call.facts.choices);
   let model = job.models[0];
   for (const [i, next] of job.models.entries()) {
     model = next;
     routing.models.push(next);
     try {
-      ({ outcome, channel } = await attemptChannels(deps, call, next, auth, plan, cap, request, job.reply, attempts, ready, routing));
+      ({ outcome, channel } = await attemptChannels(deps, call, next, auth, meter, request, job.reply, attempts, routing));
       error = undefined;
       break;
     } catch (thrown) {
@@ -160,81 +107,22 @@ async function serve(job: Job, optimistic: boolean): Promise<boolean> {
       if (i === job.models.length - 1 || !(thrown instanceof RelayError && (thrown as RelayError & { retry?: boolean }).retry)) break;
     }
   }
-  if (!reservation) {
-    try {
-      reservation = await reserving;
-    } catch (refused) {
-      // Nothing was held, and nothing reached the client: every write waits for `ready`.
-      if (refused instanceof InsufficientQuotaError) return false;
-      throw refused;
-    }
-  }
+  // Nothing was held, and nothing reached the client, when an optimistic reservation was refused: every write waits for `ready`.
+  if (!meter.held && !(await meter.confirm().catch(refusal))) return false;
   try {
     if (error) throw error;
   } finally {
     const failure = outcome ? undefined : error instanceof RelayError ? { message: error.message, status: error.status } : { message: '网关内部错误', status: 500 };
-    const bounds = usageBounds(call, plan, cap, channel);
-    const prices = pricesFor(deps.options, model, user.group);
-    const used = await settle(deps, request, { reservation, prices, facts: call.facts, model, routing, outcome, channel, user, token, requestId: request.id, started: job.started, dialect: dialectLabel(call), attempts, failure, bounds });
-    await deps.limits.settle(admission, used);
+    await meter.close({ model, outcome, channel, routing, attempts, failure });
   }
   return true;
 }
 
-/**
- * Takes the reservation and holds it against the daily and monthly limits. Optimistic: all of the amount or
- * nothing, and a refusal is left to the caller (it retries the careful way). Careful: down to the plan's
- * minimum; a refusal releases the admission and answers the client.
- */
-async function reserve({ deps, call, auth, admission, plan, request }: Job, optimistic: boolean): Promise<Reservation> {
-  let reservation: Reservation;
-  try {
-    reservation = await deps.ledger.reserve({
-      requestId: request.id,
-      userId: auth.user.id,
-      tokenId: auth.token.id,
-      unlimited: Boolean(auth.token.unlimited_quota),
-      amount: plan.amount,
-      minimum: optimistic ? plan.amount : plan.minimum,
-      // For a crash takeover: bytes overstate tokens about threefold for English and Chinese alike.
-      model: call.facts.model,
-      promptEstimate: call.facts.promptBound * 0.3,
-      stream: call.facts.stream,
-    });
-  } catch (error) {
-    if (optimistic && error instanceof InsufficientQuotaError) throw error;
-    await deps.limits.settle(admission, { tokens: 0, charged: 0 });
-    if (error instanceof InsufficientQuotaError) throw new RelayError(429, error.message, 'insufficient_quota', 'insufficient_quota');
-    throw error;
-  }
-  // Quota per day and month, once it is known what this request holds.
-  try {
-    await deps.limits.hold(admission, reservation.amount);
-  } catch (error) {
-    await deps.ledger.settle(reservation, { cost: 0, channelId: 0, served: false });
-    await deps.limits.settle(admission, { tokens: 0, charged: 0 });
-    throw error instanceof LimitExceeded ? limitError(error) : error;
-  }
-  return reservation;
-}
-
-/** The key's own limits and its owner's (a user without their own takes their group's defaults, GroupLimits). */
-function limitSubjects(auth: KeyAuth, options: OptionStore): LimitSubject[] {
-  const { token, user } = auth;
-  const group = parseGroupLimits(options.get('GroupLimits'))?.[user.group] ?? {};
-  const own = (value: number, fallback = 0) => Number(value) > 0 ? Number(value) : fallback;
-  return [
-    { id: `key:${token.id}`, label: '令牌', rpm: own(token.rpm_limit), tpm: own(token.tpm_limit), daily: own(token.daily_quota_limit), monthly: own(token.monthly_quota_limit) },
-    { id: `user:${user.id}`, label: '用户', rpm: own(user.rpm_limit, group.rpm), tpm: own(user.tpm_limit, group.tpm), daily: own(user.daily_quota_limit, group.daily), monthly: own(user.monthly_quota_limit, group.monthly) },
-  ].filter((s) => s.rpm > 0 || s.tpm > 0 || s.daily > 0 || s.monthly > 0);
-}
-
-async function admit(limits: UsageLimits, subjects: LimitSubject[], tokens: number): Promise<Admission> {
-  try {
-    return await limits.admit(subjects, tokens);
-  } catch (error) {
-    throw error instanceof LimitExceeded ? limitError(error) : error;
-  }
+/** Billing's refusals in OpenAI's shape: a balance too small (429 insufficient_quota), a usage limit reached. */
+function refusal(error: unknown): never {
+  if (error instanceof InsufficientQuotaError) throw new RelayError(429, error.message, 'insufficient_quota', 'insufficient_quota');
+  if (error instanceof LimitExceeded) throw limitError(error);
+  throw error;
 }
 
 /** The models of a chain that a channel of the group serves. */
@@ -243,42 +131,6 @@ async function servedModels(deps: RelayDeps, group: string, chain: string[]): Pr
   for (const model of chain) if ((await deps.store.candidates(group, model)).length > 0) served.push(model);
   return served;
 }
-
-/** Rounds a provider may take with tools it runs itself (Anthropic stops server-tool loops after 10 by default). */
-const HOSTED_TOOL_ROUNDS = 10;
-
-/**
- * The most the request could use, as the upstream was told: the prompt's upper bound (plus a context window per
- * round of provider-run tools, whose results enter the prompt, and one for a bot or knowledge base that adds its own
- * context), and the output limit sent upstream for each answer.
- * A usage report above these is billed at them (billing/check-usage.ts).
- */
-function usageBounds(call: IncomingCall, plan: ReservationPlan, cap: number | undefined, channel: ChannelRow | undefined): UsageBounds {
-  const { facts } = call;
-  const rounds = facts.hostedTools ? HOSTED_TOOL_ROUNDS : 1;
-  // A bot or knowledge base that answered put its own context in the prompt it bills (catalogue `addsContext`).
-  const vendorContext = channel && providerInfo(channel.type).addsContext ? contextWindowOf(facts.model) : 0;
-  const prompt = facts.promptBound + (facts.hostedTools ? rounds * contextWindowOf(facts.model) : 0) + vendorContext;
-  if (isUpload(call.body)) {
-    // An uploaded recording: its transcript is bounded like the audio itself.
-    const audio = mediaBoundsFor(facts.model).audio(call.body.raw.length);
-    return { prompt: Math.max(prompt, audio), completion: audio };
-  }
-  switch (call.endpoint) {
-    case 'chat':
-    case 'completions':
-      return { prompt, completion: (cap ?? plan.outputTokens) * facts.choices * rounds };
-    case 'embeddings':
-    case 'moderations':
-      return { prompt, completion: 0 };
-    case 'images':
-      return { prompt, completion: facts.choices * IMAGE_OUTPUT_TOKENS };
-    default:
-      // Speech is billed by what the upstream reports of its audio; beyond the reservation the user pays from the balance.
-      return { prompt, completion: Number.MAX_SAFE_INTEGER };
-  }
-}
-
 
 /** OpenAI's shape for a rate limit: 429, type `requests` / code `rate_limit_exceeded`, with Retry-After. */
 const limitError = (error: LimitExceeded) => new RelayError(429, error.message, 'requests', 'rate_limit_exceeded', { 'retry-after': String(error.retryAfter) });

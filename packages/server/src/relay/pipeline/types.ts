@@ -1,7 +1,5 @@
 import type { TokenCounter } from '../../billing/count-tokens.js';
-import type { QuotaLedger } from '../../billing/ledger.js';
-import type { UsageLimits } from '../../billing/usage-limits.js';
-import type { GatewayMetrics } from '../../metrics/gateway-metrics.js';
+import type { BillingMeter } from '../../billing/meter.js';
 import type { Notifier } from '../../notify/notifier.js';
 import type { OptionStore } from '../../options/option-store.js';
 import type { RelayStore } from '../../storage/repositories/relay-store.js';
@@ -17,7 +15,8 @@ import type { SessionAffinity } from './route-request.js';
 
 export interface RelayDeps {
   store: RelayStore;
-  ledger: QuotaLedger;
+  /** Billing, crossed once each way: `open` admits, plans and reserves; the meter's `close` settles (billing/meter.ts). */
+  meter: BillingMeter;
   options: OptionStore;
   pools: UpstreamPools;
   notifier: Notifier;
@@ -29,11 +28,8 @@ export interface RelayDeps {
   credentials: CredentialResolver;
   /** Requests running on this instance (a shutdown waits for them). */
   inFlight: InFlightRequests;
-  /** Per-key and per-user requests/tokens per minute and quota per day/month. */
-  limits: UsageLimits;
   /** Which channel an agent session used last (pipeline/route-request.ts). */
   affinity: SessionAffinity;
-  metrics?: GatewayMetrics;
 }
 
 /** A client's request as an ingress route read it. */
