@@ -310,14 +310,20 @@ export const MODEL_CATALOGUE: ModelFamily[] = [
       'glm-4v-plus': { ratio: 0.2857 },
       'glm-4.5': { ratio: 0.1429, completion: 4 },
       'embedding-3': { ratio: 0.0357 },
+      // Zhipu's rerank (docs.bigmodel.cn/api-reference/模型-api/文本重排序, model `rerank`): 0.8 CNY per 1M tokens as
+      // GLM-Rerank is resold at list (ai.blsc.cn/document/llm/modalAbility/reRanking, read 2026-11-27); Zhipu's own price
+      // page was not found in what could be read here.
+      rerank: { ratio: 0.0571 },
     },
   },
   {
     // Alibaba Model Studio / DashScope. The mainland list as many public price tables copy it, read 2026-11-23, not
     // Alibaba's own page: qwen-turbo 0.0003 / 0.0006 CNY per 1K input / output, qwen-plus 0.0008 / 0.002, qwen-max
     // 0.0024 / 0.0096. help.aliyun.com model list and text-embedding billing page, read 2026-11-23: qwen-long 0.0005 CNY
-    // / 1K input, 0.002 CNY / 1K output; text-embedding-v1 0.0007 CNY / 1K. Added 2026-11-27 at the list prices we knew
-    // (not re-read from this machine; verify before relying on them): text-embedding-v3 0.5, gte-rerank-v2 0.8 CNY per 1M.
+    // / 1K input, 0.002 CNY / 1K output; text-embedding-v1 0.0007 CNY / 1K. Added 2026-11-27 at the list price we knew
+    // (not re-read from this machine; verify before relying on it): text-embedding-v3 0.5 CNY per 1M. Alibaba's 文本排序
+    // page (help.aliyun.com/zh/model-studio/text-rerank-api, 模型概览, read 2026-11-27): gte-rerank-v2 0.0008 CNY and
+    // qwen3-rerank 0.0005 CNY per 1K input tokens (providers/dashscope/rerank.ts bills DashScope's total_tokens).
     family: 'Alibaba Qwen (DashScope)',
     models: {
       'qwen-turbo': { ratio: 0.0214, completion: 2 },
@@ -327,6 +333,7 @@ export const MODEL_CATALOGUE: ModelFamily[] = [
       'text-embedding-v1': { ratio: 0.05 },
       'text-embedding-v3': { ratio: 0.0357 },
       'gte-rerank-v2': { ratio: 0.0571 },
+      'qwen3-rerank': { ratio: 0.0357 },
     },
   },
   {

@@ -174,13 +174,13 @@ export async function attemptChannels(
             continue;
           }
         }
-        lastFailure = left(attempts, channel, response.status, await failure(deps, provider, channel, { status: response.status, body: text, contentType: response.contentType, retryAfter: response.headers['retry-after'], passThrough: spec.client === spec.upstream && !provider.codec?.(target, upstreamModel)?.answer }, request));
+        lastFailure = left(attempts, channel, response.status, await failure(deps, provider, channel, { status: response.status, body: text, contentType: response.contentType, retryAfter: response.headers['retry-after'], passThrough: spec.client === spec.upstream && !provider.codec?.(target, upstreamModel, undefined, call.endpoint)?.answer }, request));
         if (!lastFailure.retry) break;
         continue;
       }
       const channelId = channel.id;
       const onProgress = (deliveredChars: number) => deps.ledger.progress({ requestId: request.id, channelId, deliveredChars });
-      const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec: provider.codec?.(target, upstreamModel, upload || call.body instanceof LargeJson ? undefined : (call.body as Record<string, unknown>)), translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress }, reply, abort);
+      const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec: provider.codec?.(target, upstreamModel, upload || call.body instanceof LargeJson ? undefined : (call.body as Record<string, unknown>), call.endpoint), translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress }, reply, abort);
       if (outcome.kind !== 'failure') {
         deps.affinity.remember(session, channel.id);
         return { outcome, channel };
