@@ -1,6 +1,7 @@
 import { ChannelStatus, parseJsonObject, providerInfo, type LogAttempt } from '@model-relay/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReservationPlan } from '../../billing/plan-reservation.js';
+import type { Usage } from '../../billing/usage.js';
 import type { ChannelRow } from '../../storage/schema.js';
 import type { ChatRequest } from '../canonical.js';
 import { dialectOf } from '../dialects/registry.js';
@@ -17,7 +18,8 @@ import { buildUpstream, type UpstreamSpec } from './build-upstream.js';
 import { isUpload, type IncomingCall, type RelayDeps } from './types.js';
 import { mapModel } from './map-model.js';
 import { sessionOf } from './route-request.js';
-import type { Routing } from './settle.js';
+import { billedUsage, type Routing } from './settle.js';
+import { usageBounds } from './usage-bounds.js';
 import { selectChannel } from './select-channel.js';
 
 /**
@@ -180,7 +182,9 @@ export async function attemptChannels(
       }
       const channelId = channel.id;
       const onProgress = (deliveredChars: number) => deps.ledger.progress({ requestId: request.id, channelId, deliveredChars });
-      const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec: provider.codec?.(target, upstreamModel, upload || call.body instanceof LargeJson ? undefined : (call.body as Record<string, unknown>), call.endpoint), translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress }, reply, abort);
+      const bounds = usageBounds(call, plan, cap, channel);
+      const bill = (reported: Usage | undefined, text: string) => billedUsage(deps, request, call.facts, bounds, reported, text);
+      const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec: provider.codec?.(target, upstreamModel, upload || call.body instanceof LargeJson ? undefined : (call.body as Record<string, unknown>), call.endpoint), translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress, bill }, reply, abort);
       if (outcome.kind !== 'failure') {
         deps.affinity.remember(session, channel.id);
         return { outcome, channel };

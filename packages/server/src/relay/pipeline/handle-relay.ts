@@ -1,9 +1,7 @@
-import { parseGroupLimits, providerInfo, type LogAttempt } from '@model-relay/contract';
+import { parseGroupLimits, type LogAttempt } from '@model-relay/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { InsufficientQuotaError, type Reservation } from '../../billing/ledger.js';
-import type { UsageBounds } from '../../billing/check-usage.js';
-import { contextWindowOf, mediaBoundsFor } from '../../billing/media-bounds.js';
-import { IMAGE_OUTPUT_TOKENS, outputCapFor, planReservation, type ReservationPlan } from '../../billing/plan-reservation.js';
+import { outputCapFor, planReservation, type ReservationPlan } from '../../billing/plan-reservation.js';
 import { pricesFor } from '../../billing/pricing.js';
 import { LimitExceeded, type Admission, type LimitSubject, type UsageLimits } from '../../billing/usage-limits.js';
 import type { OptionStore } from '../../options/option-store.js';
@@ -15,8 +13,9 @@ import { authenticateKey, type KeyAuth } from './authenticate-key.js';
 import type { DeliveryOutcome } from './deliver.js';
 import { asksExactModel, modelChain } from './route-request.js';
 import { settle, type Routing } from './settle.js';
+import { usageBounds } from './usage-bounds.js';
 import type { InFlightRequests } from './in-flight.js';
-import { isUpload, type IncomingCall, type RelayDeps } from './types.js';
+import type { IncomingCall, RelayDeps } from './types.js';
 
 export type { IncomingCall, RelayDeps } from './types.js';
 
@@ -243,42 +242,6 @@ async function servedModels(deps: RelayDeps, group: string, chain: string[]): Pr
   for (const model of chain) if ((await deps.store.candidates(group, model)).length > 0) served.push(model);
   return served;
 }
-
-/** Rounds a provider may take with tools it runs itself (Anthropic stops server-tool loops after 10 by default). */
-const HOSTED_TOOL_ROUNDS = 10;
-
-/**
- * The most the request could use, as the upstream was told: the prompt's upper bound (plus a context window per
- * round of provider-run tools, whose results enter the prompt, and one for a bot or knowledge base that adds its own
- * context), and the output limit sent upstream for each answer.
- * A usage report above these is billed at them (billing/check-usage.ts).
- */
-function usageBounds(call: IncomingCall, plan: ReservationPlan, cap: number | undefined, channel: ChannelRow | undefined): UsageBounds {
-  const { facts } = call;
-  const rounds = facts.hostedTools ? HOSTED_TOOL_ROUNDS : 1;
-  // A bot or knowledge base that answered put its own context in the prompt it bills (catalogue `addsContext`).
-  const vendorContext = channel && providerInfo(channel.type).addsContext ? contextWindowOf(facts.model) : 0;
-  const prompt = facts.promptBound + (facts.hostedTools ? rounds * contextWindowOf(facts.model) : 0) + vendorContext;
-  if (isUpload(call.body)) {
-    // An uploaded recording: its transcript is bounded like the audio itself.
-    const audio = mediaBoundsFor(facts.model).audio(call.body.raw.length);
-    return { prompt: Math.max(prompt, audio), completion: audio };
-  }
-  switch (call.endpoint) {
-    case 'chat':
-    case 'completions':
-      return { prompt, completion: (cap ?? plan.outputTokens) * facts.choices * rounds };
-    case 'embeddings':
-    case 'moderations':
-      return { prompt, completion: 0 };
-    case 'images':
-      return { prompt, completion: facts.choices * IMAGE_OUTPUT_TOKENS };
-    default:
-      // Speech is billed by what the upstream reports of its audio; beyond the reservation the user pays from the balance.
-      return { prompt, completion: Number.MAX_SAFE_INTEGER };
-  }
-}
-
 
 /** OpenAI's shape for a rate limit: 429, type `requests` / code `rate_limit_exceeded`, with Retry-After. */
 const limitError = (error: LimitExceeded) => new RelayError(429, error.message, 'requests', 'rate_limit_exceeded', { 'retry-after': String(error.retryAfter) });

@@ -1,6 +1,6 @@
 import { LogType, type LogAttempt } from '@model-relay/contract';
 import type { FastifyRequest } from 'fastify';
-import { checkUsage, type UsageBounds } from '../../billing/check-usage.js';
+import { checkUsage, type CheckedUsage, type UsageBounds } from '../../billing/check-usage.js';
 import { approximateTokens, type TokenCounter } from '../../billing/count-tokens.js';
 import type { QuotaLedger, Reservation, Settlement } from '../../billing/ledger.js';
 import { costOf, describePrice, type Prices } from '../../billing/pricing.js';
@@ -51,6 +51,28 @@ export interface Finished {
 }
 
 /**
+ * The usage a request is billed: the upstream's report checked (billing/check-usage.ts), or counted when there is
+ * none. Never throws: a failed count bills an approximate one within the bounds.
+ */
+export async function billedUsage(
+  deps: Pick<SettleDeps, 'options' | 'counter'>,
+  request: Pick<FastifyRequest, 'log'>,
+  facts: RequestFacts,
+  bounds: UsageBounds,
+  reported: Usage | undefined,
+  delivered: string,
+): Promise<CheckedUsage> {
+  const approximate = deps.options.bool('ApproximateTokenEnabled');
+  const count = (texts: string[]) => (approximate ? Promise.resolve(texts.map(approximateTokens)) : deps.counter.count(texts));
+  try {
+    return await checkUsage(reported, { promptText: facts.promptText, promptChars: facts.promptBound, delivered, bounds, count });
+  } catch (error) {
+    request.log.error({ err: error }, 'usage counting failed; billing an approximate count');
+    return { usage: { prompt_tokens: Math.min(bounds.prompt, Math.ceil(facts.promptBound / 4)), completion_tokens: Math.min(bounds.completion, approximateTokens(delivered)) }, anomalies: [] };
+  }
+}
+
+/**
  * Settles a finished request's reservation, exactly once, and answers what was charged and the tokens used (for
  * the usage limits). The upstream's usage is checked first (billing/check-usage.ts). Nothing may stop the
  * settlement: counting is bounded and falls back to an approximate count, and whatever else throws still ends in
@@ -61,14 +83,8 @@ export async function settle(deps: SettleDeps, request: FastifyRequest, done: Fi
   let usage: Usage = EMPTY_USAGE;
   let anomalies: string[] = [];
   if (outcome) {
-    const approximate = deps.options.bool('ApproximateTokenEnabled');
-    const count = (texts: string[]) => (approximate ? Promise.resolve(texts.map(approximateTokens)) : deps.counter.count(texts));
-    try {
-      ({ usage, anomalies } = await checkUsage(outcome.usage, { promptText: facts.promptText, promptChars: facts.promptBound, delivered: outcome.text, bounds: done.bounds, count }));
-    } catch (error) {
-      request.log.error({ err: error }, 'usage counting failed; billing an approximate count');
-      usage = { prompt_tokens: Math.min(done.bounds.prompt, Math.ceil(facts.promptBound / 4)), completion_tokens: Math.min(done.bounds.completion, approximateTokens(outcome.text)) };
-    }
+    // A codec's answer already told the client the usage it is billed (deliver.ts): that very usage.
+    ({ usage, anomalies } = outcome.billed ?? (await billedUsage(deps, request, facts, done.bounds, outcome.usage, outcome.text)));
     if (anomalies.length > 0) request.log.warn({ channel: channel?.id, reported: outcome.usage, anomalies }, 'upstream usage anomaly');
   }
   const cost = outcome ? costOf(usage, prices) : 0;
