@@ -87,7 +87,7 @@ export function claudeApiOf(channel: ChannelTarget): string | undefined {
 }
 
 /** The client's Messages body as it came (model and output cap applied), with both of the vendors' ways to take a key. */
-function claudeApiRequest(input: BuildInput, url: string): UpstreamRequest {
+export function claudeApiRequest(input: BuildInput, url: string): UpstreamRequest {
   const headers: Record<string, string> = {
     'x-api-key': input.channel.key,
     authorization: `Bearer ${input.channel.key}`,
