@@ -40,6 +40,9 @@ export function openAiUrl(channel: ChannelTarget, path: string, base = channel.b
     if (!account) throw new RelayError(400, '渠道未填写 Account ID', 'upstream_error');
     prefix = prefix.replace('{account}', encodeURIComponent(account));
   }
+  // A base URL saved with the prefix already on it (what an OpenAI SDK is given: https://api.deepseek.com/v1) gets it once.
+  const trimmed = base.replace(/\/+$/, '');
+  if (prefix && trimmed.endsWith(prefix)) base = trimmed.slice(0, -prefix.length);
   return `${base}${path.replace(/^\/v1(?=\/|$)/, prefix)}`;
 }
 
