@@ -362,9 +362,10 @@ export const MODEL_CATALOGUE: ModelFamily[] = [
   },
   {
     // developers.cloudflare.com/workers-ai/platform/pricing/ (billed in neurons, listed per token), read 2026-11-23:
-    // llama-3.1-8b-instruct US$0.282 / 0.827 per 1M, mistral-7b-instruct-v0.1 US$0.110 / 0.190. Added 2026-11-27 at the
-    // list prices we knew (not re-read from this machine; verify before relying on them): llama-3.3-70b-instruct-fp8-fast
-    // US$0.293 / 2.253, bge-m3 US$0.012 per 1M.
+    // llama-3.1-8b-instruct US$0.282 / 0.827 per 1M, mistral-7b-instruct-v0.1 US$0.110 / 0.190. The same page's source
+    // (github.com/cloudflare/cloudflare-docs, src/content/docs/workers-ai/platform/pricing.mdx at 0059055, read
+    // 2026-11-27): llama-3.3-70b-instruct-fp8-fast US$0.293 / 2.253 per 1M. bge-m3 US$0.012 per 1M was added 2026-11-27 at
+    // the list price we knew; that version of the page does not list it (verify before relying on it).
     family: 'Cloudflare Workers AI',
     models: {
       '@cf/meta/llama-3.1-8b-instruct': { ratio: 0.141, completion: 2.933 },
