@@ -2,7 +2,7 @@ import { LogType, parseGroupLimits, providerInfo, type LogAttempt } from '@model
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { OptionStore } from '../options/option-store.js';
 import type { ChannelRow, TokenRow, UserRow } from '../storage/schema.js';
-import { checkUsage, type UsageBounds } from './check-usage.js';
+import { checkUsage, type CheckedUsage, type UsageBounds } from './check-usage.js';
 import { approximateTokens, type TokenCounter } from './count-tokens.js';
 import { InsufficientQuotaError, type QuotaLedger, type Reservation, type Settlement } from './ledger.js';
 import { contextWindowOf, mediaBoundsFor } from './media-bounds.js';
@@ -79,6 +79,8 @@ export interface MeteredOutcome {
   text: string;
   /** When the client got the answer's first byte (epoch ms), if it did. */
   firstByteAt?: number;
+  /** The usage already billed and written into the client's answer (`bill`, a codec's answer): settled as it is. */
+  billed?: CheckedUsage;
 }
 
 export interface Finish {
@@ -327,23 +329,32 @@ export class Meter {
     }
   }
 
-  /** The usage to bill: the upstream's report checked against what was sent, delivered and allowed. */
-  private async usageOf(outcome: MeteredOutcome, channel: ChannelRow | undefined): Promise<{ usage: Usage; anomalies: string[] }> {
+  /** The usage to bill: what the answer was already told it is billed, or the upstream's report checked now. */
+  private async usageOf(outcome: MeteredOutcome, channel: ChannelRow | undefined): Promise<CheckedUsage> {
+    const checked = outcome.billed ?? (await this.bill(channel, outcome.usage, outcome.text));
+    if (checked.anomalies.length > 0) this.request.log.warn({ channel: channel?.id, reported: outcome.usage, anomalies: checked.anomalies }, 'upstream usage anomaly');
+    return checked;
+  }
+
+  /**
+   * The usage a channel's answer is billed: the upstream's report checked against what was sent, delivered and
+   * allowed (check-usage.ts), or counted when there is none. Never throws: a failed count bills an approximate one
+   * within the bounds. deliver.ts asks it before the end of an answer it writes itself (a codec's), so the client is
+   * told the very usage it is charged.
+   */
+  readonly bill = async (channel: ChannelRow | undefined, reported: Usage | undefined, delivered: string): Promise<CheckedUsage> => {
     const { deps, request } = this;
     const { facts } = request;
     const bounds = this.bounds(channel);
     const approximate = deps.options.bool('ApproximateTokenEnabled');
     const count = (texts: string[]) => (approximate ? Promise.resolve(texts.map(approximateTokens)) : deps.counter.count(texts));
-    let checked: { usage: Usage; anomalies: string[] };
     try {
-      checked = await checkUsage(outcome.usage, { promptText: facts.promptText, promptChars: facts.promptBound, delivered: outcome.text, bounds, count });
+      return await checkUsage(reported, { promptText: facts.promptText, promptChars: facts.promptBound, delivered, bounds, count });
     } catch (error) {
       request.log.error({ err: error }, 'usage counting failed; billing an approximate count');
-      checked = { usage: { prompt_tokens: Math.min(bounds.prompt, Math.ceil(facts.promptBound / 4)), completion_tokens: Math.min(bounds.completion, approximateTokens(outcome.text)) }, anomalies: [] };
+      return { usage: { prompt_tokens: Math.min(bounds.prompt, Math.ceil(facts.promptBound / 4)), completion_tokens: Math.min(bounds.completion, approximateTokens(delivered)) }, anomalies: [] };
     }
-    if (checked.anomalies.length > 0) request.log.warn({ channel: channel?.id, reported: outcome.usage, anomalies: checked.anomalies }, 'upstream usage anomaly');
-    return checked;
-  }
+  };
 
   /**
    * The most the request could use, as the upstream was told: the prompt's upper bound (plus a context window per

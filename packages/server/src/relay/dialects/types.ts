@@ -15,6 +15,7 @@
  * A dialect is pure: no I/O, no storage, no quota. Everything here is synchronous and per request.
  */
 import type { MediaBounds } from '../../billing/media-bounds.js';
+import type { Usage } from '../../billing/usage.js';
 import type { ChatRequest, ChatResponse, StreamPart } from '../canonical.js';
 
 export type DialectName = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'bedrock-converse';
@@ -143,4 +144,15 @@ export interface Dialect {
   rewrite(body: Record<string, unknown>, changes: { model: string; maxOutputTokens?: number; stream?: boolean }): Record<string, unknown>;
   /** Writes one upstream frame again in this dialect's SSE framing (pass-through across framings). */
   frame(frame: Frame): string;
+  /**
+   * How the usage the gateway bills is written into an answer of this dialect that a vendor's codec wrote (the
+   * client then gets what it is charged, not the vendor's report or nothing): the whole answer with that usage, a
+   * re-framed stream frame without the usage it carried (undefined when nothing else was in it), and the frame
+   * closing the stream with the billed usage when the client asked for usage (`last`: the stream's last frame).
+   */
+  readonly billedUsage?: {
+    answer(json: Record<string, unknown>, usage: Usage, endpoint: string): Record<string, unknown>;
+    strip(frame: Frame): Frame | undefined;
+    frame(usage: Usage, last: Frame | undefined, context: WriteContext): Frame | undefined;
+  };
 }

@@ -87,6 +87,39 @@ describe("vendors' Anthropic-compatible endpoints", () => {
     expect(claudeMock.requests.at(-1)!.path).toBe('/anthropic/v1/messages');
   });
 
+  it('a Tencent Hunyuan channel with an API key and the Claude API on passes through byte for byte to /anthropic/v1/messages', async () => {
+    // Hunyuan's Anthropic-compatible API (https://cloud.tencent.com/document/product/1729/127293): base_url
+    // https://api.hunyuan.cloud.tencent.com/anthropic, the API key of its OpenAI-compatible API. (The local Messages API
+    // answers Claude's model names only; the name is passed through as sent either way.)
+    const model = 'claude-sonnet-4-5-20250929';
+    await seedChannel(t.ctx.storage, { type: 23, key: 'ok', baseUrl: claudeMock.url, models: model, config: '{"claude_api":"on"}' });
+    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const body = JSON.stringify({ model, max_tokens: 64, system: 'You are terse.', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] });
+    const res = await fetch(`${gateway}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': `sk-${token.key}`, 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'anthropic-beta': 'claude-code-20250219' },
+      body,
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ type: 'message', role: 'assistant' });
+    const [sent] = claudeMock.requests;
+    expect(sent.path).toBe('/anthropic/v1/messages');
+    expect(sent.rawBody.toString()).toBe(body);
+    expect(sent.headers['x-api-key']).toBe('ok');
+    expect(sent.headers.authorization).toBe('Bearer ok');
+
+    const stream = new Anthropic({ apiKey: `sk-${token.key}`, baseURL: gateway, maxRetries: 0 }).messages.stream({ model, max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] });
+    expect((await stream.finalMessage()).role).toBe('assistant');
+    expect(claudeMock.requests.at(-1)!.path).toBe('/anthropic/v1/messages');
+  });
+
+  it('a Hunyuan channel signing with AppId|SecretId|SecretKey has no Claude API: its Messages clients are translated', async () => {
+    await seedChannel(t.ctx.storage, { type: 23, key: 'app|sid|skey', baseUrl: claudeMock.url, models: 'hunyuan-lite', config: '{"claude_api":"on"}' });
+    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    await new Anthropic({ apiKey: `sk-${token.key}`, baseURL: gateway, maxRetries: 0 }).messages.create({ model: 'hunyuan-lite', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] }).catch(() => undefined);
+    expect(claudeMock.requests.map((r) => r.path)).not.toContain('/anthropic/v1/messages');
+  });
+
   it('without the switch, a Messages client is translated to the vendor\'s OpenAI API', async () => {
     await seedChannel(t.ctx.storage, { type: 36, key: 'ok', baseUrl: openaiMock.url, models: 'deepseek-chat' });
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { contextWindowOf } from '../../billing/media-bounds.js';
 import { costOf, pricesFor } from '../../billing/pricing.js';
 import type { Usage } from '../../billing/usage.js';
 import { seedChannel, seedToken } from '../../test-support/seed.js';
@@ -8,6 +9,7 @@ import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { cozeToken, startMockCoze } from '../../test-support/upstreams/coze.js';
 import type { MockHandle, MockMode } from '../../test-support/upstreams/mock-server.js';
 import { settledToken } from '../../test-support/settled-token.js';
+import { readFacts } from '../ingress/read-facts.js';
 
 /**
  * Coze channels (type 34) end to end: the official SDKs -> the gateway -> a local Coze v3 chat API that checks the
@@ -72,6 +74,45 @@ beforeEach(async () => {
   await t.ctx.options.set('RetryTimes', '0');
   await t.ctx.options.set('AutomaticDisableChannelEnabled', 'false');
   mock.requests.length = 0;
+});
+
+describe("a bot's own context is billed as the prompt Coze reports", () => {
+  // A short question; the bot adds its persona, knowledge and plugin results to the prompt Coze bills.
+  const question = 'What day of the week is 1 October 2024? Answer with the weekday and nothing else, please.';
+  const body = { model: BOT, messages: [{ role: 'user' as const, content: question }] };
+
+  it('412 prompt tokens for a question the gateway counts far fewer of: charged in full, no anomaly', async () => {
+    await cozeChannel('ok');
+    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const answer = await openai(token.key).chat.completions.create(body);
+    const [counted] = await t.ctx.relay.counter.count([question]);
+    expect(counted).toBeLessThan(58);
+    expect(answer.usage).toMatchObject({ prompt_tokens: 412, completion_tokens: 11 });
+    const log = await expectChargedOnce(token.id, BOT, USAGE);
+    expect(log.content).not.toContain('用量异常');
+  });
+
+  it('a report beyond one context window more than the prompt is billed at that bound, as an anomaly; the client is told the same', async () => {
+    await cozeChannel('ok:input-5000000');
+    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const answer = await openai(token.key).chat.completions.create(body);
+    const bound = readFacts(body, { dialect: 'openai-chat', endpoint: 'chat' }).facts.promptBound + contextWindowOf(BOT);
+    expect(bound).toBeLessThan(5_000_000);
+    expect(answer.usage).toMatchObject({ prompt_tokens: bound, completion_tokens: 11 });
+    const log = await expectChargedOnce(token.id, BOT, { prompt_tokens: bound, completion_tokens: 11 });
+    expect(log.content).toContain('用量异常');
+  });
+
+  it('just under that bound is still charged in full', async () => {
+    const bound = readFacts(body, { dialect: 'openai-chat', endpoint: 'chat' }).facts.promptBound + contextWindowOf(BOT);
+    await cozeChannel(`ok:input-${bound}`);
+    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    await openai(token.key).chat.completions.create({ ...body, stream: true }).then(async (stream) => {
+      for await (const _ of stream) void _;
+    });
+    const log = await expectChargedOnce(token.id, BOT, { prompt_tokens: bound, completion_tokens: 11 });
+    expect(log.content).not.toContain('用量异常');
+  });
 });
 
 describe('a bot answers as a model', () => {

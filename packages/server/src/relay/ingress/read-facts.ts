@@ -15,7 +15,9 @@ export const OPENAI_PROMPT_PARTS: Record<Exclude<Endpoint, 'chat'> | 'chat', (bo
   audio_transcription: () => [],
   audio_translation: () => [],
   moderations: (b) => [b.input],
-  rerank: (b) => [b.query, b.documents],
+  // A reranker reads the query beside each document (DashScope counts query tokens x documents + document tokens), so
+  // the query counts once per document in the bound; the prompt's text stays the query (the first part).
+  rerank: (b) => [b.query, b.documents, Array.isArray(b.documents) && b.documents.length > 1 ? new Array<unknown>(b.documents.length - 1).fill(b.query) : []],
 };
 
 /** How an ingress reads a body: the client's dialect, the endpoint, and the model when the path names it (Gemini). */

@@ -1,6 +1,8 @@
 import { ChannelStatus, providerInfo, type LogAttempt } from '@model-relay/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CheckedUsage } from '../../billing/check-usage.js';
 import type { Routing } from '../../billing/meter.js';
+import type { Usage } from '../../billing/usage.js';
 import type { ChannelRow } from '../../storage/schema.js';
 import type { ChatRequest } from '../canonical.js';
 import { CredentialError } from '../credentials/credential-resolver.js';
@@ -37,6 +39,8 @@ export interface MeterView {
   ready: () => Promise<void>;
   /** How far an answer got (for a crash takeover's charge). */
   progress: (channelId: number, deliveredChars: number) => void;
+  /** The usage this channel's answer is billed (checked against the request's bounds), for answers that carry it. */
+  bill: (channel: ChannelRow, reported: Usage | undefined, delivered: string) => Promise<CheckedUsage>;
 }
 
 /** Whether the endpoint generates text (its output can be capped by the reservation). */
@@ -175,13 +179,14 @@ export async function attemptChannels(
             continue;
           }
         }
-        lastFailure = left(attempts, channel, response.status, await failure(deps, provider, channel, { status: response.status, body: text, contentType: response.contentType, retryAfter: response.headers['retry-after'], passThrough: spec.client === spec.upstream && !provider.codec?.(target, upstreamModel)?.answer }, request));
+        lastFailure = left(attempts, channel, response.status, await failure(deps, provider, channel, { status: response.status, body: text, contentType: response.contentType, retryAfter: response.headers['retry-after'], passThrough: spec.client === spec.upstream && !provider.codec?.(target, upstreamModel, undefined, call.endpoint)?.answer }, request));
         if (!lastFailure.retry) break;
         continue;
       }
       const channelId = channel.id;
       const onProgress = (deliveredChars: number) => meter.progress(channelId, deliveredChars);
-      const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec: provider.codec?.(target, upstreamModel, upload || call.body instanceof LargeJson ? undefined : (call.body as Record<string, unknown>)), translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress }, reply, abort);
+      const bill = (reported: Usage | undefined, text: string) => meter.bill(channel, reported, text);
+      const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec: provider.codec?.(target, upstreamModel, upload || call.body instanceof LargeJson ? undefined : (call.body as Record<string, unknown>), call.endpoint), translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress, bill }, reply, abort);
       if (outcome.kind !== 'failure') {
         deps.affinity.remember(session, channel.id);
         return { outcome, channel };

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { FastifyReply } from 'fastify';
 import type { ChatResponse, StreamPart } from '../canonical.js';
+import type { CheckedUsage } from '../../billing/check-usage.js';
 import type { Usage } from '../../billing/usage.js';
 import { UpstreamStreamError, VendorAnswerError, parseEvent } from '../dialects/shared.js';
 import type { Dialect, Frame, StreamWriter, WriteContext } from '../dialects/types.js';
@@ -17,6 +18,8 @@ export type DeliveryOutcome = (
 ) & {
   /** When the client got the answer's first byte (epoch ms), if it did. */
   firstByteAt?: number;
+  /** The usage billed, already checked and written into the client's answer (a codec's answer): settled as it is. */
+  billed?: CheckedUsage;
 };
 
 /** A failure the client has not seen yet: the next channel may be tried. */
@@ -43,6 +46,11 @@ export interface DeliveryPlan {
   requestId: string;
   /** Told how many characters a stream has delivered, every few seconds (for a crash takeover's charge). */
   onProgress?: (deliveredChars: number) => void;
+  /**
+   * The usage the request will be billed for what the upstream reported (or nothing) and the text delivered
+   * (billing/meter.ts `bill`). An answer a codec wrote carries it to the client: the usage it is charged.
+   */
+  bill?: (reported: Usage | undefined, text: string) => Promise<CheckedUsage>;
 }
 
 const PROGRESS_EVERY_MS = 2_000;
@@ -122,12 +130,19 @@ async function deliverWhole(response: UpstreamResponse, plan: DeliveryPlan, repl
     return { kind: 'failure', status: 502, body: JSON.stringify({ error: { message: `上游响应中断：${(error as Error).message}` } }) };
   }
   let json = response.contentType.includes('json') ? parseEvent(buffer.toString('utf8')) : undefined;
+  let billed: CheckedUsage | undefined;
   if (plan.codec?.answer) {
     if (!json) return { kind: 'failure', status: 502, body: JSON.stringify({ error: { message: '上游返回了无法解析的响应' } }) };
     try {
       json = plan.codec.answer(json);
     } catch (error) {
       return vendorFailure(error);
+    }
+    if (plan.bill && plan.upstream.billedUsage) {
+      // The client is told the usage it is billed: the vendor's report as checked, or the gateway's count.
+      const seen = wholeUsage(plan, json);
+      billed = await plan.bill(seen.usage, seen.text);
+      json = plan.upstream.billedUsage.answer(json, billed.usage, plan.endpoint);
     }
     // Written again in the dialect: the vendor's own bytes are not what the client speaks.
     buffer = Buffer.from(JSON.stringify(json));
@@ -140,11 +155,16 @@ async function deliverWhole(response: UpstreamResponse, plan: DeliveryPlan, repl
     const headers = plan.codec?.answer ? { 'content-type': 'application/json', 'x-request-id': plan.requestId } : relayHeaders(response, plan.requestId);
     res.writeHead(response.status, { ...headers, 'content-length': String(buffer.length) });
     res.end(buffer);
-    return { kind: 'success', usage: usage?.usage, text: usage?.text ?? '', firstByteAt: Date.now() };
+    return { kind: 'success', usage: usage?.usage, text: usage?.text ?? '', firstByteAt: Date.now(), billed };
   }
   if (!json) return { kind: 'failure', status: 502, body: JSON.stringify({ error: { message: '上游返回了无法解析的响应' } }) };
-  return writeWhole(plan.upstream.parseResponse(json), plan, reply);
+  const answer = plan.upstream.parseResponse(json);
+  if (plan.codec && plan.bill && !billed) billed = await plan.bill(answer.usage, answerText(answer));
+  return writeWhole(billed ? { ...answer, usage: billed.usage } : answer, plan, reply, billed);
 }
+
+/** The text of an answer as billing counts it (tool calls by their arguments). */
+const answerText = (answer: ChatResponse) => answer.content.map((p) => (p.type === 'tool_call' ? p.arguments : p.text)).join('');
 
 /** A vendor's error answered with a success status: a failure the next channel may take over. */
 function vendorFailure(error: unknown): UpstreamFailure {
@@ -153,9 +173,9 @@ function vendorFailure(error: unknown): UpstreamFailure {
 }
 
 /** An answer read whole, written in the client's dialect (as one go of a stream when it asked for one). */
-function writeWhole(answer: ChatResponse, plan: DeliveryPlan, reply: FastifyReply): DeliveryOutcome {
+function writeWhole(answer: ChatResponse, plan: DeliveryPlan, reply: FastifyReply, billed?: CheckedUsage): DeliveryOutcome {
   const res = reply.raw;
-  const text = answer.content.map((p) => (p.type === 'tool_call' ? p.arguments : p.text)).join('');
+  const text = answerText(answer);
   reply.hijack();
   if (plan.stream) {
     // Asked for a stream, answered whole: the answer is streamed in one go in the client's dialect.
@@ -174,7 +194,7 @@ function writeWhole(answer: ChatResponse, plan: DeliveryPlan, reply: FastifyRepl
     res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': plan.requestId, 'content-length': String(Buffer.byteLength(out)) });
     res.end(out);
   }
-  return { kind: 'success', usage: answer.usage, text, firstByteAt: Date.now() };
+  return { kind: 'success', usage: answer.usage, text, firstByteAt: Date.now(), billed };
 }
 
 /** A streamed answer read to its end and written whole, for a client that did not ask for a stream. */
@@ -197,7 +217,10 @@ async function deliverCollected(response: UpstreamResponse, decoder: FrameDecode
     const message = error instanceof UpstreamStreamError ? `上游返回错误：${error.message}` : '上游流式响应中断';
     return { kind: 'failure', status: 502, body: JSON.stringify({ error: { message } }) };
   }
-  return writeWhole(collectStream(parts), plan, reply);
+  const answer = collectStream(parts);
+  // A vendor's own stream (a codec's) read whole: the answer carries the usage it is billed.
+  const billed = unwrap && plan.bill ? await plan.bill(answer.usage, answerText(answer)) : undefined;
+  return writeWhole(billed ? { ...answer, usage: billed.usage } : answer, plan, reply, billed);
 }
 
 /** Usage of a whole answer relayed as is: by its dialect for chat, by what OpenAI's other endpoints report. */
@@ -211,7 +234,7 @@ function wholeUsage(plan: DeliveryPlan, json: Record<string, unknown>): { usage?
     return { usage: plan.upstream.parseResponse(json).usage, text: typeof json.text === 'string' ? json.text : '' };
   }
   const answer = plan.upstream.parseResponse(json);
-  return { usage: answer.usage, text: answer.content.map((p) => (p.type === 'tool_call' ? p.arguments : p.text)).join('') };
+  return { usage: answer.usage, text: answerText(answer) };
 }
 
 function streamHeaders(plan: DeliveryPlan): Record<string, string> {
@@ -229,6 +252,9 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
   const unwrap = plan.codec?.stream?.();
   const raw = !plan.translate && !unwrap;
   const writer: StreamWriter | undefined = plan.translate ? plan.client.createStreamWriter(plan.context) : undefined;
+  // A codec's stream re-framed in its dialect: the usage frames are held back and the usage billed closes the stream.
+  const restamp = unwrap && !writer && plan.bill ? plan.upstream.billedUsage : undefined;
+  let last: Frame | undefined;
 
   let opened = false;
   const open = () => {
@@ -267,7 +293,13 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
         const parts = reader.read(frame);
         tally.add(parts);
         if (writer) for (const part of parts) unsent += writer.write(part);
-        else if (!raw) {
+        else if (restamp) {
+          // The end frame is written after the billed usage (below).
+          if (frame.data === plan.upstream.endFrame) continue;
+          last = frame;
+          const kept = restamp.strip(frame);
+          if (kept) unsent += plan.upstream.frame(kept);
+        } else if (!raw) {
           unsent += plan.upstream.frame(frame);
           if (frame.data === plan.upstream.endFrame) closed = true;
         }
@@ -294,13 +326,20 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
       }
       return waiting;
     });
-    const tail = handle(decoder.end());
+    let tail = handle(decoder.end());
     open();
+    // A codec's stream tells the client the usage it is billed (in the writer's last event, or a frame of its own).
+    const billed = unwrap && plan.bill ? await plan.bill(tally.usage, tally.text) : undefined;
+    if (billed && writer) tail += writer.write({ type: 'usage', usage: billed.usage });
+    else if (billed && restamp) {
+      const frame = restamp.frame(billed.usage, last, plan.context);
+      if (frame) tail += plan.upstream.frame(frame);
+    }
     // Re-framed frames (a codec's) end with their dialect's end frame (OpenAI's [DONE]) unless one of them was it; the
     // other dialects end with an event the frames carry.
     const endFrame = !raw && !writer && !closed && plan.upstream.endFrame ? plan.upstream.frame({ data: plan.upstream.endFrame }) : '';
     res.end(raw ? undefined : tail + (writer ? writer.end() : endFrame));
-    return { kind: 'success', usage: tally.usage, text: tally.text, firstByteAt: firstByteAt ?? Date.now() };
+    return { kind: 'success', usage: tally.usage, text: tally.text, firstByteAt: firstByteAt ?? Date.now(), billed };
   } catch (error) {
     // A client that closes as soon as it has the whole answer (Codex after response.completed) got all of it.
     if (abort.signal.aborted) return opened ? { kind: tally.finished ? 'success' : 'aborted', usage: tally.usage, text: tally.text, firstByteAt } : clientGone(reply);

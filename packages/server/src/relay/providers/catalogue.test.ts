@@ -29,7 +29,7 @@ describe('provider catalogue', () => {
     19: 'https://ai.360.cn/v1/chat/completions',
     20: 'https://openrouter.ai/api/v1/chat/completions',
     21: 'https://api.aiproxy.io/api/library/ask',
-    22: 'https://fastgpt.run/api/openapi/v1/chat/completions',
+    22: 'https://api.fastgpt.in/api/v1/chat/completions',
     23: 'https://api.hunyuan.cloud.tencent.com/v1/chat/completions',
     24: 'https://generativelanguage.googleapis.com/v1beta/models/gemini-1.5-flash:generateContent',
     25: 'https://api.moonshot.cn/v1/chat/completions',
@@ -76,6 +76,20 @@ describe('provider catalogue', () => {
     const channel = { type: 16, baseUrl: 'https://glm.example.com', key: 'k', other: '', config: {} };
     const embeddings = provider.build({ endpoint: 'embeddings', dialect: 'openai-chat', channel, model: 'embedding-3', stream: false, body: { model: 'embedding-3', input: 'x' }, path: '/v1/embeddings' });
     expect(embeddings.url).toBe('https://glm.example.com/api/paas/v4/embeddings');
+  });
+
+  it("a base URL saved with the vendor's own prefix is not given it twice (an OpenAI SDK's base URL pasted as is)", () => {
+    const provider = PROVIDERS.find((p) => p.channelTypes.includes(8))!;
+    const chatAt = (type: number, baseUrl: string) =>
+      provider.build({ endpoint: 'chat', dialect: 'openai-chat', channel: { type, baseUrl, key: 'k', other: '', config: {} }, model: 'm', stream: false, body: { model: 'm', messages: [] }, path: '/v1/chat/completions' }).url;
+    // Perplexity (no type of its own: a custom channel) documents https://api.perplexity.ai/v1 as the OpenAI SDK's base URL
+    expect(chatAt(8, 'https://api.perplexity.ai/v1')).toBe('https://api.perplexity.ai/v1/chat/completions');
+    expect(chatAt(8, 'https://api.perplexity.ai')).toBe('https://api.perplexity.ai/v1/chat/completions');
+    expect(chatAt(16, 'https://open.bigmodel.cn/api/paas/v4')).toBe('https://open.bigmodel.cn/api/paas/v4/chat/completions');
+    expect(chatAt(17, 'https://dashscope-intl.aliyuncs.com/compatible-mode/v1')).toBe('https://dashscope-intl.aliyuncs.com/compatible-mode/v1/chat/completions');
+    expect(chatAt(36, 'https://api.deepseek.com/v1')).toBe('https://api.deepseek.com/v1/chat/completions');
+    // a path that only contains the prefix further up is the channel's own
+    expect(chatAt(8, 'https://gw.example.com/v1/tenant')).toBe('https://gw.example.com/v1/tenant/v1/chat/completions');
   });
 
   it('a Cloudflare channel without its Account ID is refused with the reason', () => {

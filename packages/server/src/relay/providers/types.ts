@@ -109,9 +109,10 @@ export interface ProviderAdapter {
   /**
    * A vendor whose wire differs from the dialect it is reached through (Bedrock's base64 stream envelope, the chat
    * APIs of ERNIE, Hunyuan, Coze...): how its answers read as that dialect's, for this channel, model and client body
-   * (when the body is at hand: it is not for an upload or a body parsed on a worker).
+   * (when the body is at hand: it is not for an upload or a body parsed on a worker) and the endpoint called (a
+   * vendor may answer one endpoint in its own wire and the others in the dialect's: DashScope's native rerank).
    */
-  codec?(channel: ChannelTarget, model: string, body?: Record<string, unknown>): VendorCodec | undefined;
+  codec?(channel: ChannelTarget, model: string, body?: Record<string, unknown>, endpoint?: Endpoint): VendorCodec | undefined;
   classifyError(status: number, body: string): ErrorVerdict;
   /** Where the upstream lists the models this channel's key can use (the form's 获取模型列表), when it has such a list. */
   modelList?(channel: ChannelTarget): ModelListRequest;

@@ -11,7 +11,8 @@ import { applyTimingMode, firstHalf, modeOf, sendJson, startMockServer, writePac
  *
  * Modes (the token's `<mode>`): `tool` adds the bot's own plugin call and its output (messages that are not the
  * answer); `stream-error` fails the chat half way (`conversation.chat.failed`); `break` cuts the stream; the
- * timing modes of mock-server.ts apply.
+ * timing modes of mock-server.ts apply. A token `pat_<mode>:input-<N>` has the bot report N input tokens (a bot
+ * whose persona, knowledge and plugin results fill its prompt) instead of the recording's 412.
  */
 const fx = fixtures('coze');
 
@@ -110,6 +111,11 @@ export async function startMockCoze(): Promise<MockHandle> {
     }
     const events = recordedEvents().map((e) => e.replaceAll('7379462189365198898', String(body.bot_id)));
     if (mode === 'tool') events.splice(2, 0, ...pluginEvents(String(body.bot_id)));
+    const input = /:input-(\d+)$/.exec(token ?? '')?.[1];
+    if (input) {
+      const completed = events.findIndex((e) => e.includes('"input_count":412'));
+      events[completed] = events[completed].replace('"token_count":423', `"token_count":${Number(input) + 11}`).replace('"input_count":412', `"input_count":${input}`);
+    }
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-tt-logid': '20241001000000MOCKLOGID' });
     if (mode === 'stream-error') {
       await writePaced(res, firstHalf(events.slice(0, -3)), 'ok');

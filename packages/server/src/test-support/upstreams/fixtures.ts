@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
  * Reads the payloads recorded from each provider's documentation
  * (packages/server/src/relay/providers/<id>/__fixtures__/), so the mocks answer exactly what the fixtures say.
  */
-export type ProviderId = 'anthropic' | 'gemini' | 'vertex' | 'bedrock' | 'openai-compatible' | 'cohere' | 'hunyuan' | 'coze' | 'deepl' | 'aiproxy-library';
+export type ProviderId = 'anthropic' | 'gemini' | 'vertex' | 'bedrock' | 'openai-compatible' | 'cohere' | 'hunyuan' | 'coze' | 'deepl' | 'aiproxy-library' | 'dashscope';
 
 export interface Fixtures {
   dir: string;

@@ -4,7 +4,7 @@ import type { Dialect, RequestFacts } from '../types.js';
 import { asNumber, asString, declaresTools, isRecord, largestLimit, TOOL_PROMPT_OVERHEAD } from '../shared.js';
 import { buildChatRequest, usesCompletionTokensField } from './build-request.js';
 import { parseChatRequest } from './parse-request.js';
-import { parseChatResponse, writeChatResponse } from './response.js';
+import { openAiBilledUsage, parseChatResponse, writeChatResponse } from './response.js';
 import { createChatStreamReader, createChatStreamWriter } from './stream.js';
 
 /** A URL or a `data:` URL as a piece of media. */
@@ -48,6 +48,7 @@ export const openAiChatDialect: Dialect = {
     return copy;
   },
   frame: (frame) => `data: ${frame.data}\n\n`,
+  billedUsage: openAiBilledUsage,
 };
 
 /** OpenAI's error shape, used by every OpenAI-style endpoint of /v1. */

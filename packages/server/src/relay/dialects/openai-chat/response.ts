@@ -80,3 +80,41 @@ export function writeChatResponse(response: ChatResponse, context: WriteContext)
     ...(response.usage ? { usage: writeOpenAiUsage(response.usage) } : {}),
   };
 }
+
+/**
+ * The billed usage in OpenAI's answers a codec wrote (Dialect.billedUsage): chat answers and chunks carry the full
+ * usage object; embeddings and rerank answers only their prompt and total, as OpenAI's embeddings list does.
+ */
+export const openAiBilledUsage = {
+  answer(json: Record<string, unknown>, usage: Usage, endpoint: string): Record<string, unknown> {
+    const written = endpoint === 'chat' || endpoint === 'completions' ? writeOpenAiUsage(usage) : { prompt_tokens: usage.prompt_tokens, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+    return { ...json, usage: written };
+  },
+  strip(frame: { event?: string; data: string }): { event?: string; data: string } | undefined {
+    if (!frame.data.includes('"usage"')) return frame;
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(frame.data);
+    } catch {
+      return frame;
+    }
+    if (!isRecord(chunk) || !('usage' in chunk)) return frame;
+    const { usage: _usage, ...rest } = chunk;
+    // A chunk that carried only usage (empty choices, OpenAI's last chunk) has nothing left to send.
+    if (asArray(rest.choices).length === 0) return undefined;
+    return { ...frame, data: JSON.stringify(rest) };
+  },
+  frame(usage: Usage, last: { data: string } | undefined, context: WriteContext): { data: string } | undefined {
+    if (!context.includeUsage) return undefined;
+    let chunk: Record<string, unknown> = {};
+    try {
+      const parsed = last ? (JSON.parse(last.data) as unknown) : undefined;
+      if (isRecord(parsed)) chunk = parsed;
+    } catch {
+      /* the last frame was no chunk: the context's id and model */
+    }
+    return {
+      data: JSON.stringify({ id: asString(chunk.id) ?? context.id, object: 'chat.completion.chunk', created: typeof chunk.created === 'number' ? chunk.created : context.created, model: asString(chunk.model) ?? context.model, choices: [], usage: writeOpenAiUsage(usage) }),
+    };
+  },
+};

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VendorAnswerError } from '../../dialects/shared.js';
 import { SseDecoder } from '../../transport/frame-decoders.js';
 import type { BuildInput, ChannelTarget } from '../types.js';
-import { hunyuanAdapter, tencentSecret } from './adapter.js';
+import { hunyuanAdapter, hunyuanClaudeApi, tencentSecret } from './adapter.js';
 import { classifyHunyuanError, hunyuanCodec } from './hunyuan-codec.js';
 import { signTc3 } from './tc3-sign.js';
 
@@ -166,5 +166,29 @@ describe('Hunyuan answers', () => {
     expect(classifyHunyuanError(400, '{"error":{"message":"InvalidParameter: bad"}}')).toMatchObject({ retry: false, disableChannel: false });
     expect(classifyHunyuanError(502, '{"error":{"message":"4001: 请求模型超时"}}')).toMatchObject({ retry: true, disableChannel: false });
     expect(classifyHunyuanError(401, '{"error":{"message":"Incorrect API key provided","code":"invalid_api_key"}}')).toMatchObject({ retry: true, disableChannel: true });
+  });
+});
+
+describe("Hunyuan's Anthropic-compatible API", () => {
+  const on = (key: string, baseUrl = ''): ChannelTarget => ({ ...channel(key, baseUrl), config: { claude_api: 'on' } });
+
+  it('an API-key channel that turned it on: /anthropic/v1/messages on the API-key host, the Messages body as sent', () => {
+    expect(hunyuanClaudeApi(on('sk-hy'))).toBe('https://api.hunyuan.cloud.tencent.com/anthropic/v1/messages');
+    expect(hunyuanClaudeApi(on('sk-hy', 'https://hunyuan.tencentcloudapi.com'))).toBe('https://api.hunyuan.cloud.tencent.com/anthropic/v1/messages');
+    expect(hunyuanClaudeApi(on('sk-hy', 'https://hy.example.com/v1'))).toBe('https://hy.example.com/anthropic/v1/messages');
+    expect(hunyuanAdapter.dialects(on('sk-hy'), 'hunyuan-2.0-instruct-20251111')).toEqual(['openai-chat', 'anthropic']);
+    const body = { model: 'hunyuan-2.0-instruct-20251111', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] };
+    const built = hunyuanAdapter.build(input({ dialect: 'anthropic', channel: on('sk-hy'), body, path: '/v1/messages' }));
+    expect(built).toMatchObject({ url: 'https://api.hunyuan.cloud.tencent.com/anthropic/v1/messages', headers: { 'x-api-key': 'sk-hy', authorization: 'Bearer sk-hy' } });
+    expect(JSON.parse(String(built.body))).toEqual(body);
+    // its answers are Anthropic's: no Tencent envelope to read
+    expect(hunyuanAdapter.codec!(on('sk-hy'), 'hunyuan-2.0-instruct-20251111')).toBeUndefined();
+  });
+
+  it('not without the switch, and never for a SecretId triple (it signs API 3.0 calls only)', () => {
+    expect(hunyuanClaudeApi(channel('sk-hy'))).toBeUndefined();
+    expect(hunyuanClaudeApi(on(KEY))).toBeUndefined();
+    expect(hunyuanAdapter.dialects(on(KEY), 'hunyuan-lite')).toEqual(['openai-chat']);
+    expect(hunyuanAdapter.codec!(on(KEY), 'hunyuan-lite')).toBeDefined();
   });
 });

@@ -1,6 +1,7 @@
 import { ChannelType, providerInfo } from '@model-relay/contract';
 import { RelayError } from '../../relay-error.js';
 import { ANTHROPIC_VERSION } from '../anthropic/adapter.js';
+import { dashScopeRerankCodec, dashScopeRerankRequest } from '../dashscope/rerank.js';
 import { idsOfList, type BuildInput, type ChannelTarget, type Endpoint, type ErrorVerdict, type ProviderAdapter, type UpstreamRequest } from '../types.js';
 
 /** OpenAI error statuses that mean the key or the account is dead, not a passing fault. */
@@ -39,6 +40,9 @@ export function openAiUrl(channel: ChannelTarget, path: string, base = channel.b
     if (!account) throw new RelayError(400, '渠道未填写 Account ID', 'upstream_error');
     prefix = prefix.replace('{account}', encodeURIComponent(account));
   }
+  // A base URL saved with the prefix already on it (what an OpenAI SDK is given: https://api.deepseek.com/v1) gets it once.
+  const trimmed = base.replace(/\/+$/, '');
+  if (prefix && trimmed.endsWith(prefix)) base = trimmed.slice(0, -prefix.length);
   return `${base}${path.replace(/^\/v1(?=\/|$)/, prefix)}`;
 }
 
@@ -59,10 +63,13 @@ export const openAiCompatibleAdapter: ProviderAdapter = {
   build(input: BuildInput): UpstreamRequest {
     const claudeApi = input.dialect === 'anthropic' ? claudeApiOf(input.channel) : undefined;
     if (claudeApi) return claudeApiRequest(input, claudeApi);
+    // DashScope's compatible mode has no rerank: its native text-rerank API does (providers/dashscope/rerank.ts).
+    if (input.endpoint === 'rerank' && input.channel.type === ChannelType.Ali) return dashScopeRerankRequest(input, providerInfo(ChannelType.Ali).baseUrl);
     const path = input.dialect === 'openai-responses' ? '/v1/responses' : OPENAI_PATHS[input.endpoint];
     return { url: openAiUrl(input.channel, path), method: 'POST', ...openAiBody(input, { authorization: `Bearer ${input.channel.key}` }) };
   },
 
+  codec: (channel, model, _body, endpoint) => (endpoint === 'rerank' && channel.type === ChannelType.Ali ? dashScopeRerankCodec(model) : undefined),
   classifyError: classifyOpenAiError,
   modelList: (channel) => ({ url: openAiUrl(channel, '/v1/models'), headers: { authorization: `Bearer ${channel.key}` }, read: idsOfList }),
 };
@@ -83,7 +90,7 @@ export function claudeApiOf(channel: ChannelTarget): string | undefined {
 }
 
 /** The client's Messages body as it came (model and output cap applied), with both of the vendors' ways to take a key. */
-function claudeApiRequest(input: BuildInput, url: string): UpstreamRequest {
+export function claudeApiRequest(input: BuildInput, url: string): UpstreamRequest {
   const headers: Record<string, string> = {
     'x-api-key': input.channel.key,
     authorization: `Bearer ${input.channel.key}`,

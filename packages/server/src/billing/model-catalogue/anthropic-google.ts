@@ -1,0 +1,57 @@
+import { cacheReads, type ModelFamily } from './types.js';
+
+/**
+ * Anthropic Claude and Google Gemini. (Ratios, units and where each price was read: billing/model-catalogue.ts and
+ * the comment on each family.)
+ */
+
+export const ANTHROPIC_GOOGLE_FAMILIES: ModelFamily[] = [
+  {
+    // Every Claude model reads its cache at 10 % and writes it at 125 % (5 min) and 200 % (1 h).
+    family: 'Anthropic Claude',
+    match: /^claude/,
+    cache: { read: 0.1, write: 1.25, write1h: 2 },
+    outputLimit: 8_192,
+    // About width x height / 750 tokens an image, a larger one first scaled down to 1568 pixels a side.
+    media: { image: 'claude', largest: [1568, 1568], page: 6_000, pages: 100, context: 1_000_000 },
+    variants: [
+      { match: /^claude-3-(opus|sonnet|haiku)/, outputLimit: 4_096 },
+      { match: /^claude-3-5/, outputLimit: 8_192 },
+      { match: /^claude-(opus-4-1|opus-4-2|opus-4-0|opus-4$|opus-4-2025)/, outputLimit: 32_000 },
+      { match: /^claude-(3-7|sonnet-4|haiku-4|opus-4)/, outputLimit: 64_000 },
+    ],
+    models: {
+      'claude-3-haiku-20240307': { ratio: 0.125, completion: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+      'claude-3-5-haiku-20241022': { ratio: 0.4, completion: 5, cacheRead: 0.1, cacheWrite: 1.25, cacheWrite1h: 2 },
+      'claude-3-5-sonnet-20241022': { ratio: 1.5, completion: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+      'claude-3-7-sonnet-20250219': { ratio: 1.5, completion: 5, cacheRead: 0.1, cacheWrite: 1.25, cacheWrite1h: 2 },
+      'claude-3-opus-20240229': { ratio: 7.5, completion: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+      'claude-sonnet-4-20250514': { ratio: 1.5, completion: 5 },
+      'claude-sonnet-4-5-20250929': { ratio: 1.5, completion: 5 },
+      'claude-opus-4-20250514': { ratio: 7.5, completion: 5 },
+      'claude-opus-4-1-20250805': { ratio: 7.5, completion: 5 },
+      'claude-haiku-4-5-20251001': { ratio: 0.5, completion: 5 },
+      // OpenRouter's own model page (openrouter.ai/anthropic/claude-3.5-sonnet), read 2026-11-23: US$3 / 15 per 1M.
+      'anthropic/claude-3.5-sonnet': { ratio: 1.5, completion: 5 },
+    },
+  },
+  {
+    family: 'Google Gemini',
+    match: /^gemini/,
+    cache: cacheReads(0.25),
+    outputLimit: 65_536,
+    // 258 tokens an image up to 384 x 384, else 258 a 768 x 768 tile of the image scaled into 3072 x 3072.
+    media: { image: 'gemini', largest: [3072, 3072], page: 1_200, pages: 1_000, context: 2_097_152 },
+    variants: [{ match: /^gemini-(1\.|2\.0|pro)/, outputLimit: 8_192 }],
+    models: {
+      'gemini-1.5-flash': { ratio: 0.0375, completion: 4, cacheRead: 0.25 },
+      'gemini-1.5-pro': { ratio: 0.625, completion: 4, cacheRead: 0.25 },
+      'gemini-2.0-flash': { ratio: 0.05, completion: 4, cacheRead: 0.25 },
+      'gemini-2.5-pro': { ratio: 0.625, completion: 8 },
+      'gemini-2.5-flash': { ratio: 0.15, completion: 8.333 },
+      'gemini-2.5-flash-lite': { ratio: 0.05, completion: 4 },
+      // OpenRouter's own model page (openrouter.ai/google/gemini-2.0-flash-001), read 2026-11-23: US$0.10 / 0.40 per 1M.
+      'google/gemini-2.0-flash-001': { ratio: 0.05, completion: 4 },
+    },
+  },
+];

@@ -1,0 +1,65 @@
+/** The shapes of the model catalogue (billing/model-catalogue.ts) and the helpers its family files share. */
+
+
+/** A model's default prices, as the ratio options hold them. */
+export interface ModelPrices {
+  /** ModelRatio: the input price (ratio 1 = US$2 per 1M tokens). */
+  ratio: number;
+  /** CompletionRatio: the output price relative to the input price (absent: not in the option, so 1). */
+  completion?: number;
+  /** CacheReadRatio / CacheWriteRatio / CacheWrite1hRatio (absent: the family's cache prices apply). */
+  cacheRead?: number;
+  cacheWrite?: number;
+  cacheWrite1h?: number;
+  /** ReasoningRatio (absent: reasoning is billed at the completion ratio). */
+  reasoning?: number;
+  /** Other names of the same model (a dated snapshot) that carry the same default prices, each its own option key. */
+  aliases?: string[];
+}
+
+/** Cache prices relative to the input price: reads, 5-minute (or unstated TTL) writes and Anthropic's 1-hour writes. */
+export interface CacheRatios {
+  read: number;
+  write: number;
+  write1h: number;
+}
+
+/**
+ * How a provider counts an image's tokens (billing/media-bounds.ts has the formulas): OpenAI's 512-pixel tiles
+ * (`base + tile x` tiles), OpenAI's 32-pixel patches (times a multiplier), Claude's, Gemini's, or the generic bound.
+ */
+export type ImageFormula = { tiles: [base: number, tile: number] } | { patches: number } | 'claude' | 'gemini' | 'generic';
+
+/** What a family's media can cost (billing/media-bounds.ts). */
+export interface MediaFacts {
+  image: ImageFormula;
+  /** The image size assumed when it is not known: the size for which the formula is largest. */
+  largest: [width: number, height: number];
+  /** Tokens per PDF page (its text and its picture) and the most pages read. */
+  page: number;
+  pages: number;
+  /** The largest context window of the family: nothing of unknown length can cost more. */
+  context: number;
+}
+
+/** What is known of a model beyond its prices. */
+export interface ModelFacts {
+  /** The cache prices of a model missing from the cache ratio options. */
+  cache?: CacheRatios;
+  /** The published output limit. */
+  outputLimit?: number;
+  media?: MediaFacts;
+}
+
+export interface ModelFamily extends ModelFacts {
+  family: string;
+  /** The canonical names of the family's models; absent: the family has no facts but its listed prices. */
+  match?: RegExp;
+  /** Facts that differ for some of the family's models, most specific first. */
+  variants?: Array<ModelFacts & { match: RegExp }>;
+  /** Default prices, under the names a channel serves the model by. */
+  models: Record<string, ModelPrices>;
+}
+
+/** Providers without paid cache writes bill written tokens as ordinary input (ratio 1). */
+export const cacheReads = (read: number): CacheRatios => ({ read, write: 1, write1h: 1 });
