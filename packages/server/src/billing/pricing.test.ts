@@ -48,18 +48,10 @@ describe('default prices', () => {
   const UNPRICED_DEFAULTS: Array<[reason: string, models: string[]]> = [
     ['app pseudo-models: the app or knowledge base decides what a call costs', ['fastgpt-app']],
     ['Ollama runs local models: there is no list price', ['llama3.1', 'qwen2.5', 'mistral', 'nomic-embed-text']],
-    ['left out before per-vendor pricing; not researched here', ['text-embedding-004']],
     ['no published per-token price found', ['PaLM-2']],
-    ['iFlytek: no per-token list price found (these are sold as token packages)', ['SparkDesk-v3.5', 'SparkDesk-v4.0', 'Spark-Pro', 'Spark-Pro-128K', 'Spark-Max', 'Spark-Max-32K', 'Spark-4.0-Ultra']],
-    ['not on StepFun\'s current price list', ['step-1-8k', 'step-1-32k', 'step-1-128k', 'step-1v-8k', 'step-2-16k']],
-    // The vendor's own price page could not be read; the prices seen were third-party copies or superseded lists.
-    ['vendor price page not found', ['360GPT_S2_V9', 'embedding-bert-512-v1', 'embedding_s1_v1']],
-    ['vendor price page not found', ['Baichuan4', 'Baichuan3-Turbo', 'Baichuan2-Turbo', 'Baichuan-Text-Embedding']],
-    ['vendor price page not found', ['abab6.5s-chat', 'abab6.5-chat', 'abab5.5-chat', 'MiniMax-Text-01']],
-    ['vendor price page not found', ['yi-lightning', 'yi-large', 'yi-medium', 'yi-vision']],
-    ['vendor price page not found', ['doubao-pro-32k', 'doubao-lite-32k', 'doubao-pro-128k', 'doubao-embedding']],
-    ['vendor price page not found', ['meta-llama/Llama-3.3-70B-Instruct-Turbo', 'Qwen/Qwen2.5-72B-Instruct-Turbo', 'mistralai/Mixtral-8x7B-Instruct-v0.1']],
-    ['vendor price page not found', ['meta-llama/llama-3.1-8b-instruct', 'meta-llama/llama-3.1-70b-instruct', 'mistralai/mistral-nemo', 'qwen/qwen-2.5-72b-instruct']],
+    // Google shut text-embedding-004 down on 2026-01-14 (developers.googleblog.com, "Gemini Embedding now generally
+    // available"); its price could not be read from Google's page and public catalogues disagree (free to $0.025 / 1M).
+    ['retired by Google; no price confirmed', ['text-embedding-004']],
   ];
   const deliberatelyUnpriced = new Set(UNPRICED_DEFAULTS.flatMap(([, models]) => models));
 
@@ -83,6 +75,15 @@ describe('default prices', () => {
       expect(costOf(usage, prices)).toBe(0);
     }
     expect(pricesFor(defaults, 'anthropic/claude-3.5-sonnet', 'default')).toMatchObject({ modelRatio: 1.5, completionRatio: 5, cacheReadRatio: 0.1 });
+    expect(pricesFor(defaults, '@cf/meta/llama-3.1-8b-instruct', 'default')).toMatchObject({ modelRatio: 0.141, completionRatio: 2.933 });
+  });
+
+  it("one-api's Spark names cost what Spark's own names cost; one open model is priced per host, not by its bare name", () => {
+    expect(pricesFor(defaults, 'SparkDesk-v3.5', 'default')).toEqual(pricesFor(defaults, 'Spark-Max', 'default'));
+    expect(pricesFor(defaults, 'SparkDesk-v4.0', 'default')).toEqual(pricesFor(defaults, 'Spark-4.0-Ultra', 'default'));
+    expect(pricesFor(defaults, 'Spark-Max', 'default')).toMatchObject({ modelRatio: 4.2857, unknownModel: false });
+    // Novita's and Workers AI's Llama 3.1 8B share a bare name but not a price.
+    expect(pricesFor(defaults, 'meta-llama/llama-3.1-8b-instruct', 'default')).toMatchObject({ modelRatio: 0.01, completionRatio: 2.5 });
     expect(pricesFor(defaults, '@cf/meta/llama-3.1-8b-instruct', 'default')).toMatchObject({ modelRatio: 0.141, completionRatio: 2.933 });
   });
 });
