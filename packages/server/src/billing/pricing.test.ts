@@ -49,9 +49,6 @@ describe('default prices', () => {
     ['app pseudo-models: the app or knowledge base decides what a call costs', ['fastgpt-app']],
     ['Ollama runs local models: there is no list price', ['llama3.1', 'qwen2.5', 'mistral', 'nomic-embed-text']],
     ['no published per-token price found', ['PaLM-2']],
-    // Google shut text-embedding-004 down on 2026-01-14 (developers.googleblog.com, "Gemini Embedding now generally
-    // available"); its price could not be read from Google's page and public catalogues disagree (free to $0.025 / 1M).
-    ['retired by Google; no price confirmed', ['text-embedding-004']],
   ];
   const deliberatelyUnpriced = new Set(UNPRICED_DEFAULTS.flatMap(([, models]) => models));
 

@@ -50,6 +50,9 @@ export const ANTHROPIC_GOOGLE_FAMILIES: ModelFamily[] = [
       'gemini-2.5-pro': { ratio: 0.625, completion: 8 },
       'gemini-2.5-flash': { ratio: 0.15, completion: 8.333 },
       'gemini-2.5-flash-lite': { ratio: 0.05, completion: 4 },
+      // Gemini's embedding model since Google retired text-embedding-004 (2026-01-14): US$0.15 per 1M input tokens
+      // (Google's Gemini API price list as quoted in its "Gemini Embedding now generally available" post); no output.
+      'gemini-embedding-001': { ratio: 0.075, completion: 1 },
       // OpenRouter's own model page (openrouter.ai/google/gemini-2.0-flash-001), read 2026-11-23: US$0.10 / 0.40 per 1M.
       'google/gemini-2.0-flash-001': { ratio: 0.05, completion: 4 },
     },
