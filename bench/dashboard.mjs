@@ -18,6 +18,7 @@ import pg from 'pg';
 
 const dist = fileURLToPath(new URL('../packages/server/dist/', import.meta.url));
 const { openStorage } = await import(`${dist}storage/database.js`);
+const { usernameKey } = await import(`${dist}storage/username-key.js`);
 const { DashboardService } = await import(`${dist}api/dashboard/dashboard-service.js`);
 const { UsageRollupsRepository } = await import(`${dist}storage/repositories/usage-rollup-queries.js`);
 const { UsersRepository } = await import(`${dist}storage/repositories/users.js`);
@@ -50,7 +51,7 @@ async function seedDatabase(storage) {
   const db = storage.db;
   const users = [];
   for (let i = 0; i < USERS; i++) {
-    users.push({ username: `user${i}`, password: 'x', display_name: `用户${i}`, role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '', access_token: null, quota: 1_000_000, used_quota: 0, request_count: 0, group: 'default', aff_code: `aff${i}`, inviter_id: 0, created_at: START });
+    users.push({ username: `user${i}`, username_key: usernameKey(`user${i}`), password: 'x', display_name: `用户${i}`, role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '', access_token: null, quota: 1_000_000, used_quota: 0, request_count: 0, group: 'default', aff_code: `aff${i}`, inviter_id: 0, created_at: START });
   }
   for (let i = 0; i < users.length; i += 100) await db.insertInto('users').values(users.slice(i, i + 100)).execute();
   const userRows = await db.selectFrom('users').select(['id', 'username']).where('username', 'like', 'user%').orderBy('id').execute();
