@@ -1,15 +1,16 @@
-import { LogType, parseGroupLimits, providerInfo, type LogAttempt } from '@model-relay/contract';
-import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import { parseGroupLimits, providerInfo } from '@model-relay/contract';
 import type { OptionStore } from '../options/option-store.js';
 import type { ChannelRow, TokenRow, UserRow } from '../storage/schema.js';
 import { checkUsage, type CheckedUsage, type UsageBounds } from './check-usage.js';
-import { approximateTokens, type TokenCounter } from './count-tokens.js';
-import { InsufficientQuotaError, type QuotaLedger, type Reservation, type Settlement } from './ledger.js';
+import { approximateTokens } from './count-tokens.js';
+import { InsufficientQuotaError, type Reservation, type Settlement } from './ledger.js';
 import { contextWindowOf, mediaBoundsFor } from './media-bounds.js';
 import { IMAGE_OUTPUT_TOKENS, outputCapFor, planReservation, type ReservationPlan } from './plan-reservation.js';
-import { costOf, describePrice, pricesFor, type Prices } from './pricing.js';
+import { costOf, pricesFor } from './pricing.js';
+import { meterLogRow } from './meter-log-row.js';
+import type { Finish, MeterDeps, MeteredOutcome, MeteredRequest } from './meter-types.js';
 import { EMPTY_USAGE, type Usage } from './usage.js';
-import { LimitExceeded, type Admission, type LimitSubject, type UsageLimits } from './usage-limits.js';
+import { LimitExceeded, type Admission, type LimitSubject } from './usage-limits.js';
 
 /**
  * The billing meter (docs/ledger.md, "The meter"): the relay's one crossing into billing each way. `open` admits the
@@ -19,82 +20,7 @@ import { LimitExceeded, type Admission, type LimitSubject, type UsageLimits } fr
  * and settles with the ledger exactly once, feeds the metrics and corrects the usage limits.
  */
 
-export interface MeterDeps {
-  ledger: QuotaLedger;
-  options: OptionStore;
-  /** Counts tokens off the event loop when an upstream reports no usage. */
-  counter: TokenCounter;
-  /** Per-key and per-user requests/tokens per minute and quota per day/month. */
-  limits: UsageLimits;
-  /** What this instance's running requests hold per user and key (relay/pipeline/in-flight.ts). */
-  holds: { hold(subjects: string[], amount: number): () => void; holding(subject: string): number };
-  metrics?: GatewayMetrics;
-}
-
-/** Where the meter reports what went wrong (a request's logger). */
-export interface MeterLog {
-  error(details: object, message: string): void;
-  warn(details: object, message: string): void;
-}
-
-/** The endpoints whose bounds differ (relay/providers/types.ts Endpoint). */
-type MeteredEndpoint = 'chat' | 'completions' | 'embeddings' | 'images' | 'audio_speech' | 'audio_transcription' | 'audio_translation' | 'moderations' | 'rerank';
-
-/** What billing needs to know of a request (its facts as the ingress read them, relay/dialects/types.ts RequestFacts). */
-export interface MeteredRequest {
-  requestId: string;
-  /** When the request arrived (epoch ms). */
-  started: number;
-  endpoint: MeteredEndpoint;
-  /** The client's dialect (or OpenAI endpoint), for the log and the metrics. */
-  dialect: string;
-  /** The model asked for and the fallbacks a channel serves, in the order they are tried. */
-  models: string[];
-  facts: {
-    model: string;
-    stream: boolean;
-    maxTokens: number;
-    choices: number;
-    promptBound: number;
-    hostedTools?: boolean;
-    cacheWrites?: 'none' | '5m' | '1h';
-    promptText(): string | Promise<string>;
-  };
-  /** Bytes of an uploaded recording (multipart audio), whose transcript is bounded like the audio. */
-  uploadBytes?: number;
-  log: MeterLog;
-}
-
-/** How the request found its channel: session affinity, and the models tried (the first is the one asked for). */
-export interface Routing {
-  affinity: boolean;
-  requested: string;
-  models: string[];
-}
-
-/** What reached the client (relay/pipeline/deliver.ts DeliveryOutcome). */
-export interface MeteredOutcome {
-  kind: 'success' | 'broken' | 'aborted';
-  usage?: Usage;
-  text: string;
-  /** When the client got the answer's first byte (epoch ms), if it did. */
-  firstByteAt?: number;
-  /** The usage already billed and written into the client's answer (`bill`, a codec's answer): settled as it is. */
-  billed?: CheckedUsage;
-}
-
-export interface Finish {
-  /** The model that answered (a fallback's when the one asked for could not be served), or the last one tried: the prices billed. */
-  model: string;
-  /** What reached the client; undefined when nothing did (failed upstream, thrown). */
-  outcome?: MeteredOutcome;
-  channel?: ChannelRow;
-  routing?: Routing;
-  /** Channels tried and left before the answer (or the failure), and why. */
-  attempts: LogAttempt[];
-  /** Why the request failed, when no answer reached the client. */
-  failure?: { message: string; status: number };
-}
+export type { Finish, MeterDeps, MeteredEndpoint, MeteredOutcome, MeteredRequest, MeterLog, Routing } from './meter-types.js';
 
 /** An optimistic reservation was refused before anything was written: nothing is held, nothing reached the client. */
 export class ReservationRefused extends Error {}
@@ -285,7 +211,7 @@ export class Meter {
               : undefined,
         };
         // A request no channel answered is logged (type 5, no charge) when a channel was tried or the gateway failed it.
-        if ((outcome || failed) && deps.options.bool('LogConsumeEnabled')) settlement.log = this.logRow(finish, prices, usage, anomalies, cost, elapsed);
+        if ((outcome || failed) && deps.options.bool('LogConsumeEnabled')) settlement.log = meterLogRow(this.auth, request, finish, prices, usage, anomalies, cost, elapsed);
       } catch (error) {
         request.log.error({ err: error }, 'metering failed; settling what is known');
       }
@@ -387,39 +313,6 @@ export class Meter {
     }
   }
 
-  private logRow(finish: Finish, prices: Prices, usage: Usage, anomalies: string[], cost: number, elapsed: number): Settlement['log'] {
-    const { outcome, channel } = finish;
-    const { user, token } = this.auth;
-    const lastTried = finish.attempts.at(-1);
-    const suffix =
-      (outcome?.kind === 'aborted' ? '（客户端中途断开）' : outcome?.kind === 'broken' ? '（上游流式响应中断）' : '') + (anomalies.length > 0 ? `；用量异常：${anomalies.join('；')}` : '');
-    return {
-      type: outcome ? LogType.Consume : LogType.Error,
-      user_id: user.id,
-      username: user.username,
-      created_at: Math.floor(Date.now() / 1000),
-      content: outcome ? describePrice(prices, usage, cost) + suffix : `请求失败：${finish.failure?.message ?? ''}`,
-      token_name: token.name,
-      token_id: token.id,
-      model_name: finish.model,
-      prompt_tokens: usage.prompt_tokens,
-      completion_tokens: usage.completion_tokens,
-      channel_id: channel?.id ?? lastTried?.channel_id ?? 0,
-      channel_name: channel?.name ?? lastTried?.channel_name ?? '',
-      request_id: this.request.requestId,
-      elapsed_time: elapsed,
-      first_byte_ms: outcome?.firstByteAt ? Math.max(0, outcome.firstByteAt - this.request.started) : 0,
-      is_stream: this.request.facts.stream ? 1 : 0,
-      dialect: this.request.dialect,
-      cached_tokens: usage.cached_tokens ?? 0,
-      cache_write_tokens: (usage.cache_write_tokens ?? 0) + (usage.cache_write_1h_tokens ?? 0),
-      reasoning_tokens: usage.reasoning_tokens ?? 0,
-      error: outcome ? null : (finish.failure?.message ?? '').slice(0, 2000),
-      attempts: finish.attempts.length > 0 ? JSON.stringify(finish.attempts) : null,
-      routing: routingOf(finish.routing),
-    };
-  }
-
   private async take(optimistic: boolean): Promise<Reservation> {
     const { deps, auth, admission, plan, request } = this;
     let reservation: Reservation;
@@ -462,12 +355,6 @@ function limitSubjects(auth: { token: TokenRow; user: UserRow }, options: Option
     { id: `key:${token.id}`, label: '令牌', rpm: own(token.rpm_limit), tpm: own(token.tpm_limit), daily: own(token.daily_quota_limit), monthly: own(token.monthly_quota_limit) },
     { id: `user:${user.id}`, label: '用户', rpm: own(user.rpm_limit, group.rpm), tpm: own(user.tpm_limit, group.tpm), daily: own(user.daily_quota_limit, group.daily), monthly: own(user.monthly_quota_limit, group.monthly) },
   ].filter((s) => s.rpm > 0 || s.tpm > 0 || s.daily > 0 || s.monthly > 0);
-}
-
-/** The log's routing JSON (contract LogRouting), when there is something to say: affinity, or a fallback tried. */
-function routingOf(routing: Routing | undefined): string | null {
-  if (!routing || (!routing.affinity && routing.models.length <= 1)) return null;
-  return JSON.stringify({ affinity: routing.affinity, requested_model: routing.requested, models: routing.models.length > 1 ? routing.models : [] });
 }
 
 export { InsufficientQuotaError, LimitExceeded };
