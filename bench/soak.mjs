@@ -32,11 +32,24 @@ async function startMock(file) {
 const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 
 /** prom-client's default metrics: heap used and the event-loop delay since the last scrape (it resets per scrape). */
+/** The main thread's malloc heap (`[heap]` in /proc/<pid>/smaps), KB: native memory, outside V8's heap. */
+function nativeHeapKb(pid) {
+  try {
+    const smaps = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+    const at = smaps.indexOf('[heap]');
+    if (at < 0) return NaN;
+    return Number(/\nRss:\s+(\d+) kB/.exec(smaps.slice(at))?.[1] ?? NaN);
+  } catch {
+    return NaN;
+  }
+}
+
 async function sample(gateway) {
   const text = await (await fetch(`${gateway.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
   const metric = (name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
   return {
     rssMb: rssKb(gateway.pid) / 1024,
+    nativeHeapMb: nativeHeapKb(gateway.pid) / 1024,
     heapUsedMb: metric('nodejs_heap_size_used_bytes') / 2 ** 20,
     heapTotalMb: metric('nodejs_heap_size_total_bytes') / 2 ** 20,
     loopP99Ms: metric('nodejs_eventloop_lag_p99_seconds') * 1000,
@@ -102,7 +115,7 @@ for (let minute = 1; minute <= MINUTES; minute++) {
   }
   const s = { minute, ...(await sample(gateway)) };
   samples.push(s);
-  console.log(`min ${minute}: RSS ${s.rssMb.toFixed(1)} MB, heap used ${s.heapUsedMb.toFixed(1)} / ${s.heapTotalMb.toFixed(1)} MB, event-loop delay p99 ${s.loopP99Ms.toFixed(1)} ms, max ${s.loopMaxMs.toFixed(1)} ms`);
+  console.log(`min ${minute}: RSS ${s.rssMb.toFixed(1)} MB, heap used ${s.heapUsedMb.toFixed(1)} / ${s.heapTotalMb.toFixed(1)} MB, malloc [heap] ${s.nativeHeapMb.toFixed(1)} MB, event-loop delay p99 ${s.loopP99Ms.toFixed(1)} ms, max ${s.loopMaxMs.toFixed(1)} ms`);
 }
 await load.exited;
 const done = JSON.parse(load.output().trim().split('\n').at(-1));
@@ -113,8 +126,8 @@ const rss = (after.length >= 2 ? after : samples).map((s) => s.rssMb);
 const spread = Math.max(...rss) / Math.min(...rss) - 1;
 const drift = rss.at(-1) / rss[0] - 1;
 const flat = spread <= 0.1;
-console.log('\n| minute | RSS MB | heap used MB | heap total MB | event-loop delay p99 ms | max ms |\n|---|---|---|---|---|---|');
-for (const s of samples) console.log(`| ${s.minute}${s.minute <= WARMUP ? ' (warm-up)' : ''} | ${s.rssMb.toFixed(1)} | ${s.heapUsedMb.toFixed(1)} | ${s.heapTotalMb.toFixed(1)} | ${s.loopP99Ms.toFixed(1)} | ${s.loopMaxMs.toFixed(1)} |`);
+console.log('\n| minute | RSS MB | heap used MB | heap total MB | malloc [heap] MB | event-loop delay p99 ms | max ms |\n|---|---|---|---|---|---|---|');
+for (const s of samples) console.log(`| ${s.minute}${s.minute <= WARMUP ? ' (warm-up)' : ''} | ${s.rssMb.toFixed(1)} | ${s.heapUsedMb.toFixed(1)} | ${s.heapTotalMb.toFixed(1)} | ${s.nativeHeapMb.toFixed(1)} | ${s.loopP99Ms.toFixed(1)} | ${s.loopMaxMs.toFixed(1)} |`);
 console.log('\n| request kind | sent | read to the end | cut by the client | non-2xx | errors |\n|---|---|---|---|---|---|');
 for (const [name, c] of Object.entries(done.counts)) console.log(`| ${name} | ${c.sent} | ${c.ok} | ${c.aborted} | ${c.non2xx} | ${c.errors} |`);
 console.log(`\nchannel tests: ${tests.ok} passed, ${tests.failed} failed`);
