@@ -61,7 +61,8 @@ const work = tempDir('mr-soak-');
 const openaiMock = await startMock('mock-upstream.mjs');
 const anthropicMock = await startMock('mock-anthropic.mjs');
 const dbPath = join(work, 'gateway.db');
-const gateway = await startGateway({ data: { SQLITE_PATH: dbPath, METRICS_TOKEN }, cwd: work, logFile: join(work, 'gateway.log') });
+// GATEWAY_ENV='{"NAME":"value"}' adds variables to the gateway's environment (e.g. LD_PRELOAD and MALLOC_CONF for a jemalloc heap profile).
+const gateway = await startGateway({ data: { SQLITE_PATH: dbPath, METRICS_TOKEN, ...JSON.parse(process.env.GATEWAY_ENV ?? '{}') }, cwd: work, logFile: join(work, 'gateway.log') });
 const db = await openDatabase('sqlite', dbPath);
 const seeded = await seed(db, { openaiUrl: openaiMock, anthropicUrl: anthropicMock, openaiModels: ['slow-model', 'break-model'] });
 await db.all(`update users set access_token = ? where id = ?`, [ACCESS_TOKEN, seeded.userId]);

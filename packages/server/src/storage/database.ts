@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { readWorkerDialect, SqliteReadWorker } from './read-worker.js';
+import { SQLITE_CACHE_KIB } from './sqlite-cache.js';
 import { Kysely, Migrator, MysqlDialect, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import { createPool as createMysqlPool } from 'mysql2';
 import pg from 'pg';
@@ -88,6 +89,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB.writer}`);
     if (path !== ':memory:') {
       // Checkpoints run on a worker thread (see wal-checkpointer.ts); the WAL file is cut back after each reset.
       sqlite.pragma('wal_autocheckpoint = 0');

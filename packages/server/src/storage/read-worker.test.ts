@@ -5,6 +5,7 @@ import { Kysely, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStorage, type Storage } from './database.js';
 import { readWorkerDialect, SqliteReadWorker } from './read-worker.js';
+import { SQLITE_CACHE_KIB } from './sqlite-cache.js';
 import type { Database } from './schema.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mr-read-worker-'));
@@ -57,6 +58,13 @@ describe('long reads of an SQLite file on a worker thread (Storage.reader)', () 
     // a row committed on the main connection is in the worker's next read
     await storage.db.insertInto('logs').values({ user_id: 3, created_at: 2000, type: 2, content: '刚写入', username: 'amy', token_name: 'k', model_name: 'm', quota: 1, prompt_tokens: 0, completion_tokens: 0, channel_id: 1 }).execute();
     expect((await storage.reader.selectFrom('logs').select('content').where('user_id', '=', 3).execute()).map((r) => r.content)).toEqual(['刚写入']);
+  });
+
+  it('each connection keeps a bounded page cache of its own size, not the driver\'s 16 MB default', async () => {
+    const storage = await fileStorage('cache');
+    const cacheSize = async (db: Kysely<Database>) => Number((await sql<{ cache_size: number }>`pragma cache_size`.execute(db)).rows[0]?.cache_size);
+    expect(await cacheSize(storage.db)).toBe(-SQLITE_CACHE_KIB.writer);
+    expect(await cacheSize(storage.reader)).toBe(-SQLITE_CACHE_KIB.reader);
   });
 
   it('a long read leaves the event loop free (on the main connection the same read stops it)', async () => {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { SQLITE_CACHE_KIB } from './sqlite-cache.js';
 import {
   CompiledQuery,
   SqliteAdapter,
@@ -22,6 +23,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
+db.pragma('cache_size = -' + workerData.cacheKib);
 const statements = new Map();
 parentPort.on('message', (message) => {
   if (message === 'stop') {
@@ -65,7 +67,7 @@ export class SqliteReadWorker {
 
   constructor(path: string) {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver } });
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver, cacheKib: SQLITE_CACHE_KIB.reader } });
     this.worker.unref();
     this.worker.on('message', (message: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
       const waiting = this.pending.get(message.id);

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { SQLITE_CACHE_KIB } from './sqlite-cache.js';
 
 /** What one checkpoint did: frames in the WAL and frames copied back into the database file. */
 export interface CheckpointResult {
@@ -26,6 +27,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path);
 db.pragma('busy_timeout = 0');
+db.pragma('cache_size = -' + workerData.cacheKib);
 const timer = setInterval(() => {
   try {
     const [row] = db.pragma('wal_checkpoint(PASSIVE)');
@@ -51,7 +53,7 @@ parentPort.on('message', (message) => {
 export function startWalCheckpointer(path: string, options: { intervalMs?: number; onFailure?: (error: unknown) => void } = {}): WalCheckpointer {
   const intervalMs = options.intervalMs ?? 1000;
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver, intervalMs } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver, intervalMs, cacheKib: SQLITE_CACHE_KIB.checkpointer } });
   worker.unref();
   let checkpoints = 0;
   let waiters: Array<(result: CheckpointResult) => void> = [];
