@@ -3,6 +3,10 @@
 //   STREAMS=n     held streams (default 1,000)
 //   PROMPT_KB=n   held requests carry an n KB prompt (default: the bench's one-line question)
 //   BARE=1        the bare pass-through (bare-passthrough.mjs) instead of the gateway (openai and anthropic paths)
+//   WAVES=n       n waves of STREAMS held one on top of the other: RSS after each, and each wave's marginal cost
+//   PRIME=1       a first wave of STREAMS held and cut before the measure (the heap at rest at its working size)
+//   GC=0          RSS read as it is; by default after a full garbage collection, as run.mjs does (through the
+//                 inspector: the target runs with --inspect on a port of its own)
 //   SNAPSHOT=1    also a heap snapshot at rest and one with the streams held (the gateway runs with
 //                 --heapsnapshot-signal); prints the objects that grew, by constructor, per stream (TOP=n rows)
 // The numbers are the same measurement as RESULTS.md's memory rows (a fresh gateway per path, 50 warm-up streams).
@@ -11,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, seed } from './lib/database.mjs';
 import { startGateway } from './lib/gateway.mjs';
-import { driver } from './lib/load.mjs';
+import { collectGarbage, driver } from './lib/load.mjs';
 import { PATHS, targetsOf } from './lib/paths.mjs';
 import { freePort, shutdown, sleep, start, tempDir, waitFor } from './lib/processes.mjs';
 
@@ -19,12 +23,14 @@ const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const STREAMS = Number(process.env.STREAMS ?? 1000);
 const SNAPSHOT = process.env.SNAPSHOT === '1';
 const TOP = Number(process.env.TOP ?? 25);
+const WAVES = Number(process.env.WAVES ?? 1);
+const GC = process.env.GC !== '0';
 const chosen = (process.env.PATHS ?? Object.keys(PATHS).join(',')).split(',');
 const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 
 async function startMock(file) {
   const port = await freePort();
-  start(process.execPath, [join(benchDir, file)], { env: { ...process.env, PORT: String(port), HOLD_MS: String(SNAPSHOT ? 120_000 : 20_000) }, cwd: benchDir });
+  start(process.execPath, [join(benchDir, file)], { env: { ...process.env, PORT: String(port), HOLD_MS: String(SNAPSHOT ? 120_000 : 60_000) }, cwd: benchDir });
   await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
   return `http://127.0.0.1:${port}`;
 }
@@ -115,18 +121,36 @@ function withPrompt(body) {
 }
 
 /** BARE=1: the bare pass-through (bare-passthrough.mjs) in front of the path's mock instead of the gateway. */
-async function startBare(dir, upstream) {
+async function startBare(dir, upstream, nodeArgs) {
   const port = await freePort();
-  const started = start(process.execPath, [...(SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : []), join(benchDir, 'bare-passthrough.mjs')], { env: { ...process.env, PORT: String(port), UPSTREAM: upstream }, cwd: dir });
+  const started = start(process.execPath, [...nodeArgs, join(benchDir, 'bare-passthrough.mjs')], { env: { ...process.env, PORT: String(port), UPSTREAM: upstream }, cwd: dir });
   await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
   return { url: `http://127.0.0.1:${port}`, pid: started.pid, stop: async () => started.child.kill('SIGKILL') };
+}
+
+/** Holds STREAMS streams (driver.mjs hold) and resolves once each has its first chunk, a second later. */
+async function hold(t) {
+  const holder = start(process.execPath, [join(benchDir, 'driver.mjs'), JSON.stringify({ mode: 'hold', url: t.url, headers: t.headers, body: withPrompt(t.holdBody), streams: STREAMS })], { cwd: benchDir, capture: true });
+  let line;
+  while (!(line = holder.output().split('\n').find((l) => l.includes('"holding"')))) {
+    if (holder.child.exitCode !== null) throw new Error(`hold driver exited early: ${holder.output()}`);
+    await sleep(100);
+  }
+  await sleep(1000);
+  return Object.assign(holder, { inFlight: JSON.parse(line).inFlight });
 }
 
 async function measure(path, mocks) {
   const dir = tempDir(`mr-memory-${path}-`);
   const bare = process.env.BARE === '1';
   const upstream = path === 'openai' ? mocks.openaiMock : mocks.anthropicMock;
-  const gateway = bare ? await startBare(dir, upstream) : await startGateway({ data: { SQLITE_PATH: join(dir, 'gateway.db') }, cwd: dir, logFile: join(dir, 'gateway.log'), nodeArgs: SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : [] });
+  const inspectPort = GC ? await freePort() : undefined;
+  const nodeArgs = [...(SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : []), ...(GC ? [`--inspect=127.0.0.1:${inspectPort}`] : [])];
+  const gateway = bare ? await startBare(dir, upstream, nodeArgs) : await startGateway({ data: { SQLITE_PATH: join(dir, 'gateway.db') }, cwd: dir, logFile: join(dir, 'gateway.log'), nodeArgs });
+  const rss = async () => {
+    if (GC) await collectGarbage(inspectPort);
+    return rssKb(gateway.pid);
+  };
   try {
     let key = 'none';
     if (!bare) {
@@ -138,18 +162,27 @@ async function measure(path, mocks) {
     await waitFor(t.url, { method: 'POST', headers: t.headers, body: t.streamBody }, { ok: (s) => s === 200, timeoutMs: 30_000 });
     await driver({ mode: 'ttfb', url: t.url, headers: t.headers, body: t.streamBody, n: 50, warmup: 0 });
     await sleep(1500);
-    const rest = SNAPSHOT ? await snapshot(gateway.pid, dir) : undefined;
-    const beforeKb = rssKb(gateway.pid);
-    const holder = start(process.execPath, [join(benchDir, 'driver.mjs'), JSON.stringify({ mode: 'hold', url: t.url, headers: t.headers, body: withPrompt(t.holdBody), streams: STREAMS })], { cwd: benchDir, capture: true });
-    let line;
-    while (!(line = holder.output().split('\n').find((l) => l.includes('"holding"')))) {
-      if (holder.child.exitCode !== null) throw new Error(`hold driver exited early: ${holder.output()}`);
-      await sleep(100);
+    if (process.env.PRIME === '1') {
+      // A first wave held and let go before the measure: the heap at rest at its working size.
+      const prime = await hold(t);
+      prime.child.kill('SIGKILL');
+      await sleep(3000);
     }
-    await sleep(1000);
-    const duringKb = rssKb(gateway.pid);
-    const inFlight = JSON.parse(line).inFlight;
-    const result = { path: bare ? `${path} (bare)` : path, beforeKb, duringKb, inFlight, perStreamKb: +((duringKb - beforeKb) / Math.max(1, inFlight)).toFixed(1) };
+    const rest = SNAPSHOT ? await snapshot(gateway.pid, dir) : undefined;
+    const beforeKb = await rss();
+    const holders = [];
+    const waves = [];
+    let inFlight = 0;
+    for (let w = 0; w < WAVES; w++) {
+      const holder = await hold(t);
+      holders.push(holder);
+      inFlight += holder.inFlight;
+      waves.push(await rss());
+    }
+    const duringKb = waves[0];
+    const first = holders[0].inFlight;
+    const result = { path: bare ? `${path} (bare)` : path, beforeKb, duringKb, inFlight: first, perStreamKb: +((duringKb - beforeKb) / Math.max(1, first)).toFixed(1) };
+    if (WAVES > 1) result.waves = waves.map((kb, i) => ({ inFlight: holders.slice(0, i + 1).reduce((n, h) => n + h.inFlight, 0), rssKb: kb, marginalKb: i === 0 ? undefined : +((kb - waves[i - 1]) / Math.max(1, holders[i].inFlight)).toFixed(1) }));
     console.log(JSON.stringify(result));
     if (SNAPSHOT) {
       const held = await snapshot(gateway.pid, dir);
@@ -157,7 +190,7 @@ async function measure(path, mocks) {
       console.log(`${path}: heap (snapshot self sizes) ${d.heapPerStreamKb.toFixed(2)} KB per stream; grew by:`);
       for (const row of d.rows) console.log(`  ${row.perStream.toFixed(0).padStart(6)} B  ${row.countPerStream.toFixed(2).padStart(6)}x  ${row.name}`);
     }
-    holder.child.kill('SIGKILL');
+    for (const holder of holders) holder.child.kill('SIGKILL');
     return result;
   } finally {
     await gateway.stop();

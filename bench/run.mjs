@@ -125,7 +125,9 @@ async function singleInstanceRun(paths, report, mocks) {
  */
 async function memoryPhase(path, { openaiMock, anthropicMock }) {
   const dir = tempDir(`mr-bench-memory-${path}-`);
-  const gateway = await startGateway({ data: { SQLITE_PATH: join(dir, 'gateway.db') }, cwd: dir, logFile: join(dir, 'gateway.log') });
+  // The inspector (on a port of its own) lets the phase collect the gateway's garbage before each RSS read (lib/load.mjs).
+  const inspectPort = await freePort();
+  const gateway = await startGateway({ data: { SQLITE_PATH: join(dir, 'gateway.db') }, cwd: dir, logFile: join(dir, 'gateway.log'), nodeArgs: [`--inspect=127.0.0.1:${inspectPort}`] });
   try {
     const db = await openDatabase('sqlite', join(dir, 'gateway.db'));
     const seeded = await seed(db, { openaiUrl: openaiMock, anthropicUrl: anthropicMock });
@@ -133,7 +135,7 @@ async function memoryPhase(path, { openaiMock, anthropicMock }) {
     const t = targetsOf({ openaiMock, anthropicMock, gateway: gateway.url, key: seeded.key })[path].gateway;
     await waitFor(t.url, { method: 'POST', headers: t.headers, body: t.streamBody }, { ok: (s) => s === 200, timeoutMs: 30_000 });
     await driver({ mode: 'ttfb', url: t.url, headers: t.headers, body: t.streamBody, n: 50, warmup: 0 });
-    return await heldStreams({ url: t.url, headers: t.headers, body: t.holdBody }, gateway.pid, STREAMS);
+    return await heldStreams({ url: t.url, headers: t.headers, body: t.holdBody }, gateway.pid, STREAMS, inspectPort);
   } finally {
     await gateway.stop();
   }

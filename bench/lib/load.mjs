@@ -4,6 +4,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { WebSocket } from 'undici';
 import { run, start, tempDir } from './processes.mjs';
 
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
@@ -69,10 +70,13 @@ const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/s
 
 /**
  * Memory per in-flight stream: the target process's RSS at rest, then with `streams` concurrent streams each
- * holding its first chunk (driver.mjs hold), divided by the streams in flight.
+ * holding its first chunk (driver.mjs hold), divided by the streams in flight. With `inspectPort` (the target runs
+ * with --inspect) each RSS is read after a full garbage collection, so that it counts what is held, not the garbage
+ * that happened to be left uncollected at that moment (which made the same run differ by +-5 KB per stream).
  */
-export async function heldStreams(target, pid, streams) {
+export async function heldStreams(target, pid, streams, inspectPort) {
   await new Promise((r) => setTimeout(r, 1500));
+  if (inspectPort) await collectGarbage(inspectPort);
   const beforeKb = rssKb(pid);
   const holder = start(process.execPath, [join(benchDir, 'driver.mjs'), JSON.stringify({ mode: 'hold', ...target, streams })], { cwd: benchDir, capture: true });
   let duringKb;
@@ -82,6 +86,7 @@ export async function heldStreams(target, pid, streams) {
     if (line) {
       inFlight = JSON.parse(line).inFlight;
       await new Promise((r) => setTimeout(r, 1000));
+      if (inspectPort) await collectGarbage(inspectPort);
       duringKb = rssKb(pid);
       break;
     }
@@ -91,4 +96,24 @@ export async function heldStreams(target, pid, streams) {
   await holder.exited;
   const done = parseLastJson(holder.output());
   return { beforeKb, duringKb, inFlight, completed: done.completed, non2xx: done.non2xx, errors: done.errors, perStreamKb: (duringKb - beforeKb) / Math.max(1, inFlight) };
+}
+
+/**
+ * A full garbage collection in the process whose inspector listens on `inspectPort` (started with
+ * `--inspect=127.0.0.1:<port>`): the memory phase reads RSS after one, so that garbage not yet collected (how much
+ * depends on when the last collection happened to run) is not counted as what the held streams cost.
+ */
+export async function collectGarbage(inspectPort) {
+  const [target] = await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json();
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    socket.onopen = () => socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
+    socket.onmessage = (event) => {
+      if (JSON.parse(event.data).id === 1) resolve();
+    };
+    socket.onerror = reject;
+  });
+  socket.close();
+  // The pages freed go back to the system shortly after the collection.
+  await new Promise((r) => setTimeout(r, 500));
 }

@@ -31,6 +31,9 @@ import { isCrossSiteRequest, isGuardedApiRequest } from './http/cross-site-guard
 import { applySecurityHeaders } from './http/security-headers.js';
 import { serverTimeouts } from './http/server-timeouts.js';
 
+/** The relay's routes (the clients' API), as opposed to the console's. */
+const RELAY_PATH = /^\/v1(beta)?\//;
+
 /** A body that is not acceptable JSON: 400 on /api (user-facing) and on /v1 (statusCode, read by its handler). */
 class BadJsonError extends UserFacingError {
   readonly statusCode = 400;
@@ -77,15 +80,19 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
     // A large relay body is parsed on a body worker, never here (relay/ingress/large-json.ts).
-    if (bytes.length > LARGE_JSON_BYTES && /^\/v1(beta)?\//.test(request.url)) return done(null, new LargeJson(bytes));
+    if (bytes.length > LARGE_JSON_BYTES && RELAY_PATH.test(request.url)) return done(null, new LargeJson(bytes));
     const text = bytes.toString('utf8');
     if (text === '') return done(null, undefined);
     if (jsonNestedDeeperThan(text, MAX_JSON_DEPTH)) return done(new BadJsonError(`请求体嵌套层级过深（最多 ${MAX_JSON_DEPTH} 层）`));
     return parseJson(request, text, (error, value) => (error ? done(new BadJsonError('请求体不是合法的 JSON')) : done(null, value)));
   });
-  await app.register(fastifyCookie);
+  // Cookies are read by the console's routes only (its session, OAuth's state): the relay's routes (/v1, /v1beta)
+  // read none, so their requests do not parse them (an open stream would keep the parsed object all along).
+  // Setting a cookie still works anywhere: the plugin prepares the reply for it on the first `setCookie`.
+  await app.register(fastifyCookie, { hook: false });
 
   app.addHook('onRequest', async (request, reply) => {
+    if (!RELAY_PATH.test(request.url)) request.cookies = request.headers.cookie ? app.parseCookie(request.headers.cookie) : {};
     reply.header('X-Request-Id', request.id);
     applySecurityHeaders(request, reply, ctx.options, ctx.config.TURNSTILE_SCRIPT_URL);
     if (isGuardedApiRequest(request) && isCrossSiteRequest(request, ctx.options)) {

@@ -14,12 +14,12 @@ import type { ProviderAdapter } from '../providers/types.js';
 import { openAiErrorType, RelayError, upstreamErrorDetail } from '../relay-error.js';
 import type { KeyAuth } from './authenticate-key.js';
 import { callProvider, targetOf, UpstreamUnreachable } from './call-provider.js';
-import { deliver, type DeliveryOutcome } from './deliver.js';
+import { deliver, type DeliveryOutcome, type Streaming } from './deliver.js';
 import { LargeJson } from '../ingress/large-json.js';
 import { buildUpstream, type UpstreamSpec } from './build-upstream.js';
 import { isUpload, type IncomingCall, type RelayDeps } from './types.js';
 import { mapModel } from './map-model.js';
-import { sessionOf } from './route-request.js';
+import { sessionOf, type SessionAffinity } from './route-request.js';
 import { selectChannel } from './select-channel.js';
 
 /**
@@ -62,7 +62,7 @@ export async function attemptChannels(
   attempts: LogAttempt[],
   /** Told whether session affinity chose the channel that answered. */
   routing: Routing,
-): Promise<{ outcome: DeliveryOutcome; channel: ChannelRow }> {
+): Promise<{ outcome: DeliveryOutcome | Streaming; channel: ChannelRow }> {
   const tried = new Set<number>();
   const retryTimes = Math.max(0, Math.floor(deps.options.number('RetryTimes')));
   const candidates = auth.pinnedChannelId ? [] : await deps.store.candidates(auth.user.group, model);
@@ -136,10 +136,9 @@ export async function attemptChannels(
       call.body instanceof LargeJson ? deps.bodies.build(call.body, spec) : buildUpstream(upload ? upload.raw : (call.body as Record<string, unknown>), spec, canonical);
 
     const abort = new AbortController();
-    const onClose = () => {
-      if (!reply.raw.writableFinished) abort.abort();
-    };
-    reply.raw.once('close', onClose);
+    const unwatch = watchClient(reply.raw, abort);
+    /** A stream under way keeps watching the client until it ends. */
+    let flowing = false;
     try {
       let response;
       try {
@@ -183,10 +182,12 @@ export async function attemptChannels(
         if (!lastFailure.retry) break;
         continue;
       }
-      const channelId = channel.id;
-      const onProgress = (deliveredChars: number) => meter.progress(channelId, deliveredChars);
-      const bill = (reported: Usage | undefined, text: string) => meter.bill(channel, reported, text);
+      const { onProgress, bill } = meterHooks(meter, channel);
       const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec: provider.codec?.(target, upstreamModel, upload || call.body instanceof LargeJson ? undefined : (call.body as Record<string, unknown>), call.endpoint), translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress, bill }, reply, abort);
+      if (outcome.kind === 'streaming') {
+        flowing = true;
+        return { outcome: untilFinished(outcome, unwatch, deps.affinity, session, channel.id), channel };
+      }
       if (outcome.kind !== 'failure') {
         deps.affinity.remember(session, channel.id);
         return { outcome, channel };
@@ -204,10 +205,53 @@ export async function attemptChannels(
       // A vendor error said with a success status is judged like one said with its status: not always retried.
       if (!lastFailure.retry) break;
     } finally {
-      reply.raw.off('close', onClose);
+      if (!flowing) unwatch();
     }
   }
   throw lastFailure ?? retryable(new RelayError(503, `当前分组 ${auth.user.group} 下对于模型 ${model} 无可用渠道`, 'model_not_available', 'model_not_available'));
+}
+
+/*
+ * The helpers below make the closures that outlive an attempt while its stream flows. They are made here, outside
+ * `attemptChannels`, so that they hold only what they name: a closure made inside it would keep its whole scope
+ * (the call and its body, the upstream spec, the translated request) for as long as the stream stays open.
+ */
+
+/** Cancels the upstream call when the client leaves before its answer was written; answers the listener's removal. */
+function watchClient(res: FastifyReply['raw'], abort: AbortController): () => void {
+  const onClose = () => {
+    if (!res.writableFinished) abort.abort();
+  };
+  // `on` rather than `once` (whose wrapper costs more per open stream): the returned function removes it.
+  res.on('close', onClose);
+  return () => res.off('close', onClose);
+}
+
+/** The delivery's view of the meter for one channel: progress reports and the usage billed. */
+function meterHooks(meter: MeterView, channel: ChannelRow): { onProgress: (deliveredChars: number) => void; bill: (reported: Usage | undefined, text: string) => Promise<CheckedUsage> } {
+  const channelId = channel.id;
+  return {
+    onProgress: (deliveredChars) => meter.progress(channelId, deliveredChars),
+    bill: (reported, text) => meter.bill(channel, reported, text),
+  };
+}
+
+/** A stream under way: once it ends the client is no longer watched and the session remembers the channel that answered. */
+function untilFinished(streaming: Streaming, unwatch: () => void, affinity: SessionAffinity, session: string | undefined, channelId: number): Streaming {
+  return {
+    kind: 'streaming',
+    finished: streaming.finished.then(
+      (outcome) => {
+        unwatch();
+        affinity.remember(session, channelId);
+        return outcome;
+      },
+      (error: unknown) => {
+        unwatch();
+        throw error;
+      },
+    ),
+  };
 }
 
 const isTimeout = (error: unknown) => /timeout/i.test(String((error as { code?: string }).code ?? (error as Error).name ?? ''));

@@ -22,6 +22,16 @@ export type DeliveryOutcome = (
   billed?: CheckedUsage;
 };
 
+/**
+ * A stream that reached the client and goes on from its body's events: it can no longer fail over, and `finished`
+ * answers how it ended: an upstream's error ends the client's stream and answers `broken`; it rejects only on a
+ * fault of the gateway's own (the end of the stream could not be written).
+ */
+export interface Streaming {
+  kind: 'streaming';
+  finished: Promise<DeliveryOutcome>;
+}
+
 /** A failure the client has not seen yet: the next channel may be tried. */
 export interface UpstreamFailure {
   kind: 'failure';
@@ -85,7 +95,7 @@ class Tally {
  * An upstream that breaks mid-stream ends the client's stream with its dialect's own error event; a client
  * that leaves cancels the upstream call (through `abort`).
  */
-export async function deliver(response: UpstreamResponse, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome | UpstreamFailure> {
+export async function deliver(response: UpstreamResponse, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome | UpstreamFailure | Streaming> {
   // Gemini streams a JSON array when not asked for SSE.
   const decoder = frameDecoderFor(response.contentType, plan.stream && plan.upstream.jsonArrayStreams === true);
   if (!decoder) return deliverWhole(response, plan, reply, abort);
@@ -243,7 +253,12 @@ function streamHeaders(plan: DeliveryPlan): Record<string, string> {
   return { 'content-type': type, 'cache-control': 'no-cache', 'x-accel-buffering': 'no', 'x-request-id': plan.requestId };
 }
 
-async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome | UpstreamFailure> {
+/**
+ * A streamed answer relayed as it comes. Once the client's stream is open (at once, or at a codec's first bytes) it
+ * answers `streaming` and the rest runs from the body's events: no async frame waits for the stream's end, only
+ * `finished`, whose reactions hold what settlement needs.
+ */
+function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome | UpstreamFailure | Streaming> {
   const res = reply.raw;
   const tally = new Tally();
   const reader = plan.upstream.createStreamReader();
@@ -311,21 +326,14 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
   };
 
   let reported = Date.now();
-  try {
-    await eachChunk(response.body, (buffer) => {
-      let waiting: Promise<unknown> | undefined;
-      if (raw) {
-        // The bytes go out as they came (an error event of the upstream's own included); usage is read after.
-        waiting = send(buffer);
-        handle(decoder.push(buffer));
-      } else waiting = send(handle(decoder.push(buffer)));
-      relayed = decoded;
-      if (plan.onProgress && Date.now() - reported >= PROGRESS_EVERY_MS) {
-        reported = Date.now();
-        plan.onProgress(tally.text.length);
-      }
-      return waiting;
-    });
+  const ended = async (): Promise<DeliveryOutcome | UpstreamFailure> => {
+    try {
+      return await end();
+    } catch (error) {
+      return failed(error);
+    }
+  };
+  const end = async (): Promise<DeliveryOutcome> => {
     let tail = handle(decoder.end());
     open();
     // A codec's stream tells the client the usage it is billed (in the writer's last event, or a frame of its own).
@@ -340,7 +348,8 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
     const endFrame = !raw && !writer && !closed && plan.upstream.endFrame ? plan.upstream.frame({ data: plan.upstream.endFrame }) : '';
     res.end(raw ? undefined : tail + (writer ? writer.end() : endFrame));
     return { kind: 'success', usage: tally.usage, text: tally.text, firstByteAt: firstByteAt ?? Date.now(), billed };
-  } catch (error) {
+  };
+  const failed = (error: unknown): DeliveryOutcome | UpstreamFailure => {
     // A client that closes as soon as it has the whole answer (Codex after response.completed) got all of it.
     if (abort.signal.aborted) return opened ? { kind: tally.finished ? 'success' : 'aborted', usage: tally.usage, text: tally.text, firstByteAt } : clientGone(reply);
     if (!opened) {
@@ -354,7 +363,25 @@ async function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, 
     // Passed through, the upstream's own error event has already reached the client: it is not said twice.
     res.end(raw && upstreamSaid ? undefined : unsent + (writer ?? plan.client.createStreamWriter(plan.context, reader)).error(message, !writer && relayed > 0));
     return { kind: 'broken', usage: tally.usage, text: tally.text, message, firstByteAt };
-  }
+  };
+  // The body pumped from its events; `ended` (whose own errors are the stream's too) or `failed` answer the outcome.
+  const finished = eachChunk(response.body, (buffer) => {
+    let waiting: Promise<unknown> | undefined;
+    if (raw) {
+      // The bytes go out as they came (an error event of the upstream's own included); usage is read after.
+      waiting = send(buffer);
+      handle(decoder.push(buffer));
+    } else waiting = send(handle(decoder.push(buffer)));
+    relayed = decoded;
+    if (plan.onProgress && Date.now() - reported >= PROGRESS_EVERY_MS) {
+      reported = Date.now();
+      plan.onProgress(tally.text.length);
+    }
+    return waiting;
+  }).then(ended, failed);
+  // Open from the start, a stream can no longer fail over to another channel: every outcome is delivered.
+  if (opened) return Promise.resolve({ kind: 'streaming', finished: finished as Promise<DeliveryOutcome> });
+  return finished;
 }
 
 /**
@@ -388,8 +415,10 @@ function eachChunk(body: UpstreamResponse['body'], onChunk: (chunk: Buffer) => P
       body.pause();
       waiting.then(() => !settled && body.resume(), finish);
     }
+    // `on`, not `once` (its wrapper costs an object and a bound function per open stream): `finish` removes the data
+    // and end listeners; the error listener stays, for an error after the end.
     body.on('data', onData);
-    body.once('end', finish);
-    body.once('error', (error: unknown) => finish(error ?? new Error('upstream body failed')));
+    body.on('end', finish);
+    body.on('error', (error: unknown) => finish(error ?? new Error('upstream body failed')));
   });
 }

@@ -1,12 +1,12 @@
 import type { LogAttempt } from '@model-relay/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { InsufficientQuotaError, LimitExceeded, type Meter, type Routing } from '../../billing/meter.js';
+import { InsufficientQuotaError, LimitExceeded, type Finish, type Meter, type Routing } from '../../billing/meter.js';
 import type { ChannelRow } from '../../storage/schema.js';
 import { LargeJson } from '../ingress/large-json.js';
 import { RelayError } from '../relay-error.js';
 import { attemptChannels } from './attempt-channels.js';
 import { authenticateKey, type KeyAuth } from './authenticate-key.js';
-import type { DeliveryOutcome } from './deliver.js';
+import type { DeliveryOutcome, Streaming } from './deliver.js';
 import { asksExactModel, modelChain } from './route-request.js';
 import { isUpload, type IncomingCall, type RelayDeps } from './types.js';
 
@@ -23,7 +23,10 @@ const MAX_MODEL_LENGTH = 200;
  * `finally`. The channel loop is attempt-channels.ts; billing is billing/meter.ts.
  */
 export function handleRelay(deps: RelayDeps, call: IncomingCall, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  return deps.inFlight.track(relay(deps, call, request, reply).finally(() => release(deps, call)));
+  const relayed = relay(deps, call, request, reply);
+  // Only a large body's worker copy is kept for the end of the request, never the call itself (its body).
+  const large = call.body instanceof LargeJson ? call.body : undefined;
+  return deps.inFlight.track(large ? relayed.finally(() => deps.bodies.release(large)) : relayed);
 }
 
 /** Lets go of a large body's worker copy once nothing more will be asked of it (the request has settled). */
@@ -67,7 +70,9 @@ async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyReques
     })
     .catch(refusal);
   const job: Job = { deps, call, auth, meter, models, request, reply };
-  if (!(await serve(job))) await serve(job);
+  const served = (await serve(job)) || (await serve(job));
+  // A stream under way: this frame ends here, and the request's promise follows the stream's settlement.
+  if (typeof served === 'object') return served.settled;
 }
 
 interface Job {
@@ -84,11 +89,12 @@ interface Job {
 /**
  * Calls the upstream under the meter's reservation (each model of the chain in turn) and closes the meter once.
  * Returns false, having closed nothing and written nothing, when an optimistic reservation was refused: the meter
- * then holds a careful one, and the attempt is to run again.
+ * then holds a careful one, and the attempt is to run again. A stream under way is not waited for: the answer is
+ * its settlement, the meter's close once the stream has ended.
  */
-async function serve(job: Job): Promise<boolean> {
+async function serve(job: Job): Promise<boolean | { settled: Promise<void> }> {
   const { deps, call, auth, meter, request } = job;
-  let outcome: DeliveryOutcome | undefined;
+  let outcome: DeliveryOutcome | Streaming | undefined;
   let channel: ChannelRow | undefined;
   let error: unknown;
   const attempts: LogAttempt[] = [];
@@ -109,14 +115,34 @@ async function serve(job: Job): Promise<boolean> {
   }
   // Nothing was held, and nothing reached the client, when an optimistic reservation was refused: every write waits for `ready`.
   if (!meter.held && !(await meter.confirm().catch(refusal))) return false;
+  if (outcome?.kind === 'streaming') return { settled: settleStream(meter, outcome, { model, channel, routing, attempts }) };
   try {
     if (error) throw error;
   } finally {
-    const failure = outcome ? undefined : error instanceof RelayError ? { message: error.message, status: error.status } : { message: '网关内部错误', status: 500 };
-    await meter.close({ model, outcome, channel, routing, attempts, failure });
+    await meter.close({ model, outcome, channel, routing, attempts, failure: outcome ? undefined : failureOf(error) });
   }
   return true;
 }
+
+/**
+ * Closes the meter once a stream has ended, as `serve` does after an answer it waited for. Made outside `serve` so
+ * that the stream holds only what settlement needs, not the request's whole job.
+ */
+function settleStream(meter: Meter, streaming: Streaming, finish: Omit<Finish, 'outcome' | 'failure'>): Promise<void> {
+  return streaming.finished.then(
+    async (outcome) => {
+      await meter.close({ ...finish, outcome });
+    },
+    async (error: unknown) => {
+      // A fault of the gateway's own while the stream ran: settled like one thrown before it, then thrown.
+      await meter.close({ ...finish, channel: undefined, outcome: undefined, failure: failureOf(error) });
+      throw error;
+    },
+  );
+}
+
+/** The failure logged for a request no channel answered. */
+const failureOf = (error: unknown) => (error instanceof RelayError ? { message: error.message, status: error.status } : { message: '网关内部错误', status: 500 });
 
 /** Billing's refusals in OpenAI's shape: a balance too small (429 insufficient_quota), a usage limit reached. */
 function refusal(error: unknown): never {
