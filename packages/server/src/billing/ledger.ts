@@ -16,6 +16,8 @@ type Job =
   | { kind: 'reserve'; reservation: Claim; resolve: (value: Reservation) => void; reject: (error: unknown) => void }
   | { kind: 'settle'; reservation: Reservation; settlement: Settlement; attempts: number; resolve: (value: number | undefined) => void; reject: (error: unknown) => void }
   | { kind: 'progress'; progress: Progress };
+/** Told every committed batch: its jobs, its duration, its statements and the seconds it spent in row-locking statements. */
+type CommitObserver = (jobs: number, seconds: number, statements: number, lockSeconds: number) => void;
 type Outcome = Reservation | InsufficientQuotaError | number | undefined;
 /** Users a commit took below the reminder threshold, with their quota after it. */
 type Crossings = Array<{ userId: number; quota: number }>;
@@ -65,7 +67,7 @@ export class QuotaLedger {
   private queue: Job[] = [];
   private flushing = false;
   private retrying = 0;
-  private onCommit?: (jobs: number, seconds: number, statements: number) => void;
+  private onCommit?: CommitObserver;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -98,10 +100,11 @@ export class QuotaLedger {
   }
 
   /**
-   * Told the size, duration and statements (round trips, besides BEGIN and COMMIT) of every committed batch (the
-   * metrics' ledger_batch_jobs, ledger_commit_seconds, ledger_statements_total).
+   * Told the size, duration, statements (round trips, besides BEGIN and COMMIT) and time spent in statements that
+   * lock shared key, user and channel rows of every committed batch (the metrics' ledger_batch_jobs,
+   * ledger_commit_seconds, ledger_statements_total, ledger_lock_wait_seconds).
    */
-  observeCommits(observer: (jobs: number, seconds: number, statements: number) => void): void {
+  observeCommits(observer: CommitObserver): void {
     this.onCommit = observer;
   }
 
@@ -130,9 +133,10 @@ export class QuotaLedger {
       let crossings: Crossings = [];
       const started = performance.now();
       const statements = this.sql.statements;
+      const lockSeconds = this.sql.lockSeconds;
       try {
         outcomes = await this.transaction((trx) => this.apply(trx, batch, (crossings = [])));
-        this.onCommit?.(batch.length, (performance.now() - started) / 1000, this.sql.statements - statements);
+        this.onCommit?.(batch.length, (performance.now() - started) / 1000, this.sql.statements - statements, this.sql.lockSeconds - lockSeconds);
       } catch {
         // Retry one by one below, so a single failing job cannot fail the rest of the batch.
       }
