@@ -6,6 +6,7 @@ import type { LogsRepository } from '../storage/repositories/logs.js';
 import type { TokenBalances } from '../storage/repositories/tokens.js';
 import type { Database, NewLog } from '../storage/schema.js';
 import { decideReservations, type Claim } from './ledger-reservations.js';
+import { lockBalances, writeSharedRows, type ChannelChange, type RowChange } from './ledger-shared-rows.js';
 import { InsufficientQuotaError, type Progress, type Reservation, type Settlement } from './ledger-types.js';
 import { addRollup, hourOf, writeRollups, type Rollup } from './rollup-writer.js';
 
@@ -43,19 +44,11 @@ interface Charge {
   extra: string;
 }
 
-/** One key's or user's change in the batch: the balance moves by `delta`; the counters go up. */
-interface RowChange {
-  delta: number;
-  charged: number;
-  count: number;
-  settled: boolean;
-}
 const change = <K>(map: Map<K, RowChange>, key: K): RowChange => {
   let row = map.get(key);
   if (!row) map.set(key, (row = { delta: 0, charged: 0, count: 0, settled: false }));
   return row;
 };
-const ascending = <K extends number | string>(map: Map<K, unknown>): K[] => [...map.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 /**
  * Applies a batch inside one transaction, in two phases.
@@ -66,12 +59,13 @@ const ascending = <K extends number | string>(map: Map<K, unknown>): K[] => [...
  * it held and needs the balances to know what it can charge.
  *
  * Then the rows every instance shares, right before COMMIT, so another instance's batch waits on them for a few
- * statements instead of the whole transaction: keys, then users, each locked by ascending id with their
- * balances read in the same statement; every decision (extra charges, refunds, reservations in queue order,
- * low-quota crossings) is made from those balances in memory; then one update per key, one per user and one
- * per channel (ascending id), channels only ever added to. Lock order on every instance: reservation rows,
- * then keys, then users, then channels (the rollup rows carry the instance's id, so no other instance takes
- * them): no two transactions can wait on each other in a cycle (no deadlocks).
+ * statements instead of the whole transaction (ledger-shared-rows.ts): limited keys, then users, each locked by
+ * ascending id with their balances read in the same statement; every decision (extra charges, refunds,
+ * reservations in queue order, low-quota crossings) is made from those balances in memory; then the keys, users
+ * and channels are written (on PostgreSQL in one statement). Lock order on every instance: reservation rows,
+ * then limited keys, then users, then unlimited keys (covered by their user's lock: a key has one user), then
+ * channels by ascending id, only ever added to (the rollup rows carry the instance's id, so no other instance
+ * takes them): no two transactions can wait on each other in a cycle (no deadlocks).
  */
 export async function applyBatch(ctx: BatchContext, trx: Transaction<Database>, batch: Job[], crossings: Crossings): Promise<Outcome[]> {
   const outcomes: Outcome[] = new Array(batch.length);
@@ -99,15 +93,12 @@ export async function applyBatch(ctx: BatchContext, trx: Transaction<Database>, 
   if (!needsBalances) await writeRecords(ctx, trx, charges, accessed);
 
   // The shared rows from here to COMMIT.
-  // (SQLite locks nothing, so only the limited keys' balances are read there.)
-  const keyIds = [...charges.filter((c) => ctx.dialect !== 'sqlite' || !c.job.reservation.unlimited).map((c) => c.job.reservation.tokenId), ...claims.filter((r) => !r.unlimited).map((r) => r.tokenId)];
-  const userIds = [...charges.map((c) => c.job.reservation.userId), ...claims.map((r) => r.userId)];
-  const keys = await lockBalances(ctx, trx, 'tokens', 'remain_quota', keyIds);
-  const users = await lockBalances(ctx, trx, 'users', 'quota', userIds);
+  const limited = [...charges.map((c) => c.job.reservation), ...claims].filter((r) => !r.unlimited);
+  const { keys, users } = await lockBalances(ctx.sql, trx, limited.map((r) => r.tokenId), [...charges.map((c) => c.job.reservation.userId), ...claims.map((r) => r.userId)]);
 
   const keyChanges = new Map<string, RowChange>();
   const userChanges = new Map<number, RowChange>();
-  const channels = new Map<number, { charged: number; count: number; anomalies: number }>();
+  const channels = new Map<number, ChannelChange>();
   for (const c of charges) {
     const { reservation: r, settlement: s } = c.job;
     if (c.cost > c.charged) takeExtra(c, keys, users, keyChanges, userChanges);
@@ -152,26 +143,7 @@ export async function applyBatch(ctx: BatchContext, trx: Transaction<Database>, 
   for (const [id, taken] of takenFromUsers) change(userChanges, id).delta -= taken;
 
   if (needsBalances) await writeRecords(ctx, trx, charges, accessed);
-  for (const key of ascending(keyChanges)) {
-    const [id, unlimited] = key.split(':').map(Number);
-    const t = keyChanges.get(key)!;
-    if (unlimited) {
-      if (t.count > 0 || t.charged > 0) await ctx.tokens.settleUnlimited(trx, id, t.charged, t.count, accessed);
-    } else if (t.settled) await ctx.tokens.settleLimited(trx, id, t.delta, t.charged, t.count, accessed);
-    else if (t.delta !== 0) await ctx.tokens.take(trx, id, -t.delta);
-  }
-  for (const id of ascending(userChanges)) {
-    const t = userChanges.get(id)!;
-    if (t.delta !== 0 || t.charged > 0 || t.count > 0) {
-      await ctx.sql.run(trx, 'update users set quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? where id = ?', [t.delta, t.charged, t.count, id]);
-    }
-  }
-  for (const id of ascending(channels)) {
-    const t = channels.get(id)!;
-    if (t.anomalies > 0) {
-      await ctx.sql.run(trx, 'update channels set used_quota = used_quota + ?, request_count = request_count + ?, usage_anomalies = usage_anomalies + ? where id = ?', [t.charged, t.count, t.anomalies, id]);
-    } else await ctx.sql.run(trx, 'update channels set used_quota = used_quota + ?, request_count = request_count + ? where id = ?', [t.charged, t.count, id]);
-  }
+  await writeSharedRows(ctx.sql, ctx.tokens, trx, { keys: keyChanges, users: userChanges, channels }, accessed);
   return outcomes;
 }
 
@@ -225,20 +197,6 @@ async function correctReservations(ctx: BatchContext, trx: Transaction<Database>
   for (const r of claims.filter((r, n) => !refusals[n] && r.amount !== r.requested)) {
     await ctx.sql.run(trx, 'update quota_reservations set amount = ? where request_id = ?', [r.amount, r.requestId]);
   }
-}
-
-/**
- * Locks shared rows by ascending id and reads their balances in the same statement (a missing row has none).
- * SQLite has one writer at a time: nothing to lock there.
- */
-async function lockBalances(ctx: BatchContext, trx: Transaction<Database>, table: 'tokens' | 'users', column: 'remain_quota' | 'quota', ids: number[]): Promise<Map<number, number>> {
-  const balances = new Map<number, number>();
-  const sorted = [...new Set(ids)].sort((a, b) => a - b);
-  for (const part of chunks(sorted, ROWS_PER_STATEMENT)) {
-    const rows = await ctx.sql.run<Record<string, number>>(trx, `select id, ${column} from ${table} where id in (${placeholders(part.length)}) order by id${ctx.sql.forUpdate}`, part);
-    for (const row of rows.rows) balances.set(Number(row.id), Number(row[column]));
-  }
-  return balances;
 }
 
 /**

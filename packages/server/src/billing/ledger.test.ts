@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test-support/databases.js';
-import { seedToken } from '../test-support/seed.js';
+import { seedChannel, seedToken } from '../test-support/seed.js';
 import type { Storage } from '../storage/database.js';
 import { UsersRepository } from '../storage/repositories/users.js';
 import { InsufficientQuotaError, QuotaLedger } from './ledger.js';
@@ -98,6 +98,45 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
     expect(after.token.remain_quota).toBeGreaterThanOrEqual(0);
     expect(after.user.quota).toBe(userBefore - total);
     expect(charged.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('two instances on one user, a limited and an unlimited key and two channels: every unit accounted for, no deadlock, row-lock time reported', async () => {
+    const limited = await seedToken(storage, userId, { remain_quota: 3000 });
+    const unlimited = await seedToken(storage, userId, { unlimited: true });
+    const channels = [await seedChannel(storage, { name: 'two-a', key: 'two-a', baseUrl: 'http://127.0.0.1:9', models: 'm' }), await seedChannel(storage, { name: 'two-b', key: 'two-b', baseUrl: 'http://127.0.0.1:9', models: 'm' })];
+    const channelUsed = async () => Number((await storage.db.selectFrom('channels').select((eb) => eb.fn.sum<number>('used_quota').as('q')).where('id', 'in', channels).executeTakeFirstOrThrow()).q ?? 0);
+    const before = await balances(limited.id);
+    const lockSeconds: number[] = [0, 0];
+    const instances = ['one', 'two'].map((name, n) => {
+      const instance = new QuotaLedger(storage.db, storage.dialect, undefined, name);
+      instance.observeCommits((_jobs, _seconds, _statements, lock) => (lockSeconds[n] += lock));
+      return instance;
+    });
+    const results = await Promise.allSettled(
+      Array.from({ length: 200 }, async (_, i) => {
+        const token = i % 2 === 0 ? limited : unlimited;
+        const reservation = await instances[i % 2 === 0 ? (i >> 1) % 2 : ((i >> 1) + 1) % 2].reserve({ requestId: `two-${limited.id}-${i}`, userId, tokenId: token.id, unlimited: token === unlimited, amount: 40 });
+        return instances[(i >> 2) % 2].settle(reservation, { cost: 25 + (i % 7), channelId: channels[i % 2], served: true });
+      }),
+    );
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(InsufficientQuotaError);
+    const charged = results.map((r) => (r.status === 'fulfilled' ? (r.value ?? 0) : 0));
+    const onLimited = charged.filter((_, i) => i % 2 === 0).reduce((a, b) => a + b, 0);
+    const onUnlimited = charged.filter((_, i) => i % 2 === 1).reduce((a, b) => a + b, 0);
+    const after = await balances(limited.id);
+    const unlimitedAfter = (await balances(unlimited.id)).token;
+    expect(after.token.remain_quota).toBe(3000 - onLimited);
+    expect(after.token.used_quota).toBe(onLimited);
+    expect(unlimitedAfter.used_quota).toBe(onUnlimited);
+    expect(after.user.quota).toBe(before.user.quota - onLimited - onUnlimited);
+    expect(after.user.used_quota).toBe(before.user.used_quota + onLimited + onUnlimited);
+    expect(after.user.request_count).toBe(before.user.request_count + charged.filter((c, i) => c > 0 || results[i].status === 'fulfilled').length);
+    expect(await channelUsed()).toBe(onLimited + onUnlimited);
+    const open = await storage.db.selectFrom('quota_reservations').select('request_id').where('request_id', 'like', `two-${limited.id}-%`).execute();
+    expect(open).toHaveLength(0);
+    // Time in row-locking statements is measured where rows are locked (PostgreSQL, MySQL); SQLite has none.
+    if (storage.dialect === 'sqlite') expect(lockSeconds).toEqual([0, 0]);
+    else expect(Math.min(...lockSeconds)).toBeGreaterThan(0);
   });
 
   it('one batch: settlements and reservations of many keys commit together, a double settle pays once, counters summed per row', async () => {
