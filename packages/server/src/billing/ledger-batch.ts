@@ -6,7 +6,7 @@ import type { LogsRepository } from '../storage/repositories/logs.js';
 import type { TokenBalances } from '../storage/repositories/tokens.js';
 import type { Database, NewLog } from '../storage/schema.js';
 import { decideReservations, type Claim } from './ledger-reservations.js';
-import { lockBalances, writeSharedRows, type ChannelChange, type RowChange } from './ledger-shared-rows.js';
+import { lockBalances, writeIfCovered, writeSharedRows, type RowChange, type SharedChanges } from './ledger-shared-rows.js';
 import { InsufficientQuotaError, type Progress, type Reservation, type Settlement } from './ledger-types.js';
 import { addRollup, hourOf, writeRollups, type Rollup } from './rollup-writer.js';
 
@@ -92,36 +92,24 @@ export async function applyBatch(ctx: BatchContext, trx: Transaction<Database>, 
   const accessed = now();
   if (!needsBalances) await writeRecords(ctx, trx, charges, accessed);
 
-  // The shared rows from here to COMMIT.
-  const limited = [...charges.map((c) => c.job.reservation), ...claims].filter((r) => !r.unlimited);
-  const { keys, users } = await lockBalances(ctx.sql, trx, limited.map((r) => r.tokenId), [...charges.map((c) => c.job.reservation.userId), ...claims.map((r) => r.userId)]);
-
-  const keyChanges = new Map<string, RowChange>();
-  const userChanges = new Map<number, RowChange>();
-  const channels = new Map<number, ChannelChange>();
-  for (const c of charges) {
-    const { reservation: r, settlement: s } = c.job;
-    if (c.cost > c.charged) takeExtra(c, keys, users, keyChanges, userChanges);
-    outcomes[c.i] = c.charged;
-    const served = s.served === false || s.usage?.failed ? 0 : 1;
-    const key = change(keyChanges, `${r.tokenId}:${r.unlimited ? 1 : 0}`);
-    key.settled = true;
-    key.charged += c.charged;
-    key.count += served;
-    if (!r.unlimited) key.delta += c.refund;
-    const user = change(userChanges, r.userId);
-    user.settled = true;
-    user.delta += c.refund;
-    user.charged += c.charged;
-    user.count += served;
-    if (s.channelId > 0) {
-      const channel = channels.get(s.channelId) ?? { charged: 0, count: 0, anomalies: 0 };
-      channel.charged += c.charged;
-      channel.count += 1;
-      channel.anomalies += s.usageAnomaly ? 1 : 0;
-      channels.set(s.channelId, channel);
+  // The shared rows from here to COMMIT. On PostgreSQL, when the balances plainly cover the batch, one statement.
+  if (!needsBalances) {
+    const covered = await writeIfCovered(ctx.sql, trx, settlementChanges(charges), takenInFull(claims), accessed);
+    if (covered) {
+      for (const c of charges) outcomes[c.i] = c.charged;
+      reserves.forEach(({ i }, n) => (outcomes[i] = claims[n]));
+      // The users' quota after the settlements is what the statement left plus what the reservations took.
+      if (ctx.threshold > 0) findCrossings(ctx.threshold, charges, (id) => covered.users.get(id)! + (covered.taken.get(id) ?? 0), covered.users, crossings);
+      return outcomes;
     }
   }
+  const limited = [...charges.map((c) => c.job.reservation), ...claims].filter((r) => !r.unlimited);
+  const { keys, users } = await lockBalances(ctx.sql, trx, limited.map((r) => r.tokenId), [...charges.map((c) => c.job.reservation.userId), ...claims.map((r) => r.userId)]);
+  const changes = settlementChanges(charges, (c, { keys: keyChanges, users: userChanges }) => {
+    if (c.cost > c.charged) takeExtra(c, keys, users, keyChanges, userChanges);
+  });
+  const { keys: keyChanges, users: userChanges } = changes;
+  for (const c of charges) outcomes[c.i] = c.charged;
   // The balances after the settlements' refunds (the extra charges are in them already): what the reservations
   // decide against, and the crossings.
   for (const { job, refund } of charges) {
@@ -129,12 +117,7 @@ export async function applyBatch(ctx: BatchContext, trx: Transaction<Database>, 
     if (users.has(r.userId)) users.set(r.userId, users.get(r.userId)! + refund);
     if (!r.unlimited && keys.has(r.tokenId)) keys.set(r.tokenId, keys.get(r.tokenId)! + refund);
   }
-  if (ctx.threshold > 0) {
-    for (const [id, t] of userChanges) {
-      const quota = users.get(id);
-      if (t.charged > 0 && quota !== undefined && quota < ctx.threshold && quota + t.charged >= ctx.threshold) crossings.push({ userId: id, quota });
-    }
-  }
+  if (ctx.threshold > 0) findCrossings(ctx.threshold, charges, (id) => users.get(id)!, users, crossings);
 
   const { refusals, takenFromKeys, takenFromUsers } = decideReservations(claims, keys, users);
   reserves.forEach(({ i }, n) => (outcomes[i] = refusals[n] ?? claims[n]));
@@ -143,8 +126,65 @@ export async function applyBatch(ctx: BatchContext, trx: Transaction<Database>, 
   for (const [id, taken] of takenFromUsers) change(userChanges, id).delta -= taken;
 
   if (needsBalances) await writeRecords(ctx, trx, charges, accessed);
-  await writeSharedRows(ctx.sql, ctx.tokens, trx, { keys: keyChanges, users: userChanges, channels }, accessed);
+  await writeSharedRows(ctx.sql, ctx.tokens, trx, changes, accessed);
   return outcomes;
+}
+
+/**
+ * What the settlements change on keys, users and channels (`beforeEach` may first charge a settlement's extra
+ * cost, in queue order): refunds back, counters up.
+ */
+function settlementChanges(charges: Charge[], beforeEach?: (c: Charge, changes: SharedChanges) => void): SharedChanges {
+  const changes: SharedChanges = { keys: new Map(), users: new Map(), channels: new Map() };
+  for (const c of charges) {
+    beforeEach?.(c, changes);
+    const { reservation: r, settlement: s } = c.job;
+    const served = s.served === false || s.usage?.failed ? 0 : 1;
+    const key = change(changes.keys, `${r.tokenId}:${r.unlimited ? 1 : 0}`);
+    key.settled = true;
+    key.charged += c.charged;
+    key.count += served;
+    if (!r.unlimited) key.delta += c.refund;
+    const user = change(changes.users, r.userId);
+    user.settled = true;
+    user.delta += c.refund;
+    user.charged += c.charged;
+    user.count += served;
+    if (s.channelId > 0) {
+      const channel = changes.channels.get(s.channelId) ?? { charged: 0, count: 0, anomalies: 0 };
+      channel.charged += c.charged;
+      channel.count += 1;
+      channel.anomalies += s.usageAnomaly ? 1 : 0;
+      changes.channels.set(s.channelId, channel);
+    }
+  }
+  return changes;
+}
+
+/** What the reservations take if every one gets all it asked for: per limited key and per user. */
+function takenInFull(claims: Claim[]): { keys: Map<number, number>; users: Map<number, number> } {
+  const keys = new Map<number, number>();
+  const users = new Map<number, number>();
+  for (const r of claims) {
+    if (r.requested === 0) continue;
+    if (!r.unlimited) keys.set(r.tokenId, (keys.get(r.tokenId) ?? 0) + r.requested);
+    users.set(r.userId, (users.get(r.userId) ?? 0) + r.requested);
+  }
+  return { keys, users };
+}
+
+/**
+ * The users these settlements took below the reminder threshold: their quota after the settlements is under it,
+ * and adding back what the settled requests cost (their whole effect on the user) reaches it.
+ */
+function findCrossings(threshold: number, charges: Charge[], quotaAfterSettlements: (userId: number) => number, known: Map<number, number>, crossings: Crossings): void {
+  const charged = new Map<number, number>();
+  for (const c of charges) charged.set(c.job.reservation.userId, (charged.get(c.job.reservation.userId) ?? 0) + c.charged);
+  for (const [id, cost] of charged) {
+    if (cost <= 0 || !known.has(id)) continue;
+    const quota = quotaAfterSettlements(id);
+    if (quota < threshold && quota + cost >= threshold) crossings.push({ userId: id, quota });
+  }
 }
 
 /**

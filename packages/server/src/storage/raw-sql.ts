@@ -28,7 +28,8 @@ export class RawSql {
   private locksSharedRows(source: string): boolean {
     let locks = this.locking.get(source);
     if (locks === undefined) {
-      locks = /^\s*(update\s+(tokens|users|channels)\b|select\b[\s\S]*\bfrom\s+(tokens|users)\b[\s\S]*\bfor update\b)/i.test(source);
+      // (also inside a WITH: the ledger's PostgreSQL statements lock and write them in common table expressions)
+      locks = /\bupdate\s+(tokens|users|channels)\b/i.test(source) || (/\bfrom\s+(tokens|users)\b/i.test(source) && /\bfor update\b/i.test(source));
       this.locking.set(source, locks);
     }
     return locks;
