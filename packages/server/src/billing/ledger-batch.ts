@@ -103,8 +103,16 @@ export async function applyBatch(ctx: BatchContext, trx: Transaction<Database>, 
       return outcomes;
     }
   }
+  // Where rows are locked (PostgreSQL, MySQL) every key and user row is locked here, in the ledger's order. SQLite
+  // locks nothing: it reads the balances only when something is decided from them.
+  const reads = ctx.dialect !== 'sqlite' || claims.length > 0 || needsBalances;
   const limited = [...charges.map((c) => c.job.reservation), ...claims].filter((r) => !r.unlimited);
-  const { keys, users } = await lockBalances(ctx.sql, trx, limited.map((r) => r.tokenId), [...charges.map((c) => c.job.reservation.userId), ...claims.map((r) => r.userId)]);
+  const { keys, users } = await lockBalances(
+    ctx.sql,
+    trx,
+    reads ? limited.map((r) => r.tokenId) : [],
+    reads || ctx.threshold > 0 ? [...charges.map((c) => c.job.reservation.userId), ...claims.map((r) => r.userId)] : [],
+  );
   const changes = settlementChanges(charges, (c, { keys: keyChanges, users: userChanges }) => {
     if (c.cost > c.charged) takeExtra(c, keys, users, keyChanges, userChanges);
   });
