@@ -118,9 +118,11 @@ export async function writeSharedRows(sql: RawSql, tokens: TokenBalances, trx: T
  * lock taken before it, so another instance's batch waits on them for that one statement and the COMMIT. Each
  * reservation is taken in full; the rows are written only where the balance covers what the batch takes from it
  * (after the settlements' refunds), which is exactly when every reservation, deciding in queue order, would get
- * all it asked for. If a row is not covered (or missing, or the statement fails, say a deadlock between batches
- * whose rows it met in another order), the statement is undone to a savepoint and the batch takes the careful
- * way: lockBalances, decisions in memory, writeSharedRows. Answers the users' quota after the batch and what the
+ * all it asked for. Only for a batch of at most one key, one user and one channel (the busy key this is for): the
+ * statement then locks them in the ledger's order, as every other batch does; with several rows of one table the
+ * order in which a statement meets them is the plan's, not the ids'. If a row is not covered (or missing, or the
+ * statement fails), the statement is undone to a savepoint and the batch takes the careful way: lockBalances,
+ * decisions in memory, writeSharedRows. Answers the users' quota after the batch and what the
  * reservations took from each user, or undefined when it wrote nothing.
  */
 export async function writeIfCovered(
@@ -141,7 +143,7 @@ export async function writeIfCovered(
     all.users.set(id, { ...row, delta: row.delta - amount });
   }
   const { keys, users, channels } = rowsToWrite(all);
-  if (channels.length > 1 || Math.max(keys.length, users.length) > ROWS_PER_STATEMENT || new Set(keys.map((t) => t.id)).size !== keys.length) return undefined;
+  if (Math.max(keys.length, users.length, channels.length) > 1) return undefined;
   if (keys.length + users.length + channels.length === 0) return { users: new Map(), taken: taken.users };
   await sql.run(trx, 'savepoint shared_rows', []);
   try {
@@ -210,7 +212,9 @@ async function writeInOneStatement(
     selects.push(`select 'c' as kind, id, 0 as balance from c`);
     for (const t of channels) parameters.push(t.id, t.charged, t.count, t.anomalies);
   }
-  // The keys' rows are written (and locked) before the users', as the ledger's lock order says.
+  // The rows are written (and so locked) in the order the final select reads the CTEs: the ledger's lock order,
+  // limited keys before users, an unlimited key after its user (every other batch writing it holds that user's row).
+  if (keys.length > 0 && keys.every((t) => t.unlimited) && users.length > 0) selects.splice(0, 2, selects[1], selects[0]);
   const result = await sql.run<{ kind: string; id: number; balance: number }>(trx, `with ${parts.join(', ')} ${selects.join(' union all ')}`, parameters);
   return result.rows;
 }
