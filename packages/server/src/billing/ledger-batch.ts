@@ -59,10 +59,11 @@ const change = <K>(map: Map<K, RowChange>, key: K): RowChange => {
  * it held and needs the balances to know what it can charge.
  *
  * Then the rows every instance shares, right before COMMIT, so another instance's batch waits on them for a few
- * statements instead of the whole transaction (ledger-shared-rows.ts): limited keys, then users, each locked by
- * ascending id with their balances read in the same statement; every decision (extra charges, refunds,
- * reservations in queue order, low-quota crossings) is made from those balances in memory; then the keys, users
- * and channels are written (on PostgreSQL in one statement). Lock order on every instance: reservation rows,
+ * statements instead of the whole transaction (ledger-shared-rows.ts). On PostgreSQL a busy key's batch whose
+ * balances plainly cover it is written in one conditional statement (writeIfCovered). Otherwise limited keys,
+ * then users, are locked by ascending id with their balances read in the same statement; every decision (extra
+ * charges, refunds, reservations in queue order, low-quota crossings) is made from those balances in memory;
+ * then the keys, users and channels are written (on PostgreSQL in one statement). Lock order on every instance: reservation rows,
  * then limited keys, then users, then unlimited keys (covered by their user's lock: a key has one user), then
  * channels by ascending id, only ever added to (the rollup rows carry the instance's id, so no other instance
  * takes them): no two transactions can wait on each other in a cycle (no deadlocks).

@@ -7,10 +7,11 @@ import type { Database } from '../storage/schema.js';
 /**
  * The rows every instance shares (keys, users, channels): what a ledger batch locks last, right before COMMIT.
  * Another instance's batch for the same busy key waits on them from their lock to this batch's COMMIT, so the
- * statements in between are what serialises a cluster. On PostgreSQL they are two: one locks the keys and then
- * the users (ascending id) and reads their balances, one writes every key, user and channel row of the batch
- * (data-modifying CTEs over VALUES lists). MySQL and SQLite run one statement per table and row (MySQL has no
- * writable CTE; SQLite has one writer and no waits).
+ * statements in between are what serialises a cluster. On PostgreSQL a busy key's batch (one key, one user, one
+ * channel, balances that plainly cover it) needs one statement (writeIfCovered); any other batch two: one locks the
+ * limited keys and then the users (ascending id) and reads their balances, one writes every key, user and channel
+ * row of the batch (data-modifying CTEs over VALUES lists). MySQL and SQLite run one statement per table and row
+ * (MySQL has no writable CTE; SQLite has one writer and no waits).
  */
 
 /** One key's or user's change in a batch: the balance moves by `delta`; the counters go up. */
