@@ -73,15 +73,48 @@ const METRICS_TOKEN = 'bench-metrics';
  * measured load: each statement is a round trip on PostgreSQL, and each commit two more (BEGIN and COMMIT).
  */
 async function ledgerCounts(gateways) {
-  const total = { statements: 0, commits: 0, jobs: 0 };
+  const total = { statements: 0, commits: 0, jobs: 0, lockSeconds: 0 };
   for (const g of gateways) {
     const text = await (await fetch(`${g.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     const value = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
     total.statements += value('ledger_statements_total');
     total.commits += value('ledger_batch_jobs_count');
     total.jobs += value('ledger_batch_jobs_sum');
+    total.lockSeconds += value('ledger_lock_wait_seconds');
   }
   return total;
+}
+
+/**
+ * Time the gateway's connections wait on row locks, as PostgreSQL sees it: pg_stat_activity sampled every few
+ * milliseconds during the load, each backend of the run's database found waiting on a lock (wait_event_type
+ * 'Lock': a row lock held by another transaction) counted for the time since the previous sample. Returns a
+ * function that stops the sampling and answers the seconds waited, summed over the connections.
+ */
+function sampleLockWaits(dsn, name) {
+  const pg = requireFromRoot('pg');
+  const client = new pg.Client({ connectionString: dsn });
+  let stopped = false;
+  let seconds = 0;
+  let samples = 0;
+  const sampling = (async () => {
+    await client.connect();
+    let last = performance.now();
+    while (!stopped) {
+      const { rows } = await client.query(`select count(*)::int as n from pg_stat_activity where datname = $1 and wait_event_type = 'Lock'`, [name]);
+      const now = performance.now();
+      seconds += (rows[0].n * (now - last)) / 1000;
+      samples++;
+      last = now;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await client.end();
+  })();
+  return async () => {
+    stopped = true;
+    await sampling;
+    return { seconds, samples };
+  };
 }
 
 async function measureSetup({ label, instances, storage, openaiMock, connections, seconds, rate, log }) {
@@ -103,14 +136,24 @@ async function measureSetup({ label, instances, storage, openaiMock, connections
     const split = Math.round(connections / drivers.length);
     await wrkEach(drivers, { headers, body }, { connections: split, seconds: 2 });
     const before = await ledgerCounts(gateways);
+    const stopSampling = storage.kind === 'postgres' ? sampleLockWaits(storage.dsn, storage.name) : undefined;
     const load = await wrkEach(drivers, { headers, body }, { connections: split, seconds });
+    const waits = await stopSampling?.();
     const after = await ledgerCounts(gateways);
     // Round trips per request: a request is two jobs (its reservation and its settlement).
     const statements = after.statements - before.statements;
     const commits = after.commits - before.commits;
     const jobs = after.jobs - before.jobs;
     load.ledger = { statementsPerCommit: statements / commits, jobsPerCommit: jobs / commits, roundTripsPerRequest: (2 * (statements + 2 * commits)) / jobs };
-    log(`cluster ${label}: ${load.rps.toFixed(0)} req/s (non-2xx ${load.non2xx}, errors ${load.errors})`);
+    // Per request served (a request is two jobs): the row-lock wait PostgreSQL saw, and the time the ledger spent in
+    // its row-locking statements (that wait plus the statements themselves).
+    const requests = jobs / 2;
+    load.lockWait = {
+      pgMsPerRequest: waits ? (waits.seconds * 1000) / requests : undefined,
+      pgSamples: waits?.samples,
+      ledgerMsPerRequest: storage.kind === 'postgres' ? ((after.lockSeconds - before.lockSeconds) * 1000) / requests : undefined,
+    };
+    log(`cluster ${label}: ${load.rps.toFixed(0)} req/s (non-2xx ${load.non2xx}, errors ${load.errors}); row-lock wait per request ${load.lockWait.pgMsPerRequest?.toFixed(3) ?? '-'} ms (PostgreSQL, ${load.lockWait.pgSamples ?? 0} samples), in row-locking statements ${load.lockWait.ledgerMsPerRequest?.toFixed(3) ?? '-'} ms (ledger)`);
     const latency = await driver({ mode: 'paced', urls, headers, body, rate, seconds });
     log(`cluster ${label} @${rate}/s: p50 ${latency.p50.toFixed(3)} p99 ${latency.p99.toFixed(3)} ms`);
 

@@ -47,13 +47,16 @@ function perPath(r, render) {
   return Object.entries(r.paths).flatMap(([name, p]) => ROLES.filter((role) => p[render.phase][role]).map((role) => render.row(name, role, p[render.phase][role], p))).join('\n');
 }
 
+/** The row-lock wait PostgreSQL saw (pg_stat_activity sampled) and the ledger's time in row-locking statements, per request. */
+const lockWait = (w) => (w?.pgMsPerRequest === undefined ? '–' : `${fmt(w.pgMsPerRequest, 3)} (${fmt(w.ledgerMsPerRequest, 3)})`);
+
 function clusterSection(r) {
   if (!r.cluster) return '';
   const [sqlite, pgSingle, pgCluster] = r.cluster;
   const rows = r.cluster.map((c) => {
     const worst = (key) => Math.max(...c.load.each.map((e) => e[key]));
     const ledger = c.load.ledger;
-    return `| ${c.label} | ${fmt(c.load.rps, 0)} | ${fmt(worst('p50'), 1)} / ${fmt(worst('p99'), 1)} | ${fmt(c.latency.p50, 3)} / ${fmt(c.latency.p99, 3)} | ${fmt(c.latency.rps, 0)} | ${c.load.non2xx + c.latency.non2xx} / ${c.load.errors + c.latency.errors} | ${ledger ? `${fmt(ledger.roundTripsPerRequest, 2)} (${fmt(ledger.statementsPerCommit, 1)} + 2 per commit of ${fmt(ledger.jobsPerCommit, 1)} jobs)` : '–'} | ${c.money.ok ? 'adds up' : '**does NOT add up**'} |`;
+    return `| ${c.label} | ${fmt(c.load.rps, 0)} | ${fmt(worst('p50'), 1)} / ${fmt(worst('p99'), 1)} | ${fmt(c.latency.p50, 3)} / ${fmt(c.latency.p99, 3)} | ${fmt(c.latency.rps, 0)} | ${c.load.non2xx + c.latency.non2xx} / ${c.load.errors + c.latency.errors} | ${ledger ? `${fmt(ledger.roundTripsPerRequest, 2)} (${fmt(ledger.statementsPerCommit, 1)} + 2 per commit of ${fmt(ledger.jobsPerCommit, 1)} jobs)` : '–'} | ${lockWait(c.load.lockWait)} | ${c.money.ok ? 'adds up' : '**does NOT add up**'} |`;
   });
   const money = r.cluster.map((c) => {
     const f = c.money.figures;
@@ -72,8 +75,8 @@ ${r.rate} req/s from driver.mjs spread round-robin over the instances. PostgreSQ
 Three instances cannot be faster than one here: the run shows that a cluster is correct (the money adds up to
 the unit across instances) and what coordinating through PostgreSQL and Redis costs, not how it scales.
 
-| setup | req/s (sum of 3 drivers) | p50 / p99 ms under full load (worst driver) | p50 / p99 ms at ${r.rate} req/s | achieved req/s | non-2xx / errors | ledger statements per request (under full load) | money |
-|---|---|---|---|---|---|---|---|
+| setup | req/s (sum of 3 drivers) | p50 / p99 ms under full load (worst driver) | p50 / p99 ms at ${r.rate} req/s | achieved req/s | non-2xx / errors | ledger statements per request (under full load) | row-lock wait per request, ms (PostgreSQL; ledger's locking statements) | money |
+|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 ${pgSingle && sqlite ? `PostgreSQL + Redis single instance: ${fmt((pgSingle.load.rps / sqlite.load.rps) * 100, 1)} % of the SQLite single instance. ` : ''}${pgCluster && pgSingle ? `Three instances on PostgreSQL + Redis: ${fmt((pgCluster.load.rps / pgSingle.load.rps) * 100, 1)} % of one instance on the same database.` : ''}

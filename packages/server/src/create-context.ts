@@ -127,7 +127,7 @@ export async function createContext(config: Config): Promise<AppContext> {
 
   const inFlight = new InFlightRequests();
   const metrics = new GatewayMetrics({ inFlight: () => inFlight.size, channels: channelHealthFrom(storage.db) });
-  ledger.observeCommits((jobs, seconds, statements) => metrics.observeCommit(jobs, seconds, statements));
+  ledger.observeCommits((jobs, seconds, statements, lockSeconds) => metrics.observeCommit(jobs, seconds, statements, lockSeconds));
   const counter = new TokenCounter();
   const limits = new UsageLimits(redis, (error) => reportError(error, 'usage limits'));
   const relay = {

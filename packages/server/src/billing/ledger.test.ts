@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test-support/databases.js';
-import { seedToken } from '../test-support/seed.js';
+import { seedChannel, seedToken } from '../test-support/seed.js';
 import type { Storage } from '../storage/database.js';
 import { UsersRepository } from '../storage/repositories/users.js';
 import { InsufficientQuotaError, QuotaLedger } from './ledger.js';
@@ -98,6 +99,85 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
     expect(after.token.remain_quota).toBeGreaterThanOrEqual(0);
     expect(after.user.quota).toBe(userBefore - total);
     expect(charged.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('two instances on one user, a limited and an unlimited key and two channels: every unit accounted for, no deadlock, row-lock time reported', async () => {
+    const limited = await seedToken(storage, userId, { remain_quota: 3000 });
+    const unlimited = await seedToken(storage, userId, { unlimited: true });
+    const channels = [await seedChannel(storage, { name: 'two-a', key: 'two-a', baseUrl: 'http://127.0.0.1:9', models: 'm' }), await seedChannel(storage, { name: 'two-b', key: 'two-b', baseUrl: 'http://127.0.0.1:9', models: 'm' })];
+    const channelUsed = async () => Number((await storage.db.selectFrom('channels').select((eb) => eb.fn.sum<number>('used_quota').as('q')).where('id', 'in', channels).executeTakeFirstOrThrow()).q ?? 0);
+    const before = await balances(limited.id);
+    const lockSeconds: number[] = [0, 0];
+    const instances = ['one', 'two'].map((name, n) => {
+      const instance = new QuotaLedger(storage.db, storage.dialect, undefined, name);
+      instance.observeCommits((_jobs, _seconds, _statements, lock) => (lockSeconds[n] += lock));
+      return instance;
+    });
+    const results = await Promise.allSettled(
+      Array.from({ length: 200 }, async (_, i) => {
+        const token = i % 2 === 0 ? limited : unlimited;
+        const reservation = await instances[i % 2 === 0 ? (i >> 1) % 2 : ((i >> 1) + 1) % 2].reserve({ requestId: `two-${limited.id}-${i}`, userId, tokenId: token.id, unlimited: token === unlimited, amount: 40 });
+        return instances[(i >> 2) % 2].settle(reservation, { cost: 25 + (i % 7), channelId: channels[i % 2], served: true });
+      }),
+    );
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(InsufficientQuotaError);
+    const charged = results.map((r) => (r.status === 'fulfilled' ? (r.value ?? 0) : 0));
+    const onLimited = charged.filter((_, i) => i % 2 === 0).reduce((a, b) => a + b, 0);
+    const onUnlimited = charged.filter((_, i) => i % 2 === 1).reduce((a, b) => a + b, 0);
+    const after = await balances(limited.id);
+    const unlimitedAfter = (await balances(unlimited.id)).token;
+    expect(after.token.remain_quota).toBe(3000 - onLimited);
+    expect(after.token.used_quota).toBe(onLimited);
+    expect(unlimitedAfter.used_quota).toBe(onUnlimited);
+    expect(after.user.quota).toBe(before.user.quota - onLimited - onUnlimited);
+    expect(after.user.used_quota).toBe(before.user.used_quota + onLimited + onUnlimited);
+    expect(after.user.request_count).toBe(before.user.request_count + charged.filter((c, i) => c > 0 || results[i].status === 'fulfilled').length);
+    expect(await channelUsed()).toBe(onLimited + onUnlimited);
+    const open = await storage.db.selectFrom('quota_reservations').select('request_id').where('request_id', 'like', `two-${limited.id}-%`).execute();
+    expect(open).toHaveLength(0);
+    // Time in row-locking statements is measured where rows are locked (PostgreSQL, MySQL); SQLite has none.
+    if (storage.dialect === 'sqlite') expect(lockSeconds).toEqual([0, 0]);
+    else expect(Math.min(...lockSeconds)).toBeGreaterThan(0);
+  });
+
+  it('one busy unlimited key on two instances while a third settles batches of several users: exact, and no deadlock', async () => {
+    const owner = await new UsersRepository(storage.db).insert({
+      username: 'busy-owner', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
+      access_token: null, quota: 1_000_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'BUSY1', inviter_id: 0, created_at: 0,
+    });
+    const user = (id: number) => storage.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const other = await new UsersRepository(storage.db).insert({
+      username: 'busy-other', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
+      access_token: null, quota: 1_000_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'BUSY2', inviter_id: 0, created_at: 0,
+    });
+    const busy = await seedToken(storage, owner, { unlimited: true });
+    const otherKey = await seedToken(storage, other, { remain_quota: 500_000 });
+    const channel = await seedChannel(storage, { name: 'busy', key: 'busy', baseUrl: 'http://127.0.0.1:9', models: 'm' });
+    const deadlocks = async () =>
+      storage.dialect === 'postgres' ? Number((await sql<{ n: number }>`select deadlocks as n from pg_stat_database where datname = current_database()`.execute(storage.db)).rows[0].n) : 0;
+    const deadlocksBefore = await deadlocks();
+    const before = await user(owner);
+    const instances = ['a', 'b', 'c'].map((name) => new QuotaLedger(storage.db, storage.dialect, undefined, `busy-${name}`));
+    const charged = await Promise.all(
+      Array.from({ length: 300 }, async (_, i) => {
+        // Instances a and b serve only the busy key; c serves both users, so its batches hold several users and keys.
+        const instance = instances[i % 3];
+        const mine = i % 3 !== 2 || i % 2 === 0;
+        const r = await instance.reserve({ requestId: `busy-${busy.id}-${i}`, userId: mine ? owner : other, tokenId: mine ? busy.id : otherKey.id, unlimited: mine, amount: 30 });
+        return { mine, charged: (await instance.settle(r, { cost: 10 + (i % 5), channelId: channel, served: true })) ?? 0 };
+      }),
+    );
+    const sum = (mine: boolean) => charged.filter((c) => c.mine === mine).reduce((total, c) => total + c.charged, 0);
+    const after = await user(owner);
+    expect(Number(after.quota)).toBe(Number(before.quota) - sum(true));
+    expect(Number(after.used_quota)).toBe(sum(true));
+    expect(Number(after.request_count)).toBe(charged.filter((c) => c.mine).length);
+    expect(Number((await storage.db.selectFrom('tokens').select('used_quota').where('id', '=', busy.id).executeTakeFirstOrThrow()).used_quota)).toBe(sum(true));
+    expect(Number((await user(other)).quota)).toBe(1_000_000 - sum(false));
+    expect(Number((await storage.db.selectFrom('tokens').select('remain_quota').where('id', '=', otherKey.id).executeTakeFirstOrThrow()).remain_quota)).toBe(500_000 - sum(false));
+    const channelRow = await storage.db.selectFrom('channels').select(['used_quota', 'request_count']).where('id', '=', channel).executeTakeFirstOrThrow();
+    expect([Number(channelRow.used_quota), Number(channelRow.request_count)]).toEqual([sum(true) + sum(false), 300]);
+    expect(await deadlocks()).toBe(deadlocksBefore);
   });
 
   it('one batch: settlements and reservations of many keys commit together, a double settle pays once, counters summed per row', async () => {

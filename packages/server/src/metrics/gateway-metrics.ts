@@ -42,6 +42,7 @@ export class GatewayMetrics {
   private readonly batchSize: Histogram;
   private readonly commitSeconds: Histogram;
   private readonly statements: Counter;
+  private readonly lockWait: Counter;
 
   constructor(options: { inFlight: () => number; channels?: ChannelHealthSource; defaultMetrics?: boolean }) {
     const registers = [this.registry];
@@ -61,6 +62,11 @@ export class GatewayMetrics {
     this.batchSize = new Histogram({ name: 'ledger_batch_jobs', help: 'Reservations and settlements committed per ledger transaction', buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500, 1024], registers });
     this.commitSeconds = new Histogram({ name: 'ledger_commit_seconds', help: 'Time one ledger transaction took', buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1], registers });
     this.statements = new Counter({ name: 'ledger_statements_total', help: 'SQL statements (round trips on PostgreSQL and MySQL) of the committed ledger transactions, besides BEGIN and COMMIT', registers });
+    this.lockWait = new Counter({
+      name: 'ledger_lock_wait_seconds',
+      help: 'Seconds the committed ledger transactions spent in statements that lock shared key, user and channel rows (waiting for other transactions, on this or another instance, plus the statements themselves)',
+      registers,
+    });
     const source = options.channels;
     if (source) {
       // Each gauge reads the channels at scrape time (the source caches the read for a few seconds).
@@ -99,10 +105,11 @@ export class GatewayMetrics {
     if (o.usageAnomaly) this.anomalies.inc({ model: o.model, channel });
   }
 
-  observeCommit(jobs: number, seconds: number, statements = 0): void {
+  observeCommit(jobs: number, seconds: number, statements = 0, lockSeconds = 0): void {
     this.batchSize.observe(jobs);
     this.commitSeconds.observe(seconds);
     this.statements.inc(statements);
+    this.lockWait.inc(lockSeconds);
   }
 }
 

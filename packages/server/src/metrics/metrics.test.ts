@@ -77,6 +77,7 @@ describe('/metrics', () => {
     }
     expect(Number(family(families, 'ledger_batch_jobs')!.metrics[0].buckets?.['+Inf'])).toBeGreaterThan(0);
     expect(family(families, 'ledger_commit_seconds')!.type).toBe('HISTOGRAM');
+    expect(family(families, 'ledger_lock_wait_seconds')!.type).toBe('COUNTER');
     expect(family(families, 'relay_in_flight_requests')!.metrics[0].value).toBe('0');
     expect(family(families, 'channel_up')!.metrics.find((m) => m.labels?.channel === label)?.value).toBe('1');
     expect(family(families, 'channel_test_response_seconds')!.metrics.find((m) => m.labels?.channel === label)).toBeDefined();

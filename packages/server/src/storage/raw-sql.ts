@@ -12,9 +12,28 @@ export type Executor = Kysely<Database> | Transaction<Database>;
  */
 export class RawSql {
   private readonly texts = new Map<string, string>();
+  private readonly locking = new Map<string, boolean>();
   /** Statements run so far: each is a round trip to PostgreSQL or MySQL (the ledger reports them per batch). */
   statements = 0;
+  /**
+   * Seconds spent so far in statements that lock a shared key, user or channel row (their updates and their
+   * `for update` reads): the time the ledger waits for another transaction's locks on them, plus the statements'
+   * own round trips. Every instance's batches lock the same rows of a busy key, so under a cluster this grows
+   * with the wait (the ledger reports it per batch: ledger_lock_wait_seconds).
+   */
+  lockSeconds = 0;
   constructor(readonly dialect: Dialect) {}
+
+  /** Whether a statement locks rows every instance shares (a busy key's, user's or channel's). */
+  private locksSharedRows(source: string): boolean {
+    let locks = this.locking.get(source);
+    if (locks === undefined) {
+      // (also inside a WITH: the ledger's PostgreSQL statements lock and write them in common table expressions)
+      locks = /\bupdate\s+(tokens|users|channels)\b/i.test(source) || (/\bfrom\s+(tokens|users)\b/i.test(source) && /\bfor update\b/i.test(source));
+      this.locking.set(source, locks);
+    }
+    return locks;
+  }
 
   /** Whether an UPDATE can return the rows it changed (PostgreSQL and SQLite; MySQL and MariaDB cannot). */
   get updateReturning(): boolean {
@@ -34,7 +53,10 @@ export class RawSql {
 
   run<Row = Record<string, unknown>>(executor: Executor, source: string, parameters: readonly unknown[]): Promise<QueryResult<Row>> {
     this.statements++;
-    return executor.executeQuery<Row>(CompiledQuery.raw(this.text(source), [...parameters]));
+    const query = executor.executeQuery<Row>(CompiledQuery.raw(this.text(source), [...parameters]));
+    if (this.dialect === 'sqlite' || !this.locksSharedRows(source)) return query;
+    const started = performance.now();
+    return query.finally(() => (this.lockSeconds += (performance.now() - started) / 1000));
   }
 
   /** Rows changed by an INSERT, UPDATE or DELETE. */

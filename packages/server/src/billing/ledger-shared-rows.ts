@@ -1,0 +1,221 @@
+import { TokenStatus } from '@model-relay/contract';
+import type { Transaction } from 'kysely';
+import { chunks, placeholders, ROWS_PER_STATEMENT, type RawSql } from '../storage/raw-sql.js';
+import type { TokenBalances } from '../storage/repositories/tokens.js';
+import type { Database } from '../storage/schema.js';
+
+/**
+ * The rows every instance shares (keys, users, channels): what a ledger batch locks last, right before COMMIT.
+ * Another instance's batch for the same busy key waits on them from their lock to this batch's COMMIT, so the
+ * statements in between are what serialises a cluster. On PostgreSQL a busy key's batch (one key, one user, one
+ * channel, balances that plainly cover it) needs one statement (writeIfCovered); any other batch two: one locks the
+ * limited keys and then the users (ascending id) and reads their balances, one writes every key, user and channel
+ * row of the batch (data-modifying CTEs over VALUES lists). MySQL and SQLite run one statement per table and row
+ * (MySQL has no writable CTE; SQLite has one writer and no waits).
+ */
+
+/** One key's or user's change in a batch: the balance moves by `delta`; the counters go up. */
+export interface RowChange {
+  delta: number;
+  charged: number;
+  count: number;
+  /** A settlement of the batch touched it (only then do a key's status and access time move). */
+  settled: boolean;
+}
+
+export interface ChannelChange {
+  charged: number;
+  count: number;
+  anomalies: number;
+}
+
+export interface SharedChanges {
+  /** By `${keyId}:${1 if unlimited else 0}`. */
+  keys: Map<string, RowChange>;
+  users: Map<number, RowChange>;
+  channels: Map<number, ChannelChange>;
+}
+
+const ascending = <K extends number | string>(map: Map<K, unknown>): K[] => [...map.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+const unique = (ids: number[]) => [...new Set(ids)].sort((a, b) => a - b);
+
+/**
+ * Locks the limited keys, then the users, each by ascending id, and reads their balances in the same statement (a
+ * missing row has none). An unlimited key has no balance to read and needs no lock of its own here: it belongs to
+ * one user, so every batch that writes it holds that user's row first. SQLite has one writer at a time: nothing
+ * to lock there.
+ */
+export async function lockBalances(sql: RawSql, trx: Transaction<Database>, keyIds: number[], userIds: number[]): Promise<{ keys: Map<number, number>; users: Map<number, number> }> {
+  const keys = new Map<number, number>();
+  const users = new Map<number, number>();
+  const k = unique(keyIds);
+  const u = unique(userIds);
+  if (sql.dialect === 'postgres' && k.length > 0 && u.length > 0 && k.length <= ROWS_PER_STATEMENT && u.length <= ROWS_PER_STATEMENT) {
+    // The appended scans run in order (keys, then users) and lock each row as they read it.
+    const rows = await sql.run<{ kind: string; id: number; balance: number }>(
+      trx,
+      `with k as (select id, remain_quota from tokens where id in (${placeholders(k.length)}) order by id for update), ` +
+        `u as (select id, quota from users where id in (${placeholders(u.length)}) order by id for update) ` +
+        `select 'k' as kind, id, remain_quota as balance from k union all select 'u' as kind, id, quota as balance from u`,
+      [...k, ...u],
+    );
+    for (const row of rows.rows) (row.kind === 'k' ? keys : users).set(Number(row.id), Number(row.balance));
+    return { keys, users };
+  }
+  for (const [ids, table, column, into] of [[k, 'tokens', 'remain_quota', keys], [u, 'users', 'quota', users]] as const) {
+    for (const part of chunks(ids, ROWS_PER_STATEMENT)) {
+      const rows = await sql.run<Record<string, number>>(trx, `select id, ${column} from ${table} where id in (${placeholders(part.length)}) order by id${sql.forUpdate}`, part);
+      for (const row of rows.rows) into.set(Number(row.id), Number(row[column]));
+    }
+  }
+  return { keys, users };
+}
+
+/** The rows a batch's changes write, each table by ascending id; rows with nothing to change left out. */
+function rowsToWrite(changes: SharedChanges) {
+  const keys = ascending(changes.keys)
+    .map((key) => {
+      const [id, unlimited] = key.split(':').map(Number);
+      return { id, unlimited: unlimited === 1, ...changes.keys.get(key)! };
+    })
+    .filter((t) => (t.unlimited ? t.count > 0 || t.charged > 0 : t.settled || t.delta !== 0));
+  const users = ascending(changes.users)
+    .map((id) => ({ id, ...changes.users.get(id)! }))
+    .filter((t) => t.delta !== 0 || t.charged > 0 || t.count > 0);
+  const channels = ascending(changes.channels).map((id) => ({ id, ...changes.channels.get(id)! }));
+  return { keys, users, channels };
+}
+
+/** Writes the batch's changes to keys, users and channels (in that order, each by ascending id). */
+export async function writeSharedRows(sql: RawSql, tokens: TokenBalances, trx: Transaction<Database>, changes: SharedChanges, accessed: number): Promise<void> {
+  const { keys, users, channels } = rowsToWrite(changes);
+  // One statement when its rows cannot wait on each other in a cycle: the key and user rows are locked already (or,
+  // for an unlimited key, covered by its user's lock), and a single channel row is the last lock taken. Several
+  // channels, or a key seen both limited and unlimited (changed mid-flight), take the statements one by one.
+  const oneStatement =
+    sql.dialect === 'postgres' && channels.length <= 1 && keys.length + users.length + channels.length > 1 && Math.max(keys.length, users.length) <= ROWS_PER_STATEMENT && new Set(keys.map((t) => t.id)).size === keys.length;
+  if (oneStatement) {
+    await writeInOneStatement(sql, trx, keys, users, channels, accessed);
+    return;
+  }
+  for (const t of keys) {
+    if (t.unlimited) await tokens.settleUnlimited(trx, t.id, t.charged, t.count, accessed);
+    else if (t.settled) await tokens.settleLimited(trx, t.id, t.delta, t.charged, t.count, accessed);
+    else await tokens.take(trx, t.id, -t.delta);
+  }
+  for (const t of users) {
+    await sql.run(trx, 'update users set quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? where id = ?', [t.delta, t.charged, t.count, t.id]);
+  }
+  for (const t of channels) {
+    if (t.anomalies > 0) {
+      await sql.run(trx, 'update channels set used_quota = used_quota + ?, request_count = request_count + ?, usage_anomalies = usage_anomalies + ? where id = ?', [t.charged, t.count, t.anomalies, t.id]);
+    } else await sql.run(trx, 'update channels set used_quota = used_quota + ?, request_count = request_count + ? where id = ?', [t.charged, t.count, t.id]);
+  }
+}
+
+
+/**
+ * PostgreSQL, when the balances plainly cover the batch: every key, user and channel row in one statement, with no
+ * lock taken before it, so another instance's batch waits on them for that one statement and the COMMIT. Each
+ * reservation is taken in full; the rows are written only where the balance covers what the batch takes from it
+ * (after the settlements' refunds), which is exactly when every reservation, deciding in queue order, would get
+ * all it asked for. Only for a batch of at most one key, one user and one channel (the busy key this is for): the
+ * statement then locks them in the ledger's order, as every other batch does; with several rows of one table the
+ * order in which a statement meets them is the plan's, not the ids'. If a row is not covered (or missing, or the
+ * statement fails), the statement is undone to a savepoint and the batch takes the careful way: lockBalances,
+ * decisions in memory, writeSharedRows. Answers the users' quota after the batch and what the
+ * reservations took from each user, or undefined when it wrote nothing.
+ */
+export async function writeIfCovered(
+  sql: RawSql,
+  trx: Transaction<Database>,
+  changes: SharedChanges,
+  taken: { keys: Map<number, number>; users: Map<number, number> },
+  accessed: number,
+): Promise<{ users: Map<number, number>; taken: Map<number, number> } | undefined> {
+  if (sql.dialect !== 'postgres') return undefined;
+  const all: SharedChanges = { keys: new Map(changes.keys), users: new Map(changes.users), channels: changes.channels };
+  for (const [id, amount] of taken.keys) {
+    const row = { ...(all.keys.get(`${id}:0`) ?? { delta: 0, charged: 0, count: 0, settled: false }) };
+    all.keys.set(`${id}:0`, { ...row, delta: row.delta - amount });
+  }
+  for (const [id, amount] of taken.users) {
+    const row = { ...(all.users.get(id) ?? { delta: 0, charged: 0, count: 0, settled: false }) };
+    all.users.set(id, { ...row, delta: row.delta - amount });
+  }
+  const { keys, users, channels } = rowsToWrite(all);
+  if (Math.max(keys.length, users.length, channels.length) > 1) return undefined;
+  if (keys.length + users.length + channels.length === 0) return { users: new Map(), taken: taken.users };
+  await sql.run(trx, 'savepoint shared_rows', []);
+  try {
+    const rows = await writeInOneStatement(sql, trx, keys, users, channels, accessed, taken);
+    const count = (kind: string) => rows.filter((row) => row.kind === kind).length;
+    if (count('k') === keys.length && count('u') === users.length && count('c') === channels.length) {
+      return { users: new Map(rows.filter((row) => row.kind === 'u').map((row) => [Number(row.id), Number(row.balance)])), taken: taken.users };
+    }
+  } catch {
+    // Undone below; the careful way decides.
+  }
+  await sql.run(trx, 'rollback to savepoint shared_rows', []);
+  return undefined;
+}
+
+const rowsOf = (count: number, types: string[]) =>
+  Array.from({ length: count }, () => `(${types.map((type) => `?::${type}`).join(', ')})`).join(', ');
+
+/**
+ * PostgreSQL: every shared row of the batch in one statement (see writeSharedRows and writeIfCovered for when). A
+ * key or user row from which the batch takes something (`takenFrom`) is written only if its balance covers it.
+ * What each key row gets is what TokenBalances does one by one: an unlimited key only its counters and access
+ * time; a limited key its balance, and when a settlement touched it its counters, its access time when it served
+ * a request, and "exhausted" when nothing is left and no request of its own is in flight. Answers the rows
+ * written: keys ('k') and users ('u') with their balance after, channels ('c').
+ */
+async function writeInOneStatement(
+  sql: RawSql,
+  trx: Transaction<Database>,
+  keys: Array<{ id: number; unlimited: boolean } & RowChange>,
+  users: Array<{ id: number } & RowChange>,
+  channels: Array<{ id: number } & ChannelChange>,
+  accessed: number,
+  takenFrom: { keys: Map<number, number>; users: Map<number, number> } = { keys: new Map(), users: new Map() },
+): Promise<Array<{ kind: string; id: number; balance: number }>> {
+  const parts: string[] = [];
+  const selects: string[] = [];
+  const parameters: unknown[] = [];
+  if (keys.length > 0) {
+    parts.push(
+      `k as (update tokens set ` +
+        `status = case when v.settled and not v.unlimited and tokens.remain_quota + v.delta <= 0 and tokens.status = ? and not exists (select 1 from quota_reservations r where r.token_id = tokens.id and r.amount > 0) then ? else tokens.status end, ` +
+        `remain_quota = tokens.remain_quota + v.delta, used_quota = tokens.used_quota + v.charged, request_count = tokens.request_count + v.count, ` +
+        `accessed_time = case when v.unlimited or (v.settled and v.count > 0) then ? else tokens.accessed_time end ` +
+        `from (values ${rowsOf(keys.length, ['bigint', 'bigint', 'bigint', 'bigint', 'boolean', 'boolean', 'bigint'])}) as v(id, delta, charged, count, settled, unlimited, taken) ` +
+        `where tokens.id = v.id and (v.taken = 0 or tokens.remain_quota + v.delta >= 0) returning tokens.id, tokens.remain_quota)`,
+    );
+    selects.push(`select 'k' as kind, id, remain_quota as balance from k`);
+    parameters.push(TokenStatus.Enabled, TokenStatus.Exhausted, accessed);
+    for (const t of keys) parameters.push(t.id, t.unlimited ? 0 : t.delta, t.unlimited || t.settled ? t.charged : 0, t.unlimited || t.settled ? t.count : 0, t.settled, t.unlimited, t.unlimited ? 0 : (takenFrom.keys.get(t.id) ?? 0));
+  }
+  if (users.length > 0) {
+    parts.push(
+      `u as (update users set quota = users.quota + v.delta, used_quota = users.used_quota + v.charged, request_count = users.request_count + v.count ` +
+        `from (values ${rowsOf(users.length, ['bigint', 'bigint', 'bigint', 'bigint', 'bigint'])}) as v(id, delta, charged, count, taken) ` +
+        `where users.id = v.id and (v.taken = 0 or users.quota + v.delta >= 0) returning users.id, users.quota)`,
+    );
+    selects.push(`select 'u' as kind, id, quota as balance from u`);
+    for (const t of users) parameters.push(t.id, t.delta, t.charged, t.count, takenFrom.users.get(t.id) ?? 0);
+  }
+  if (channels.length > 0) {
+    parts.push(
+      `c as (update channels set used_quota = channels.used_quota + v.charged, request_count = channels.request_count + v.count, usage_anomalies = channels.usage_anomalies + v.anomalies ` +
+        `from (values ${rowsOf(channels.length, ['bigint', 'bigint', 'bigint', 'bigint'])}) as v(id, charged, count, anomalies) where channels.id = v.id returning channels.id)`,
+    );
+    selects.push(`select 'c' as kind, id, 0 as balance from c`);
+    for (const t of channels) parameters.push(t.id, t.charged, t.count, t.anomalies);
+  }
+  // The rows are written (and so locked) in the order the final select reads the CTEs: the ledger's lock order,
+  // limited keys before users, an unlimited key after its user (every other batch writing it holds that user's row).
+  if (keys.length > 0 && keys.every((t) => t.unlimited) && users.length > 0) selects.splice(0, 2, selects[1], selects[0]);
+  const result = await sql.run<{ kind: string; id: number; balance: number }>(trx, `with ${parts.join(', ')} ${selects.join(' union all ')}`, parameters);
+  return result.rows;
+}
