@@ -31,6 +31,9 @@ import { isCrossSiteRequest, isGuardedApiRequest } from './http/cross-site-guard
 import { applySecurityHeaders } from './http/security-headers.js';
 import { serverTimeouts } from './http/server-timeouts.js';
 
+/** The relay's paths (relay/routes.ts): keys, never the console's session cookie. */
+const isRelayRequest = (url: string) => url.startsWith('/v1/') || url.startsWith('/v1beta/') || url.startsWith('/dashboard/');
+
 /** A body that is not acceptable JSON: 400 on /api (user-facing) and on /v1 (statusCode, read by its handler). */
 class BadJsonError extends UserFacingError {
   readonly statusCode = 400;
@@ -83,19 +86,24 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     if (jsonNestedDeeperThan(text, MAX_JSON_DEPTH)) return done(new BadJsonError(`请求体嵌套层级过深（最多 ${MAX_JSON_DEPTH} 层）`));
     return parseJson(request, text, (error, value) => (error ? done(new BadJsonError('请求体不是合法的 JSON')) : done(null, value)));
   });
-  await app.register(fastifyCookie);
+  // Cookies are parsed below, where they can be read: the relay (/v1, /v1beta, /dashboard) never reads them.
+  await app.register(fastifyCookie, { hook: false });
 
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: the relay's requests pass it without a promise of their own.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     applySecurityHeaders(request, reply, ctx.options, ctx.config.TURNSTILE_SCRIPT_URL);
+    if (isRelayRequest(request.url)) return done();
+    const cookieHeader = request.headers.cookie;
+    request.cookies = cookieHeader ? app.parseCookie(cookieHeader) : {};
     if (isGuardedApiRequest(request) && isCrossSiteRequest(request, ctx.options)) {
-      throw new UserFacingError('已拒绝跨站请求：请在本站控制台中操作', 403);
+      return done(new UserFacingError('已拒绝跨站请求：请在本站控制台中操作', 403));
     }
-    if (request.url.startsWith('/api/')) {
-      if (!(await ctx.rateLimiter.hit(`api:${request.ip}`, ctx.config.GLOBAL_API_RATE_LIMIT, 180))) {
-        throw new UserFacingError('请求次数过多，请稍后再试', 429);
-      }
-    }
+    if (!request.url.startsWith('/api/')) return done();
+    ctx.rateLimiter.hit(`api:${request.ip}`, ctx.config.GLOBAL_API_RATE_LIMIT, 180).then(
+      (allowed) => done(allowed ? undefined : new UserFacingError('请求次数过多，请稍后再试', 429)),
+      (error: Error) => done(error),
+    );
   });
 
   app.addHook('onResponse', async (request, reply) => {
