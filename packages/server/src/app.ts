@@ -106,8 +106,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     );
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info({ method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 }, 'request');
+    done();
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -42,10 +42,9 @@ const memos = new WeakMap<OptionStore, { maps: RatioMaps; prices: Map<string, Re
  * answer is remembered until an option changes (the store parses a changed map into a new object).
  */
 export function pricesFor(options: OptionStore, model: string, group: string): Readonly<Prices> {
-  const maps = PRICE_KEYS.map((key) => options.ratios(key));
   let memo = memos.get(options);
-  if (!memo || memo.maps.some((map, i) => map !== maps[i]) || memo.prices.size >= MAX_MEMO) {
-    memo = { maps, prices: new Map() };
+  if (!memo || !readFrom(memo.maps, options) || memo.prices.size >= MAX_MEMO) {
+    memo = { maps: PRICE_KEYS.map((key) => options.ratios(key)), prices: new Map() };
     memos.set(options, memo);
   }
   const key = `${model}\u0000${group}`;
@@ -55,6 +54,12 @@ export function pricesFor(options: OptionStore, model: string, group: string): R
     memo.prices.set(key, prices);
   }
   return prices;
+}
+
+/** Whether `maps` are still the store's own ratio maps (a loop, not an array: this runs twice a request). */
+function readFrom(maps: RatioMaps, options: OptionStore): boolean {
+  for (let i = 0; i < PRICE_KEYS.length; i++) if (options.ratios(PRICE_KEYS[i]) !== maps[i]) return false;
+  return true;
 }
 
 function computePrices(options: OptionStore, model: string, group: string): Prices {
