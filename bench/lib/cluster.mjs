@@ -63,8 +63,8 @@ export async function freshPostgres(suffix) {
 
 const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello there, how are you?' }] });
 /**
- * The gateways' /metrics is turned on to count the ledger's round trips: the metrics are recorded whether or not
- * the endpoint is on, so the token changes nothing measured.
+ * The gateways' /metrics is turned on to count the ledger's round trips. Without the token the gateway records no
+ * metrics at all; with it each request adds a few counter and histogram updates (under 1 % of its CPU in a profile).
  */
 const METRICS_TOKEN = 'bench-metrics';
 

@@ -12,11 +12,12 @@ export const gatewayBuilt = () => existsSync(GATEWAY_MAIN);
 /**
  * `data`: { SQLITE_PATH } or { SQL_DSN, REDIS_CONN_STRING }. Nothing else of the orchestrator's environment is
  * passed on (a LOG_LEVEL or rate limit set in the shell must not change what is measured): only PATH and HOME.
+ * `main`: another build's main.js (cpu.mjs compares two builds).
  */
-export async function startGateway({ data, cwd, logFile, nodeArgs = [] }) {
+export async function startGateway({ data, cwd, logFile, nodeArgs = [], main = GATEWAY_MAIN }) {
   const port = await freePort();
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), ...data };
-  const started = start(process.execPath, [...nodeArgs, GATEWAY_MAIN], { env, cwd, logFile });
+  const started = start(process.execPath, [...nodeArgs, main], { env, cwd, logFile });
   const url = `http://127.0.0.1:${port}`;
   await Promise.race([
     waitFor(`${url}/api/status`, undefined, { ok: (status) => status === 200 }),

@@ -31,8 +31,8 @@ import { isCrossSiteRequest, isGuardedApiRequest } from './http/cross-site-guard
 import { applySecurityHeaders } from './http/security-headers.js';
 import { serverTimeouts } from './http/server-timeouts.js';
 
-/** The relay's routes (the clients' API), as opposed to the console's. */
-const RELAY_PATH = /^\/v1(beta)?\//;
+/** The relay's paths (relay/routes.ts): keys, never the console's session cookie. */
+const isRelayRequest = (url: string) => url.startsWith('/v1/') || url.startsWith('/v1beta/') || url.startsWith('/dashboard/');
 
 /** A body that is not acceptable JSON: 400 on /api (user-facing) and on /v1 (statusCode, read by its handler). */
 class BadJsonError extends UserFacingError {
@@ -80,33 +80,35 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
     // A large relay body is parsed on a body worker, never here (relay/ingress/large-json.ts).
-    if (bytes.length > LARGE_JSON_BYTES && RELAY_PATH.test(request.url)) return done(null, new LargeJson(bytes));
+    if (bytes.length > LARGE_JSON_BYTES && /^\/v1(beta)?\//.test(request.url)) return done(null, new LargeJson(bytes));
     const text = bytes.toString('utf8');
     if (text === '') return done(null, undefined);
     if (jsonNestedDeeperThan(text, MAX_JSON_DEPTH)) return done(new BadJsonError(`请求体嵌套层级过深（最多 ${MAX_JSON_DEPTH} 层）`));
     return parseJson(request, text, (error, value) => (error ? done(new BadJsonError('请求体不是合法的 JSON')) : done(null, value)));
   });
-  // Cookies are read by the console's routes only (its session, OAuth's state): the relay's routes (/v1, /v1beta)
-  // read none, so their requests do not parse them (an open stream would keep the parsed object all along).
-  // Setting a cookie still works anywhere: the plugin prepares the reply for it on the first `setCookie`.
+  // Cookies are parsed below, where they can be read: the relay (/v1, /v1beta, /dashboard) never reads them.
   await app.register(fastifyCookie, { hook: false });
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!RELAY_PATH.test(request.url)) request.cookies = request.headers.cookie ? app.parseCookie(request.headers.cookie) : {};
+  // A callback hook, not an async one: the relay's requests pass it without a promise of their own.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     applySecurityHeaders(request, reply, ctx.options, ctx.config.TURNSTILE_SCRIPT_URL);
+    if (isRelayRequest(request.url)) return done();
+    const cookieHeader = request.headers.cookie;
+    request.cookies = cookieHeader ? app.parseCookie(cookieHeader) : {};
     if (isGuardedApiRequest(request) && isCrossSiteRequest(request, ctx.options)) {
-      throw new UserFacingError('已拒绝跨站请求：请在本站控制台中操作', 403);
+      return done(new UserFacingError('已拒绝跨站请求：请在本站控制台中操作', 403));
     }
-    if (request.url.startsWith('/api/')) {
-      if (!(await ctx.rateLimiter.hit(`api:${request.ip}`, ctx.config.GLOBAL_API_RATE_LIMIT, 180))) {
-        throw new UserFacingError('请求次数过多，请稍后再试', 429);
-      }
-    }
+    if (!request.url.startsWith('/api/')) return done();
+    ctx.rateLimiter.hit(`api:${request.ip}`, ctx.config.GLOBAL_API_RATE_LIMIT, 180).then(
+      (allowed) => done(allowed ? undefined : new UserFacingError('请求次数过多，请稍后再试', 429)),
+      (error: Error) => done(error),
+    );
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info({ method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 }, 'request');
+    done();
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

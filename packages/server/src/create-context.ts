@@ -126,8 +126,10 @@ export async function createContext(config: Config): Promise<AppContext> {
   node.every('takeover', TAKEOVER_INTERVAL_MS, () => takeover.run());
 
   const inFlight = new InFlightRequests();
-  const metrics = new GatewayMetrics({ inFlight: () => inFlight.size, channels: channelHealthFrom(storage.db) });
-  ledger.observeCommits((jobs, seconds, statements, lockSeconds) => metrics.observeCommit(jobs, seconds, statements, lockSeconds));
+  // Without METRICS_TOKEN nobody can read /metrics (404): nothing is recorded, and the relay pays nothing for them.
+  const recording = config.METRICS_TOKEN !== '';
+  const metrics = new GatewayMetrics({ inFlight: () => inFlight.size, channels: channelHealthFrom(storage.db), defaultMetrics: recording });
+  if (recording) ledger.observeCommits((jobs, seconds, statements, lockSeconds) => metrics.observeCommit(jobs, seconds, statements, lockSeconds));
   const counter = new TokenCounter();
   const limits = new UsageLimits(redis, (error) => reportError(error, 'usage limits'));
   const relay = {
@@ -141,7 +143,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     limits,
     affinity: new SessionAffinity(shared, options),
     metrics,
-    meter: new BillingMeter({ ledger, options, counter, limits, holds: inFlight, metrics }),
+    meter: new BillingMeter({ ledger, options, counter, limits, holds: inFlight, metrics: recording ? metrics : undefined }),
   };
 
   const channelTests = new ChannelTestRunner({ store: relay.store, options, pools: relay.pools, notifier, credentials: relay.credentials }, shared, config.RELAY_TIMEOUT_SECONDS + 60);

@@ -32,7 +32,7 @@ describe.each(testDsns())('hostile money on $name', (database) => {
   beforeAll(async () => {
     const created = await database.create();
     drop = created.drop;
-    t = await createTestApp({ ...created.env, RELAY_TIMEOUT_SECONDS: '10' });
+    t = await createTestApp({ ...created.env, RELAY_TIMEOUT_SECONDS: '10', METRICS_TOKEN: 'scrape-me' });
     gateway = await t.app.listen({ port: 0, host: '127.0.0.1' });
     await t.ctx.options.set('RetryTimes', '0');
   });

@@ -349,7 +349,7 @@ export class Meter {
 /** The key's own limits and its owner's (a user without their own takes their group's defaults, GroupLimits). */
 function limitSubjects(auth: { token: TokenRow; user: UserRow }, options: OptionStore): LimitSubject[] {
   const { token, user } = auth;
-  const group = parseGroupLimits(options.get('GroupLimits'))?.[user.group] ?? {};
+  const group = options.parsed('GroupLimits', parseGroupLimits)?.[user.group] ?? {};
   const own = (value: number, fallback = 0) => (Number(value) > 0 ? Number(value) : fallback);
   return [
     { id: `key:${token.id}`, label: '令牌', rpm: own(token.rpm_limit), tpm: own(token.tpm_limit), daily: own(token.daily_quota_limit), monthly: own(token.monthly_quota_limit) },

@@ -27,8 +27,23 @@ export type { CacheRatios, ImageFormula, MediaFacts, ModelFacts, ModelFamily, Mo
 /** Every family, one file per vendor group under model-catalogue/ (no two families claim one name: the test checks it). */
 export const MODEL_CATALOGUE: ModelFamily[] = [...OPENAI_FAMILIES, ...ANTHROPIC_GOOGLE_FAMILIES, ...CHINESE_VENDOR_FAMILIES, ...HOSTED_AND_OTHER_FAMILIES];
 
+/** Facts by model name as asked: the catalogue never changes, and a request asks for them several times. */
+const factsByModel = new Map<string, Readonly<ModelFacts>>();
+/** A flood of distinct model names clears the memo rather than grow it. */
+const MAX_REMEMBERED_MODELS = 1000;
+
 /** What the catalogue knows of a model beyond its prices (nothing for a model of no known family). */
-export function modelFacts(model: string): ModelFacts {
+export function modelFacts(model: string): Readonly<ModelFacts> {
+  let facts = factsByModel.get(model);
+  if (!facts) {
+    if (factsByModel.size >= MAX_REMEMBERED_MODELS) factsByModel.clear();
+    facts = Object.freeze(readModelFacts(model));
+    factsByModel.set(model, facts);
+  }
+  return facts;
+}
+
+function readModelFacts(model: string): ModelFacts {
   const name = canonicalModelName(model);
   const family = familyOf(name);
   if (!family) return {};

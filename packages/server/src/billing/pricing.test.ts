@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OptionStore } from '../options/option-store.js';
+import { OptionStore } from '../options/option-store.js';
 import { outputLimitOf } from './model-limits.js';
 import { PROVIDER_CATALOGUE } from '@model-relay/contract';
 import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_RATIO } from '../options/defaults.js';
@@ -82,5 +82,20 @@ describe('default prices', () => {
     // Novita's and Workers AI's Llama 3.1 8B share a bare name but not a price.
     expect(pricesFor(defaults, 'meta-llama/llama-3.1-8b-instruct', 'default')).toMatchObject({ modelRatio: 0.01, completionRatio: 2.5 });
     expect(pricesFor(defaults, '@cf/meta/llama-3.1-8b-instruct', 'default')).toMatchObject({ modelRatio: 0.141, completionRatio: 2.933 });
+  });
+});
+
+describe('prices are remembered until an option changes', () => {
+  it('a changed ratio prices the next request', async () => {
+    const repository = { all: async () => new Map(), set: async () => {} } as unknown as ConstructorParameters<typeof OptionStore>[0];
+    const store = new OptionStore(repository);
+    await store.set('ModelRatio', JSON.stringify({ 'my-model': 2 }));
+    expect(pricesFor(store, 'my-model', 'vip')).toMatchObject({ modelRatio: 2, groupRatio: 1 });
+    expect(pricesFor(store, 'my-model', 'vip')).toBe(pricesFor(store, 'my-model', 'vip'));
+    await store.set('ModelRatio', JSON.stringify({ 'my-model': 3 }));
+    await store.set('GroupRatio', JSON.stringify({ vip: 0.5 }));
+    expect(pricesFor(store, 'my-model', 'vip')).toMatchObject({ modelRatio: 3, groupRatio: 0.5 });
+    await store.set('CacheReadRatio', JSON.stringify({ 'my-model': 0.25 }));
+    expect(pricesFor(store, 'my-model', 'vip').cacheReadRatio).toBe(0.25);
   });
 });

@@ -29,8 +29,40 @@ export interface Prices {
 /** A model of no family with cache prices (billing/model-catalogue.ts): written tokens and cache reads cost as ordinary input. */
 const NO_CACHE_DISCOUNT: CacheRatios = { read: 1, write: 1, write1h: 1 };
 
-/** Every ratio that prices a request of `model` for a user of `group`. */
-export function pricesFor(options: OptionStore, model: string, group: string): Prices {
+/** The ratio maps a set of prices was read from: a memo holds while every one of them is still the store's own. */
+type RatioMaps = Array<Record<string, number>>;
+const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio'] as const;
+/** Distinct (model, group) pairs remembered per option store; a flood of model names clears it rather than grow. */
+const MAX_MEMO = 1000;
+const memos = new WeakMap<OptionStore, { maps: RatioMaps; prices: Map<string, Readonly<Prices>> }>();
+
+/**
+ * Every ratio that prices a request of `model` for a user of `group`. Priced twice per request (plan and
+ * settlement), and a model missing from a map is looked up as an undated alias by scanning the whole map, so the
+ * answer is remembered until an option changes (the store parses a changed map into a new object).
+ */
+export function pricesFor(options: OptionStore, model: string, group: string): Readonly<Prices> {
+  let memo = memos.get(options);
+  if (!memo || !readFrom(memo.maps, options) || memo.prices.size >= MAX_MEMO) {
+    memo = { maps: PRICE_KEYS.map((key) => options.ratios(key)), prices: new Map() };
+    memos.set(options, memo);
+  }
+  const key = `${model}\u0000${group}`;
+  let prices = memo.prices.get(key);
+  if (!prices) {
+    prices = Object.freeze(computePrices(options, model, group));
+    memo.prices.set(key, prices);
+  }
+  return prices;
+}
+
+/** Whether `maps` are still the store's own ratio maps (a loop, not an array: this runs twice a request). */
+function readFrom(maps: RatioMaps, options: OptionStore): boolean {
+  for (let i = 0; i < PRICE_KEYS.length; i++) if (options.ratios(PRICE_KEYS[i]) !== maps[i]) return false;
+  return true;
+}
+
+function computePrices(options: OptionStore, model: string, group: string): Prices {
   const names = priceNames(model);
   const ratio = (key: 'ModelRatio' | 'CompletionRatio' | 'CacheReadRatio' | 'CacheWriteRatio' | 'CacheWrite1hRatio' | 'ReasoningRatio') => {
     const map = options.ratios(key);

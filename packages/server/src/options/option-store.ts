@@ -33,6 +33,8 @@ const ratioKeys = new Set<string>(RATIO_OPTION_KEYS);
 export class OptionStore {
   private values = new Map<string, string>(Object.entries(DEFAULT_OPTIONS));
   private parsedRatios = new Map<string, Record<string, number>>();
+  /** JSON options read through their parser (`parsed`), until the option changes. */
+  private parsedJson = new Map<string, { parse: (text: string) => unknown; value: unknown }>();
 
   private bus?: EventBus;
 
@@ -48,6 +50,7 @@ export class OptionStore {
     const stored = await this.repository.all();
     for (const [key, value] of stored) if (knownKeys.has(key)) this.values.set(key, value);
     this.parsedRatios.clear();
+    this.parsedJson.clear();
   }
 
   get(key: OptionKey): string {
@@ -71,6 +74,18 @@ export class OptionStore {
       this.parsedRatios.set(key, parsed);
     }
     return parsed;
+  }
+
+  /**
+   * A JSON option (GroupLimits, ModelFallbacks, GroupModelFallbacks) read through `parse`, once per change: the
+   * relay reads them on every request. The value is shared: callers must not change it.
+   */
+  parsed<T>(key: OptionKey, parse: (text: string) => T): T {
+    const memo = this.parsedJson.get(key);
+    if (memo && memo.parse === parse) return memo.value as T;
+    const value = parse(this.get(key));
+    this.parsedJson.set(key, { parse, value });
+    return value;
   }
 
   /** Every option as {key, value}, secrets left out (docs/console.md §6: secrets are never returned). */
@@ -123,6 +138,7 @@ export class OptionStore {
     await this.repository.set(key, value);
     this.values.set(key, value);
     this.parsedRatios.delete(key);
+    this.parsedJson.delete(key);
     this.bus?.publish({ kind: 'options' });
   }
 

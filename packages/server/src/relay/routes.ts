@@ -20,9 +20,10 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayDeps): Promis
   await app.register(async (v1) => {
     // Uploads (audio) are relayed byte for byte: keep multipart bodies raw.
     v1.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_request, body, done) => done(null, body));
-    v1.addHook('onRequest', async (request, reply) => {
-      reply.header('X-Request-Id', request.id);
+    // (X-Request-Id is set by the app's own hook, for every request.)
+    v1.addHook('onRequest', (_request, reply, done) => {
       reply.header('Access-Control-Allow-Origin', '*');
+      done();
     });
     // CORS preflight: browser-based chat clients call /v1 and the billing endpoints from other origins.
     for (const path of ['/v1/*', '/v1beta/*', '/dashboard/*']) {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
 import { RelayCache } from './relay-cache.js';
+import type { ChannelRow } from './schema.js';
 
 describe('RelayCache', () => {
   it('serves a copy within the TTL and loads again after it', async () => {
@@ -19,6 +20,37 @@ describe('RelayCache', () => {
     cache.invalidateChannels();
     await cache.channels('default', 'm', load);
     expect(loads).toBe(3);
+  });
+
+  it('requests missing the same row at once share one load', async () => {
+    const cache = new RelayCache(1000);
+    let loads = 0;
+    let finish!: (value: undefined) => void;
+    const load = () => (loads++, new Promise<undefined>((resolve) => (finish = resolve)));
+    const reads = [cache.token('k', load), cache.token('k', load), cache.token('k', load)];
+    expect(loads).toBe(1);
+    finish(undefined);
+    await Promise.all(reads);
+    await cache.token('k', load);
+    expect(loads).toBe(1);
+  });
+
+  it('a load that began before an invalidation is neither joined nor kept', async () => {
+    const cache = new RelayCache(60_000);
+    const finishes: Array<(value: ChannelRow[]) => void> = [];
+    let loads = 0;
+    const load = () => (loads++, new Promise<ChannelRow[]>((resolve) => finishes.push(resolve)));
+    const stale = cache.channels('default', 'm', load);
+    cache.invalidateChannels();
+    const fresh = cache.channels('default', 'm', load);
+    expect(loads).toBe(2);
+    finishes[0]([{ id: 1 } as ChannelRow]);
+    finishes[1]([]);
+    expect(await stale).toHaveLength(1);
+    expect(await fresh).toHaveLength(0);
+    // What the older load read was not remembered: the copy is the newer one.
+    expect(await cache.channels('default', 'm', load)).toHaveLength(0);
+    expect(loads).toBe(2);
   });
 
   it('a TTL of 0 turns caching off', async () => {

@@ -15,47 +15,30 @@ interface Entry<T> {
  * whether a request may spend.
  */
 export class RelayCache {
-  private tokens = new Map<string, Entry<TokenRow | undefined>>();
-  private users = new Map<number, Entry<UserRow | undefined>>();
-  private candidates = new Map<string, Entry<ChannelRow[]>>();
+  private tokens = new Slot<string, TokenRow | undefined>();
+  private users = new Slot<number, UserRow | undefined>();
+  private candidates = new Slot<string, ChannelRow[]>();
 
   constructor(
     private readonly ttlMs = 1000,
     private readonly bus?: EventBus,
   ) {}
 
-  private fresh<T>(entry: Entry<T> | undefined): entry is Entry<T> {
-    return entry !== undefined && Date.now() - entry.at < this.ttlMs;
+  token(key: string, load: () => Promise<TokenRow | undefined>): Promise<TokenRow | undefined> {
+    return this.tokens.read(key, load, this.ttlMs);
   }
 
-  async token(key: string, load: () => Promise<TokenRow | undefined>): Promise<TokenRow | undefined> {
-    const entry = this.tokens.get(key);
-    if (this.fresh(entry)) return entry.value;
-    const value = await load();
-    if (this.ttlMs > 0) this.remember(this.tokens, key, value);
-    return value;
+  user(id: number, load: () => Promise<UserRow | undefined>): Promise<UserRow | undefined> {
+    return this.users.read(id, load, this.ttlMs);
   }
 
-  async user(id: number, load: () => Promise<UserRow | undefined>): Promise<UserRow | undefined> {
-    const entry = this.users.get(id);
-    if (this.fresh(entry)) return entry.value;
-    const value = await load();
-    if (this.ttlMs > 0) this.remember(this.users, id, value);
-    return value;
-  }
-
-  async channels(group: string, model: string, load: () => Promise<ChannelRow[]>): Promise<ChannelRow[]> {
-    const key = `${group}\u0000${model}`;
-    const entry = this.candidates.get(key);
-    if (this.fresh(entry)) return entry.value;
-    const value = await load();
-    if (this.ttlMs > 0) this.remember(this.candidates, key, value);
-    return value;
+  channels(group: string, model: string, load: () => Promise<ChannelRow[]>): Promise<ChannelRow[]> {
+    return this.candidates.read(`${group}\u0000${model}`, load, this.ttlMs);
   }
 
   /** Any key changed (its status, quota, models, IP list, or it was deleted). */
   invalidateTokens(): void {
-    this.tokens.clear();
+    this.tokens.forget();
     this.bus?.publish({ kind: 'tokens' });
   }
 
@@ -66,25 +49,71 @@ export class RelayCache {
 
   /** Any channel or ability changed. */
   invalidateChannels(): void {
-    this.candidates.clear();
+    this.candidates.forget();
     this.bus?.publish({ kind: 'channels' });
   }
 
   /** Another instance changed something: drop the copies it affects (without telling anyone again). */
   apply(event: ClusterEvent): void {
-    if (event.kind === 'tokens' || event.kind === 'all') this.tokens.clear();
+    if (event.kind === 'tokens' || event.kind === 'all') this.tokens.forget();
     if (event.kind === 'users' || event.kind === 'all') this.forgetUser(event.kind === 'users' ? event.id : undefined);
-    if (event.kind === 'channels' || event.kind === 'all') this.candidates.clear();
+    if (event.kind === 'channels' || event.kind === 'all') this.candidates.forget();
   }
 
   private forgetUser(id?: number): void {
-    if (id === undefined) this.users.clear();
-    else this.users.delete(id);
+    this.users.forget(id);
+  }
+}
+
+/**
+ * One kind of row. Requests that miss the same entry at once share one load (when a copy expires under load, every
+ * request in flight would otherwise query the database for the same row). A load that began before an invalidation
+ * is neither joined nor kept afterwards: what it read may be what the invalidation replaced.
+ */
+class Slot<K, V> {
+  private entries = new Map<K, Entry<V>>();
+  private loads = new Map<K, Promise<V>>();
+  /** Bumped by every invalidation: a load started under an older generation is not remembered. */
+  private generation = 0;
+
+  read(key: K, load: () => Promise<V>, ttlMs: number): Promise<V> {
+    const entry = this.entries.get(key);
+    if (entry !== undefined && Date.now() - entry.at < ttlMs) return Promise.resolve(entry.value);
+    // Without a cache (ttl 0) every request reads the database itself.
+    if (ttlMs <= 0) return load();
+    const pending = this.loads.get(key);
+    if (pending) return pending;
+    const generation = this.generation;
+    const loading = load().then(
+      (value) => {
+        if (this.loads.get(key) === loading) this.loads.delete(key);
+        if (generation === this.generation) this.remember(key, value);
+        return value;
+      },
+      (error: unknown) => {
+        if (this.loads.get(key) === loading) this.loads.delete(key);
+        throw error;
+      },
+    );
+    this.loads.set(key, loading);
+    return loading;
   }
 
-  private remember<K, V>(map: Map<K, Entry<V>>, key: K, value: V): void {
+  /** Drops one entry, or every one (and any load in flight, whose result may predate the change). */
+  forget(key?: K): void {
+    this.generation++;
+    if (key === undefined) {
+      this.entries.clear();
+      this.loads.clear();
+    } else {
+      this.entries.delete(key);
+      this.loads.delete(key);
+    }
+  }
+
+  private remember(key: K, value: V): void {
     // Bounded: a flood of unknown keys must not grow memory without limit.
-    if (map.size >= 10_000) map.clear();
-    map.set(key, { value, at: Date.now() });
+    if (this.entries.size >= 10_000) this.entries.clear();
+    this.entries.set(key, { value, at: Date.now() });
   }
 }

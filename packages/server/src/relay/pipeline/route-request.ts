@@ -73,8 +73,8 @@ export function modelChain(options: OptionStore, model: string, group: string, s
   if (exact) return [model];
   // Own properties only: a model or group named "__proto__" or "constructor" must not reach Object.prototype.
   const ownEntry = <T>(map: Record<string, T> | undefined, key: string): T | undefined => (map && Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined);
-  const own = ownEntry(parseGroupModelFallbacks(options.get('GroupModelFallbacks')), group);
-  const fallbacks = ownEntry(own, model) ?? ownEntry(parseModelFallbacks(options.get('ModelFallbacks')), model) ?? [];
+  const own = ownEntry(options.parsed('GroupModelFallbacks', parseGroupModelFallbacks), group);
+  const fallbacks = ownEntry(own, model) ?? ownEntry(options.parsed('ModelFallbacks', parseModelFallbacks), model) ?? [];
   const chain = [model];
   for (const name of fallbacks.map((m) => m.trim())) if (name && !chain.includes(name) && (scope.length === 0 || scope.includes(name))) chain.push(name);
   return chain;
