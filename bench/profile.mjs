@@ -2,7 +2,8 @@
 // settings as in run.mjs), drives wrk at one path, stops the gateway and prints the functions with the most
 // self time. Usage: cd bench && node profile.mjs [seconds]
 //   PATH_NAME=openai|translated|anthropic  which path (default openai)
-//   DB=postgres                            the gateway on a fresh PostgreSQL database + Redis instead of SQLite
+//   DB=postgres|mysql                      the gateway on a fresh PostgreSQL (or MySQL / MariaDB) database + Redis
+//                                          instead of SQLite
 //   RATE=500                               paced open-loop load on direct and gateway instead of wrk at full speed
 //   NOPROF=1  no profile · TOP=n  rows printed · PROFILE_DIR  where the .cpuprofile is left (default a temp dir)
 //   GATEWAY_NODE_ARGS="--trace-gc"         flags for the gateway (its output is in the log file printed at the end)
@@ -11,7 +12,7 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freshPostgres, REDIS_URL } from './lib/cluster.mjs';
+import { freshMysql, freshPostgres, REDIS_URL } from './lib/cluster.mjs';
 import { openDatabase, seed } from './lib/database.mjs';
 import { startGateway } from './lib/gateway.mjs';
 import { driver, wrk } from './lib/load.mjs';
@@ -36,18 +37,18 @@ async function startMock(file) {
 
 const openaiMock = await startMock('mock-upstream.mjs');
 const anthropicMock = await startMock('mock-anthropic.mjs');
-const postgres = process.env.DB === 'postgres' ? await freshPostgres('profile') : undefined;
-const data = postgres ? { SQL_DSN: postgres.dsn, REDIS_CONN_STRING: REDIS_URL } : { SQLITE_PATH: join(work, 'gateway.db') };
+const server = process.env.DB === 'postgres' ? await freshPostgres('profile') : process.env.DB === 'mysql' ? await freshMysql('profile') : undefined;
+const data = server ? { SQL_DSN: server.dsn, REDIS_CONN_STRING: REDIS_URL } : { SQLITE_PATH: join(work, 'gateway.db') };
 if (process.env.METRICS === '1') data.METRICS_TOKEN = 'bench-metrics';
 const nodeArgs = [...(process.env.NOPROF ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]), ...(process.env.GATEWAY_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
 const gateway = await startGateway({ data, cwd: work, logFile: join(work, 'gateway.log'), nodeArgs });
-const db = await openDatabase(postgres ? 'postgres' : 'sqlite', postgres ? postgres.dsn : data.SQLITE_PATH);
+const db = await openDatabase(server ? server.kind : 'sqlite', server ? server.dsn : data.SQLITE_PATH);
 const seeded = await seed(db, { openaiUrl: openaiMock, anthropicUrl: anthropicMock });
 await db.close();
 const targets = targetsOf({ openaiMock, anthropicMock, gateway: gateway.url, key: seeded.key })[pathName];
 await waitFor(targets.gateway.url, { method: 'POST', headers: targets.gateway.headers, body: targets.gateway.body }, { ok: (s) => s === 200, timeoutMs: 15_000 });
 
-console.log(`${PATHS[pathName].title} on ${postgres ? 'PostgreSQL + Redis' : 'SQLite'}`);
+console.log(`${PATHS[pathName].title} on ${server ? `${server.kind === 'postgres' ? 'PostgreSQL' : 'MariaDB'} + Redis` : 'SQLite'}`);
 const loadStarted = performance.now();
 if (rate > 0) {
   for (const role of ['direct', 'gateway']) {

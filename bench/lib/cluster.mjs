@@ -13,6 +13,7 @@ import { onShutdown, tempDir, waitFor } from './processes.mjs';
 
 const requireFromRoot = createRequire(join(root, 'package.json'));
 export const PG_ADMIN = process.env.BENCH_PG_DSN ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const MYSQL_ADMIN = process.env.BENCH_MYSQL_DSN ?? 'mysql://root@127.0.0.1:3306/test';
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const withDatabase = (dsn, name) => {
@@ -21,9 +22,24 @@ const withDatabase = (dsn, name) => {
   return url.toString();
 };
 
+/** Removes a cluster's Redis keys: every key carries the cluster id its database stores in `internal.ClusterId`. */
+async function forgetCluster(clusterId) {
+  if (!clusterId) return;
+  const Redis = requireFromRoot('ioredis');
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `mr:${clusterId}:*`, 'COUNT', 1000);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  await redis.quit();
+}
+
 /**
  * A fresh PostgreSQL database, dropped at the end of the run (also on Ctrl-C or a failure) together with the
- * Redis keys of its cluster (every key carries the cluster id the database stores in `internal.ClusterId`).
+ * Redis keys of its cluster.
  */
 export async function freshPostgres(suffix) {
   const pg = requireFromRoot('pg');
@@ -34,7 +50,6 @@ export async function freshPostgres(suffix) {
   await admin.end();
   const dsn = withDatabase(PG_ADMIN, name);
   onShutdown(async () => {
-    const Redis = requireFromRoot('ioredis');
     const db = new pg.Client({ connectionString: dsn });
     let clusterId;
     try {
@@ -42,23 +57,34 @@ export async function freshPostgres(suffix) {
       clusterId = (await db.query(`select value from options where key = 'internal.ClusterId'`)).rows[0]?.value;
     } catch { /* never migrated */ }
     await db.end().catch(() => {});
-    if (clusterId) {
-      const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-      await redis.connect();
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `mr:${clusterId}:*`, 'COUNT', 1000);
-        if (keys.length > 0) await redis.del(...keys);
-        cursor = next;
-      } while (cursor !== '0');
-      await redis.quit();
-    }
+    await forgetCluster(clusterId);
     const dropper = new pg.Client({ connectionString: PG_ADMIN });
     await dropper.connect();
     await dropper.query(`drop database if exists ${name} with (force)`);
     await dropper.end();
   });
-  return { name, dsn };
+  return { kind: 'postgres', name, dsn };
+}
+
+/** A fresh MySQL / MariaDB database (BENCH_MYSQL_DSN: a user that may create databases), dropped like freshPostgres'. */
+export async function freshMysql(suffix) {
+  const mysql = requireFromRoot('mysql2/promise');
+  const name = `bench_${randomBytes(5).toString('hex')}_${suffix}`;
+  const admin = await mysql.createConnection({ uri: MYSQL_ADMIN });
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const dsn = withDatabase(MYSQL_ADMIN, name);
+  onShutdown(async () => {
+    const db = await mysql.createConnection({ uri: MYSQL_ADMIN });
+    let clusterId;
+    try {
+      clusterId = (await db.query(`select value from ${name}.options where \`key\` = 'internal.ClusterId'`))[0][0]?.value;
+    } catch { /* never migrated */ }
+    await forgetCluster(clusterId);
+    await db.query(`drop database if exists ${name}`);
+    await db.end();
+  });
+  return { kind: 'mysql', name, dsn };
 }
 
 const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello there, how are you?' }] });
@@ -86,34 +112,59 @@ async function ledgerCounts(gateways) {
 }
 
 /**
- * Time the gateway's connections wait on row locks, as PostgreSQL sees it: pg_stat_activity sampled every few
- * milliseconds during the load, each backend of the run's database found waiting on a lock (wait_event_type
- * 'Lock': a row lock held by another transaction) counted for the time since the previous sample. Returns a
- * function that stops the sampling and answers the seconds waited, summed over the connections.
+ * Time the gateway's connections wait on row locks, as the database sees it, sampled every few milliseconds during
+ * the load: on PostgreSQL the backends of the run's database whose wait_event_type is 'Lock' (a row lock held by
+ * another transaction), on MySQL / MariaDB the InnoDB transactions of the run's database in state 'LOCK WAIT';
+ * each counted for the time since the previous sample. Returns a function that stops the sampling and answers the
+ * seconds waited, summed over the connections.
  */
-function sampleLockWaits(dsn, name) {
-  const pg = requireFromRoot('pg');
-  const client = new pg.Client({ connectionString: dsn });
+function sampleLockWaits(storage) {
+  const waiting = storage.kind === 'postgres' ? postgresWaiting(storage) : mysqlWaiting(storage);
   let stopped = false;
   let seconds = 0;
   let samples = 0;
   const sampling = (async () => {
-    await client.connect();
+    const probe = await waiting;
     let last = performance.now();
     while (!stopped) {
-      const { rows } = await client.query(`select count(*)::int as n from pg_stat_activity where datname = $1 and wait_event_type = 'Lock'`, [name]);
+      const n = await probe.count();
       const now = performance.now();
-      seconds += (rows[0].n * (now - last)) / 1000;
+      seconds += (n * (now - last)) / 1000;
       samples++;
       last = now;
       await new Promise((r) => setTimeout(r, 5));
     }
-    await client.end();
+    await probe.close();
   })();
   return async () => {
     stopped = true;
     await sampling;
     return { seconds, samples };
+  };
+}
+
+async function postgresWaiting({ dsn, name }) {
+  const pg = requireFromRoot('pg');
+  const client = new pg.Client({ connectionString: dsn });
+  await client.connect();
+  return {
+    count: async () => (await client.query(`select count(*)::int as n from pg_stat_activity where datname = $1 and wait_event_type = 'Lock'`, [name])).rows[0].n,
+    close: () => client.end(),
+  };
+}
+
+async function mysqlWaiting({ name }) {
+  const mysql = requireFromRoot('mysql2/promise');
+  const connection = await mysql.createConnection({ uri: MYSQL_ADMIN });
+  return {
+    count: async () => {
+      const [rows] = await connection.query(
+        `select count(*) as n from information_schema.innodb_trx t join information_schema.processlist p on p.id = t.trx_mysql_thread_id where t.trx_state = 'LOCK WAIT' and p.db = ?`,
+        [name],
+      );
+      return Number(rows[0].n);
+    },
+    close: () => connection.end(),
   };
 }
 
@@ -136,7 +187,7 @@ async function measureSetup({ label, instances, storage, openaiMock, connections
     const split = Math.round(connections / drivers.length);
     await wrkEach(drivers, { headers, body }, { connections: split, seconds: 2 });
     const before = await ledgerCounts(gateways);
-    const stopSampling = storage.kind === 'postgres' ? sampleLockWaits(storage.dsn, storage.name) : undefined;
+    const stopSampling = storage.kind === 'sqlite' ? undefined : sampleLockWaits(storage);
     const load = await wrkEach(drivers, { headers, body }, { connections: split, seconds });
     const waits = await stopSampling?.();
     const after = await ledgerCounts(gateways);
@@ -151,7 +202,7 @@ async function measureSetup({ label, instances, storage, openaiMock, connections
     load.lockWait = {
       pgMsPerRequest: waits ? (waits.seconds * 1000) / requests : undefined,
       pgSamples: waits?.samples,
-      ledgerMsPerRequest: storage.kind === 'postgres' ? ((after.lockSeconds - before.lockSeconds) * 1000) / requests : undefined,
+      ledgerMsPerRequest: storage.kind !== 'sqlite' ? ((after.lockSeconds - before.lockSeconds) * 1000) / requests : undefined,
     };
     log(`cluster ${label}: ${load.rps.toFixed(0)} req/s (non-2xx ${load.non2xx}, errors ${load.errors}); row-lock wait per request ${load.lockWait.pgMsPerRequest?.toFixed(3) ?? '-'} ms (PostgreSQL, ${load.lockWait.pgSamples ?? 0} samples), in row-locking statements ${load.lockWait.ledgerMsPerRequest?.toFixed(3) ?? '-'} ms (ledger)`);
     const latency = await driver({ mode: 'paced', urls, headers, body, rate, seconds });
@@ -171,7 +222,9 @@ export async function clusterRun({ openaiMock, connections, seconds, rate, log }
   const common = { openaiMock, connections, seconds, rate, log };
   const results = [];
   results.push(await measureSetup({ ...common, label: 'SQLite, 1 instance', instances: 1, storage: { kind: 'sqlite' } }));
-  results.push(await measureSetup({ ...common, label: 'PostgreSQL + Redis, 1 instance', instances: 1, storage: { kind: 'postgres', ...(await freshPostgres('single')) } }));
-  results.push(await measureSetup({ ...common, label: 'PostgreSQL + Redis, 3 instances', instances: 3, storage: { kind: 'postgres', ...(await freshPostgres('cluster')) } }));
+  results.push(await measureSetup({ ...common, label: 'PostgreSQL + Redis, 1 instance', instances: 1, storage: await freshPostgres('single') }));
+  results.push(await measureSetup({ ...common, label: 'PostgreSQL + Redis, 3 instances', instances: 3, storage: await freshPostgres('cluster') }));
+  results.push(await measureSetup({ ...common, label: 'MariaDB + Redis, 1 instance', instances: 1, storage: await freshMysql('single') }));
+  results.push(await measureSetup({ ...common, label: 'MariaDB + Redis, 3 instances', instances: 3, storage: await freshMysql('cluster') }));
   return results;
 }

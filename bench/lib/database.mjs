@@ -1,6 +1,7 @@
 // The gateway's database as the bench sees it: seeding (the channels and the key a run needs, written after the
-// gateway has created its tables) and the money check afterwards. SQLite through better-sqlite3 and PostgreSQL
-// through pg, both taken from the repository's own node_modules. SQL is written with `?` placeholders.
+// gateway has created its tables) and the money check afterwards. SQLite through better-sqlite3, PostgreSQL
+// through pg and MySQL / MariaDB through mysql2, all taken from the repository's own node_modules. SQL is written
+// with `?` placeholders and double-quoted identifiers (turned into backquotes for MySQL).
 import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -33,6 +34,19 @@ export async function openDatabase(kind, location) {
       close: async () => db.close(),
     };
   }
+  if (kind === 'mysql') {
+    const mysql = requireFromRoot('mysql2/promise');
+    const connection = await mysql.createConnection({ uri: location, supportBigNumbers: true, bigNumberStrings: true });
+    const quoted = (sql) => sql.replace(/"(\w+)"/g, '`$1`');
+    return {
+      all: async (sql, params = []) => {
+        const [rows] = await connection.query(quoted(sql), params);
+        return Array.isArray(rows) ? rows : [];
+      },
+      insert: async (sql, params = []) => Number((await connection.query(quoted(sql), params))[0].insertId),
+      close: () => connection.end(),
+    };
+  }
   const pg = requireFromRoot('pg');
   const client = new pg.Client({ connectionString: location });
   await client.connect();
@@ -47,7 +61,7 @@ export async function openDatabase(kind, location) {
   };
 }
 
-const CHANNEL_INSERT = `insert into channels (type, key, status, name, weight, created_time, test_time, response_time, base_url, other, balance,
+const CHANNEL_INSERT = `insert into channels (type, "key", status, name, weight, created_time, test_time, response_time, base_url, other, balance,
   balance_updated_time, models, "group", used_quota, request_count, model_mapping, priority, config, system_prompt)
   values (?, ?, 1, ?, 0, ?, 0, 0, ?, '', 0, 0, ?, 'default', 0, 0, '', 0, '', '')`;
 
@@ -68,7 +82,7 @@ export async function seed(db, { openaiUrl, anthropicUrl, openaiModels = [] }) {
   }
   const [user] = await db.all('select id, quota, used_quota from users where username = ?', [ROOT_USER]);
   const key = randomBytes(48).toString('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, 48).padEnd(48, 'x');
-  const tokenId = await db.insert(`insert into tokens (user_id, key, status, name, created_time, accessed_time, expired_time, remain_quota, unlimited_quota, used_quota, request_count, models, subnet)
+  const tokenId = await db.insert(`insert into tokens (user_id, "key", status, name, created_time, accessed_time, expired_time, remain_quota, unlimited_quota, used_quota, request_count, models, subnet)
     values (?, ?, 1, 'bench', ?, 0, -1, 0, ?, 0, 0, '', '')`, [user.id, key, now, 1]);
   return { key: `sk-${key}`, userId: Number(user.id), tokenId, quotaBefore: Number(user.quota), usedBefore: Number(user.used_quota) };
 }

@@ -31,14 +31,19 @@ function targetRows(r) {
   for (const [name, p] of Object.entries(r.paths)) {
     rows.push([`memory per in-flight stream, ${PATHS[name].title}`, '<= 20 KB', `${fmt(p.memory.perStreamKb, 1)} KB`, p.memory.perStreamKb <= 20]);
   }
-  const [sqlite, pgSingle, pgCluster] = r.cluster ?? [];
-  if (sqlite && pgSingle) {
-    const share = pgSingle.load.rps / sqlite.load.rps;
-    rows.push(['one instance on PostgreSQL + Redis, share of its SQLite throughput (issue 17)', '>= 80 %', `${fmt(share * 100, 1)} %`, share >= 0.8]);
-  }
-  if (pgSingle && pgCluster) {
-    const share = pgCluster.load.rps / pgSingle.load.rps;
-    rows.push(['three instances on one key, share of one instance (issue 17)', '>= 80 %', `${fmt(share * 100, 1)} %`, share >= 0.8]);
+  const setup = (label) => r.cluster?.find((c) => c.label === label);
+  const sqlite = setup('SQLite, 1 instance');
+  for (const name of ['PostgreSQL', 'MariaDB']) {
+    const single = setup(`${name} + Redis, 1 instance`);
+    const cluster = setup(`${name} + Redis, 3 instances`);
+    if (sqlite && single) {
+      const share = single.load.rps / sqlite.load.rps;
+      rows.push([`one instance on ${name} + Redis, share of its SQLite throughput (issue 17)`, '>= 80 %', `${fmt(share * 100, 1)} %`, share >= 0.8]);
+    }
+    if (single && cluster) {
+      const share = cluster.load.rps / single.load.rps;
+      rows.push([`three instances on one key (${name}), share of one instance (issue 17)`, '>= 80 %', `${fmt(share * 100, 1)} %`, share >= 0.8]);
+    }
   }
   return rows;
 }
@@ -47,12 +52,25 @@ function perPath(r, render) {
   return Object.entries(r.paths).flatMap(([name, p]) => ROLES.filter((role) => p[render.phase][role]).map((role) => render.row(name, role, p[render.phase][role], p))).join('\n');
 }
 
-/** The row-lock wait PostgreSQL saw (pg_stat_activity sampled) and the ledger's time in row-locking statements, per request. */
+/** The row-lock wait the database saw (pg_stat_activity / innodb_trx sampled) and the ledger's time in row-locking statements, per request. */
 const lockWait = (w) => (w?.pgMsPerRequest === undefined ? '–' : `${fmt(w.pgMsPerRequest, 3)} (${fmt(w.ledgerMsPerRequest, 3)})`);
+
+/** Each server database's single instance against SQLite's, and its three instances against its single one. */
+function shares(cluster) {
+  const rps = (label) => cluster.find((c) => c.label === label)?.load.rps;
+  const sqlite = rps('SQLite, 1 instance');
+  const out = [];
+  for (const name of ['PostgreSQL', 'MariaDB']) {
+    const single = rps(`${name} + Redis, 1 instance`);
+    const three = rps(`${name} + Redis, 3 instances`);
+    if (single && sqlite) out.push(`${name} + Redis single instance: ${fmt((single / sqlite) * 100, 1)} % of the SQLite single instance.`);
+    if (single && three) out.push(`Three instances on ${name} + Redis: ${fmt((three / single) * 100, 1)} % of one instance on the same database.`);
+  }
+  return out.join(' ');
+}
 
 function clusterSection(r) {
   if (!r.cluster) return '';
-  const [sqlite, pgSingle, pgCluster] = r.cluster;
   const rows = r.cluster.map((c) => {
     const worst = (key) => Math.max(...c.load.each.map((e) => e[key]));
     const ledger = c.load.ledger;
@@ -66,20 +84,20 @@ function clusterSection(r) {
   return `
 ## Cluster run (OpenAI pass-through, ${r.duration} s after a 2 s warm-up)
 
-Three setups one after the other, each on fresh data, the same driver shape for all: three wrk processes with
+${r.cluster.length} setups one after the other, each on fresh data, the same driver shape for all: three wrk processes with
 ${r.clusterConnections} connections each (aimed one per instance, or all three at the single instance), then
-${r.rate} req/s from driver.mjs spread round-robin over the instances. PostgreSQL is a fresh database per setup
-(dropped afterwards); Redis is shared, each cluster under its own key prefix.
+${r.rate} req/s from driver.mjs spread round-robin over the instances. PostgreSQL and MariaDB get a fresh database
+per setup (dropped afterwards); Redis is shared, each cluster under its own key prefix.
 
-**This machine has 2 cores, shared by the three instances, PostgreSQL, Redis, the mock and the load drivers.**
+**This machine has 2 cores, shared by the three instances, the database, Redis, the mock and the load drivers.**
 Three instances cannot be faster than one here: the run shows that a cluster is correct (the money adds up to
-the unit across instances) and what coordinating through PostgreSQL and Redis costs, not how it scales.
+the unit across instances) and what coordinating through the database and Redis costs, not how it scales.
 
-| setup | req/s (sum of 3 drivers) | p50 / p99 ms under full load (worst driver) | p50 / p99 ms at ${r.rate} req/s | achieved req/s | non-2xx / errors | ledger statements per request (under full load) | row-lock wait per request, ms (PostgreSQL; ledger's locking statements) | money |
+| setup | req/s (sum of 3 drivers) | p50 / p99 ms under full load (worst driver) | p50 / p99 ms at ${r.rate} req/s | achieved req/s | non-2xx / errors | ledger statements per request (under full load) | row-lock wait per request, ms (as the database saw it; ledger's locking statements) | money |
 |---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-${pgSingle && sqlite ? `PostgreSQL + Redis single instance: ${fmt((pgSingle.load.rps / sqlite.load.rps) * 100, 1)} % of the SQLite single instance. ` : ''}${pgCluster && pgSingle ? `Three instances on PostgreSQL + Redis: ${fmt((pgCluster.load.rps / pgSingle.load.rps) * 100, 1)} % of one instance on the same database.` : ''}
+${shares(r.cluster)}
 
 Money check, read from the database after the run (every figure is quota units, summed over the run):
 

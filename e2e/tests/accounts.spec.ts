@@ -107,7 +107,7 @@ test('an expired session sends the user to /login?expired=true with the message;
   await expect(page).toHaveURL(/\/user\/edit$/);
 });
 
-// covers S6-ROLES-04
+// covers S6-ROLES-04, S2-ROUTES-21
 test('an ordinary user is refused by every admin route on the server, even from the browser', async ({ page, gateway }) => {
   const root = await gateway.apiAs('root', '123456');
   await root.post('/api/user/', { data: { username: 'plain', password: 'password123' } });
@@ -117,7 +117,10 @@ test('an ordinary user is refused by every admin route on the server, even from 
   // (issue 9); the server refuses every admin call anyway, checked below.
   for (const path of ['/user', '/channel', '/redemption', '/redemption/add', '/user/edit/1']) {
     await page.goto(`${gateway.url}${path}`);
+    // The route guard only asks for a stored user, so the route opens (no trip to /login); the screen is the one
+    // that tells a non-admin it is not theirs, and the server refuses its data either way.
     await expect(page.getByText('无权访问')).toBeVisible();
+    await expect(page).toHaveURL(`${gateway.url}${path}`);
     await expect(page.getByText('此页面仅管理员可以访问。如需使用，请联系管理员。')).toBeVisible();
     await expect(page.getByText('无权进行此操作，权限不足')).toHaveCount(0);
   }
