@@ -72,6 +72,25 @@ describe.each(stores)('usage limits in %s', (_name, make) => {
   });
 });
 
+describe.each(stores.map(([name]) => name))('usage limits in %s, across midnight', (name) => {
+  it('a request held before midnight and settled after it corrects the day it was held on, not the new one', async () => {
+    let now = new Date(2026, 10, 27, 23, 59, 50);
+    const limits = new UsageLimits(name === 'redis' ? redis : undefined, undefined, () => now);
+    const key = subject({ daily: 1_000 });
+    const late = await limits.admit([key], 0);
+    await limits.hold(late, 900);
+    now = new Date(2026, 10, 28, 0, 0, 10);
+    // It cost 100 of the 900 held: yesterday's counter goes down to 100, today's is untouched.
+    await limits.settle(late, { tokens: 0, charged: 100 });
+    const today = await limits.admit([key], 0);
+    await limits.hold(today, 1_000);
+    await expect(limits.hold(await limits.admit([key], 0), 1)).rejects.toMatchObject({ message: '令牌每日额度已达上限' });
+    now = new Date(2026, 10, 27, 23, 59, 55);
+    await limits.hold(await limits.admit([key], 0), 900);
+    await expect(limits.hold(await limits.admit([key], 0), 1)).rejects.toBeInstanceOf(LimitExceeded);
+  });
+});
+
 describe('usage limits without Redis at hand', () => {
   it('a store that cannot be reached lets every step through and reports it', async () => {
     const errors: unknown[] = [];

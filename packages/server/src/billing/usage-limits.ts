@@ -28,6 +28,11 @@ export interface Admission {
   subjects: LimitSubject[];
   tokens: number;
   quota: number;
+  /**
+   * The day and month counters the quota was held against: the settlement corrects these, not the ones of the day
+   * it runs (a request held before midnight and settled after it).
+   */
+  held?: Array<{ key: string; window: 'day' | 'month' }>;
 }
 
 type Window = 'minute' | 'day' | 'month';
@@ -126,6 +131,7 @@ export class UsageLimits {
     }
     await this.take(changes);
     admission.quota = quota;
+    admission.held = changes.map(({ key, window }) => ({ key, window: window === 'month' ? 'month' : 'day' }));
   }
 
   /** Corrects the counters to what the request really used (tokens in and out, quota charged). */
@@ -135,9 +141,10 @@ export class UsageLimits {
     const changes: Change[] = [];
     for (const subject of admission.subjects) {
       if (subject.tpm > 0 && tokens !== 0) changes.push(this.change('tpm', subject, 'minute', tokens, subject.tpm, ''));
-      for (const [window, limit] of [['day', subject.daily], ['month', subject.monthly]] as const) {
-        if (limit > 0 && admission.quota > 0 && quota !== 0) changes.push(this.change('quota', subject, window, quota, limit, ''));
-      }
+    }
+    if (quota !== 0 && admission.quota > 0) {
+      // Corrected on the counters the quota was held on (their lifetime is only a fallback: they exist already).
+      for (const { key, window } of admission.held ?? []) changes.push({ key, window, amount: quota, limit: 0, message: '' });
     }
     // A settlement only corrects what was counted: it never refuses, and a failure is only logged.
     await this.apply(changes, false);
