@@ -63,7 +63,7 @@ export interface Routing {
   models: string[];
 }
 
-/** What reached the client (relay/pipeline/deliver.ts DeliveryOutcome). */
+/** What reached the client (relay/pipeline/delivery-types.ts DeliveryOutcome). */
 export interface MeteredOutcome {
   kind: 'success' | 'broken' | 'aborted';
   usage?: Usage;

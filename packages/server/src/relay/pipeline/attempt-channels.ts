@@ -1,4 +1,4 @@
-import { ChannelStatus, providerInfo, type LogAttempt } from '@model-relay/contract';
+import { providerInfo, type LogAttempt } from '@model-relay/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CheckedUsage } from '../../billing/check-usage.js';
 import type { Routing } from '../../billing/meter.js';
@@ -10,11 +10,13 @@ import { dialectOf } from '../dialects/registry.js';
 import type { WriteContext } from '../dialects/types.js';
 import { nowSeconds } from '../dialects/shared.js';
 import { adapterFor } from '../providers/registry.js';
-import type { ProviderAdapter } from '../providers/types.js';
-import { openAiErrorType, RelayError, upstreamErrorDetail } from '../relay-error.js';
+import { RelayError } from '../relay-error.js';
 import type { KeyAuth } from './authenticate-key.js';
 import { callProvider, targetOf, UpstreamUnreachable } from './call-provider.js';
-import { deliver, type DeliveryOutcome, type Streaming } from './deliver.js';
+import { classifyUpstreamError, left, retryable, type Failure } from './channel-failure.js';
+import { deliver } from './deliver.js';
+import { clientGone } from './delivery-failures.js';
+import type { DeliveryOutcome, Streaming } from './delivery-types.js';
 import { LargeJson } from '../ingress/large-json.js';
 import { buildUpstream, type UpstreamSpec } from './build-upstream.js';
 import { isUpload, type IncomingCall, type RelayDeps } from './types.js';
@@ -27,7 +29,6 @@ import { selectChannel } from './select-channel.js';
  * translated), sent and delivered to the client, and the failures a client has not seen retried on another.
  * handle-relay.ts opens the request's billing meter before and closes it after.
  */
-
 
 /** What the attempts need of the request's billing meter (billing/meter.ts); its cap does not change while they run. */
 export interface MeterView {
@@ -151,11 +152,7 @@ export async function attemptChannels(
           continue;
         }
         if (!(error instanceof UpstreamUnreachable)) throw error;
-        if (abort.signal.aborted) {
-          reply.hijack();
-          reply.raw.destroy();
-          return { outcome: { kind: 'aborted', text: '' }, channel };
-        }
+        if (abort.signal.aborted) return { outcome: clientGone(reply), channel };
         request.log.warn({ channel: channel.id, err: error.cause }, 'upstream unreachable');
         lastFailure = left(attempts, channel, 0, retryable(new RelayError(504, isTimeout(error.cause) ? '上游服务响应超时' : '上游服务连接失败', 'upstream_error', 'upstream_error')));
         continue;
@@ -178,7 +175,7 @@ export async function attemptChannels(
             continue;
           }
         }
-        lastFailure = left(attempts, channel, response.status, await failure(deps, provider, channel, { status: response.status, body: text, contentType: response.contentType, retryAfter: response.headers['retry-after'], passThrough: spec.client === spec.upstream && !provider.codec?.(target, upstreamModel, undefined, call.endpoint)?.answer }, request));
+        lastFailure = left(attempts, channel, response.status, await classifyUpstreamError(deps, provider, channel, { status: response.status, body: text, contentType: response.contentType, retryAfter: response.headers['retry-after'], passThrough: spec.client === spec.upstream && !provider.codec?.(target, upstreamModel, undefined, call.endpoint)?.answer }, request));
         if (!lastFailure.retry) break;
         continue;
       }
@@ -201,7 +198,7 @@ export async function attemptChannels(
           continue;
         }
       }
-      lastFailure = left(attempts, channel, outcome.status, await failure(deps, provider, channel, { status: outcome.status, body: outcome.body, contentType: 'application/json', passThrough: false }, request));
+      lastFailure = left(attempts, channel, outcome.status, await classifyUpstreamError(deps, provider, channel, { status: outcome.status, body: outcome.body, contentType: 'application/json', passThrough: false }, request));
       // A vendor error said with a success status is judged like one said with its status: not always retried.
       if (!lastFailure.retry) break;
     } finally {
@@ -255,64 +252,3 @@ function untilFinished(streaming: Streaming, unwatch: () => void, affinity: Sess
 }
 
 const isTimeout = (error: unknown) => /timeout/i.test(String((error as { code?: string }).code ?? (error as Error).name ?? ''));
-
-type Failure = RelayError & { retry: boolean };
-
-/** Records why a channel was left (status 0: it was never reached) and hands the failure on. */
-function left(attempts: LogAttempt[], channel: ChannelRow, status: number, failure: Failure): Failure {
-  attempts.push({ channel_id: channel.id, channel_name: channel.name, status, reason: failure.message.slice(0, 300) });
-  return failure;
-}
-const retryable = (error: RelayError): Failure => Object.assign(error, { retry: true });
-
-/** What an upstream answered when it failed. `passThrough`: it speaks the client's dialect (a vendor whose answers a codec rewrites does not). */
-interface UpstreamError {
-  status: number;
-  body: string;
-  contentType: string;
-  retryAfter?: string | string[];
-  passThrough: boolean;
-}
-
-/**
- * An upstream error: classified by its provider, perhaps disabling the channel, and kept for the client. A client
- * of the provider's own dialect gets the provider's error as it was sent (status, type, code, param, message),
- * with the channel's key and address taken out; any other gets the nearest kind of its own dialect, by status.
- * A rejected channel credential (401) is the gateway's fault, not the client's: 502, never the upstream's 401,
- * which would tell the client its own key is wrong.
- */
-async function failure(deps: RelayDeps, provider: ProviderAdapter, channel: ChannelRow, upstream: UpstreamError, request: FastifyRequest): Promise<Failure> {
-  const { status, body } = upstream;
-  const verdict = provider.classifyError(status, body);
-  request.log.warn({ channel: channel.id, status, message: verdict.message }, 'upstream failure');
-  if (verdict.disableChannel && deps.options.bool('AutomaticDisableChannelEnabled')) await disableChannel(deps, channel, verdict.message);
-  if (status === 401) return Object.assign(new RelayError(502, `上游拒绝了渠道的凭证：${verdict.message}`, 'upstream_error', 'upstream_error'), { retry: verdict.retry });
-  const detail = upstreamErrorDetail(body);
-  const retryAfter = typeof upstream.retryAfter === 'string' ? { 'retry-after': upstream.retryAfter } : undefined;
-  const error = Object.assign(new RelayError(status, scrub(verdict.message, channel), openAiErrorType(status), detail.code, retryAfter), { retry: verdict.retry });
-  error.param = detail.param;
-  if (upstream.passThrough && body) error.upstream = { status, body: scrub(body, channel), contentType: upstream.contentType || 'application/json' };
-  return error;
-}
-
-/** An upstream's text with the channel's key (each of its parts) and its address taken out. */
-function scrub(text: string, channel: ChannelRow): string {
-  let out = text;
-  for (const secret of channel.key.split(/[|\n,]/).map((part) => part.trim())) if (secret.length >= 8) out = out.split(secret).join('***');
-  if (channel.base_url) {
-    try {
-      const host = new URL(channel.base_url).host;
-      if (host) out = out.split(host).join('***');
-    } catch {
-      // not a URL: nothing to hide
-    }
-  }
-  return out;
-}
-
-/** Auto-disable (AutomaticDisableChannelEnabled): status 3 plus a system log the super admin sees. */
-async function disableChannel(deps: RelayDeps, channel: ChannelRow, reason: string): Promise<void> {
-  if (channel.status !== ChannelStatus.Enabled) return;
-  await deps.store.setChannelStatus(channel.id, ChannelStatus.AutoDisabled);
-  await deps.notifier.notifyRoot('渠道已被禁用', `渠道「${channel.name}」（#${channel.id}）已被自动禁用，原因：${reason}`);
-}

@@ -6,7 +6,7 @@ import { LargeJson } from '../ingress/large-json.js';
 import { RelayError } from '../relay-error.js';
 import { attemptChannels } from './attempt-channels.js';
 import { authenticateKey, type KeyAuth } from './authenticate-key.js';
-import type { DeliveryOutcome, Streaming } from './deliver.js';
+import type { DeliveryOutcome, Streaming } from './delivery-types.js';
 import { asksExactModel, modelChain } from './route-request.js';
 import { isUpload, type IncomingCall, type RelayDeps } from './types.js';
 

@@ -1,0 +1,23 @@
+import type { UpstreamResponse } from '../transport/send-upstream.js';
+import type { DeliveryPlan } from './delivery-types.js';
+
+/** The headers an answer is written with: the upstream's own when its bytes pass through, else the gateway's. */
+
+/** Headers of the upstream's own connection, encoding and server (its cookies, name and date): the gateway's reply sets its own. */
+const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'set-cookie', 'server', 'date']);
+
+/** The upstream's headers for an answer relayed as it sent it, with the gateway's request id. */
+export function relayHeaders(response: UpstreamResponse, requestId: string): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = { 'x-request-id': requestId };
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined && !HOP_HEADERS.has(name.toLowerCase())) headers[name] = value;
+  }
+  return headers;
+}
+
+/** The headers of a stream the gateway writes in the client's dialect. */
+export function streamHeaders(plan: DeliveryPlan): Record<string, string> {
+  // Gemini's JSON-array stream is one JSON document sent piece by piece.
+  const type = plan.context.jsonArray ? 'application/json; charset=UTF-8' : plan.client.streamContentType;
+  return { 'content-type': type, 'cache-control': 'no-cache', 'x-accel-buffering': 'no', 'x-request-id': plan.requestId };
+}
