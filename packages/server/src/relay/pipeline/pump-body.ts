@@ -13,7 +13,6 @@ export function pumpBody(body: UpstreamResponse['body'], onChunk: (chunk: Buffer
       settled = true;
       body.off('data', onData);
       body.off('end', finish);
-      body.off('error', finish);
       if (error === undefined) resolve();
       else {
         body.destroy();
