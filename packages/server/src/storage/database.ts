@@ -81,10 +81,11 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   const dialect = dialectOf(options.dsn);
   let db: Kysely<Database>;
   let checkpointer: WalCheckpointer | undefined;
+  let sqlite: SQLite.Database | undefined;
   if (dialect === 'sqlite') {
     const path = options.sqlitePath ?? './data/gateway.db';
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const sqlite = new SQLite(path);
+    sqlite = new SQLite(path);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
@@ -94,7 +95,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
       // Checkpoints run on a worker thread (see wal-checkpointer.ts); the WAL file is cut back after each reset.
       sqlite.pragma('wal_autocheckpoint = 0');
       sqlite.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
-      checkpointer = startWalCheckpointer(path, { intervalMs: options.checkpointIntervalMs, onFailure: () => sqlite.open && sqlite.pragma('wal_autocheckpoint = 1000') });
+      checkpointer = startWalCheckpointer(path, { intervalMs: options.checkpointIntervalMs, onFailure: () => sqlite?.open && sqlite.pragma('wal_autocheckpoint = 1000') });
     }
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   } else if (dialect === 'postgres') {
@@ -112,6 +113,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   } catch (error) {
     await checkpointer?.stop();
     await db.destroy();
+    if (sqlite?.open) sqlite.close();
     throw error;
   }
   // Started after the migrations: the worker's connection is read-only and needs the file and its schema.
@@ -125,10 +127,17 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     dialect,
     checkpointer,
     async close() {
-      // The workers' connections close first, so the main one is the last and checkpoints the WAL away.
+      // The workers' connections close first, so the main one is the last and checkpoints the WAL away (SQLite
+      // removes the WAL only when the connection closing is the last one to the file). The read workers are
+      // stopped here and not left to `reader.destroy()`: Kysely destroys a driver only once it has run a query, so
+      // the workers of a reader never used (a server whose dashboard nobody opened) kept their read-only
+      // connections open, and the WAL stayed after a clean stop.
+      await Promise.all(readers.map((worker) => worker.stop()));
       if (reader !== db) await reader.destroy();
       await checkpointer?.stop();
       await db.destroy();
+      // The same holds for the main connection when nothing ran on it (opened with `migrate: false` and never queried).
+      if (sqlite?.open) sqlite.close();
     },
   };
 }

@@ -64,6 +64,7 @@ export class SqliteReadWorker {
   private nextId = 1;
   private failure: Error | undefined;
   private readonly exited: Promise<void>;
+  private stopping: Promise<void> | undefined;
 
   constructor(path: string) {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
@@ -110,12 +111,16 @@ export class SqliteReadWorker {
     });
   }
 
-  async stop(): Promise<void> {
-    if (this.failure) return;
-    this.worker.postMessage('stop');
-    const timeout = setTimeout(() => void this.worker.terminate(), 2000);
-    await this.exited;
-    clearTimeout(timeout);
+  /** Closes the worker's connection and ends it; safe to call more than once (the storage and its dialect both do). */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      if (this.failure) return;
+      this.worker.postMessage('stop');
+      const timeout = setTimeout(() => void this.worker.terminate(), 2000);
+      await this.exited;
+      clearTimeout(timeout);
+    })();
+    return this.stopping;
   }
 }
 
@@ -145,6 +150,8 @@ export function readWorkerDialect<DB>(workers: SqliteReadWorker[], main: Kysely<
     commitTransaction: async () => undefined,
     rollbackTransaction: async () => undefined,
     releaseConnection: async () => undefined,
+    // Kysely calls this only if the instance ran a query: whoever starts the workers stops them too (openStorage's
+    // close does); this covers a dialect made on its own.
     destroy: async () => {
       await Promise.all(workers.map((w) => w.stop()));
     },
