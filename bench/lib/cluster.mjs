@@ -204,7 +204,7 @@ async function measureSetup({ label, instances, storage, openaiMock, connections
       pgSamples: waits?.samples,
       ledgerMsPerRequest: storage.kind !== 'sqlite' ? ((after.lockSeconds - before.lockSeconds) * 1000) / requests : undefined,
     };
-    log(`cluster ${label}: ${load.rps.toFixed(0)} req/s (non-2xx ${load.non2xx}, errors ${load.errors}); row-lock wait per request ${load.lockWait.pgMsPerRequest?.toFixed(3) ?? '-'} ms (PostgreSQL, ${load.lockWait.pgSamples ?? 0} samples), in row-locking statements ${load.lockWait.ledgerMsPerRequest?.toFixed(3) ?? '-'} ms (ledger)`);
+    log(`cluster ${label}: ${load.rps.toFixed(0)} req/s (non-2xx ${load.non2xx}, errors ${load.errors}); row-lock wait per request ${load.lockWait.pgMsPerRequest?.toFixed(3) ?? '-'} ms (the database, ${load.lockWait.pgSamples ?? 0} samples), in row-locking statements ${load.lockWait.ledgerMsPerRequest?.toFixed(3) ?? '-'} ms (ledger)`);
     const latency = await driver({ mode: 'paced', urls, headers, body, rate, seconds });
     log(`cluster ${label} @${rate}/s: p50 ${latency.p50.toFixed(3)} p99 ${latency.p99.toFixed(3)} ms`);
 
