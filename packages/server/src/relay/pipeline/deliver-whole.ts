@@ -3,13 +3,12 @@ import type { CheckedUsage } from '../../billing/check-usage.js';
 import type { Usage } from '../../billing/usage.js';
 import { collectStream, type ChatResponse, type StreamPart } from '../canonical.js';
 import { parseEvent } from '../dialects/shared.js';
-import type { Frame } from '../dialects/types.js';
 import type { FrameDecoder } from '../transport/frame-decoders.js';
 import type { UpstreamResponse } from '../transport/send-upstream.js';
 import { badGateway, clientGone, streamFailure, vendorFailure } from './delivery-failures.js';
 import { relayHeaders, streamHeaders } from './delivery-headers.js';
 import type { DeliveryOutcome, DeliveryPlan, UpstreamFailure } from './delivery-types.js';
-import { pumpBody } from './pump-body.js';
+import { readStreamParts } from './read-answer.js';
 
 /**
  * Answers read whole before anything is written to the client: an upstream that answered whole (relayed as is, or
@@ -104,18 +103,10 @@ function writeWhole(answer: ChatResponse, plan: DeliveryPlan, reply: FastifyRepl
 
 /** A streamed answer read to its end and written whole, for a client that did not ask for a stream. */
 export async function deliverCollected(response: UpstreamResponse, decoder: FrameDecoder, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome | UpstreamFailure> {
-  const reader = plan.upstream.createStreamReader();
   const unwrap = plan.codec?.stream?.();
-  const parts: StreamPart[] = [];
-  const read = (frames: Frame[]) => {
-    for (const frame of frames) for (const f of unwrap ? unwrap(frame) : [frame]) parts.push(...reader.read(f));
-  };
+  let parts: StreamPart[];
   try {
-    await pumpBody(response.body, (chunk) => {
-      read(decoder.push(chunk));
-      return undefined;
-    });
-    read(decoder.end());
+    parts = await readStreamParts(response.body, decoder, plan.upstream.createStreamReader(), unwrap);
   } catch (error) {
     if (abort.signal.aborted) return clientGone(reply);
     return streamFailure(error);
