@@ -1,14 +1,14 @@
 import { LogType } from '@model-relay/contract';
 import type { Transaction } from 'kysely';
 import type { Dialect } from '../storage/database.js';
-import { chunks, placeholders, type RawSql, ROWS_PER_STATEMENT, valuesList } from '../storage/raw-sql.js';
+import { chunks, placeholders, type RawSql, ROWS_PER_STATEMENT, valuesList, type Statement } from '../storage/raw-sql.js';
 import type { LogsRepository } from '../storage/repositories/logs.js';
 import type { TokenBalances } from '../storage/repositories/tokens.js';
 import type { Database, NewLog } from '../storage/schema.js';
 import { decideReservations, type Claim } from './ledger-reservations.js';
 import { lockBalances, writeIfCovered, writeSharedRows, type RowChange, type SharedChanges } from './ledger-shared-rows.js';
 import { InsufficientQuotaError, type Progress, type Reservation, type Settlement } from './ledger-types.js';
-import { addRollup, hourOf, writeRollups, type Rollup } from './rollup-writer.js';
+import { addRollup, hourOf, rollupStatements, type Rollup } from './rollup-writer.js';
 
 export type Job =
   | { kind: 'reserve'; reservation: Claim; resolve: (value: Reservation) => void; reject: (error: unknown) => void }
@@ -88,10 +88,11 @@ export async function applyBatch(ctx: BatchContext, trx: Transaction<Database>, 
   for (const r of claims) r.amount = r.requested;
 
   await recordProgress(ctx, trx, batch);
-  await insertReservations(ctx, trx, claims);
   const needsBalances = charges.some((c) => c.cost > c.charged);
   const accessed = now();
-  if (!needsBalances) await writeRecords(ctx, trx, charges, accessed);
+  // The new reservation rows and (unless a settlement needs the balances first) the logs and rollups: rows of this
+  // batch alone, none depending on another, so on PostgreSQL one statement (RawSql.runAll).
+  await ctx.sql.runAll(trx, [...reservationStatements(ctx, claims), ...(needsBalances ? [] : recordStatements(ctx, charges, accessed))]);
 
   // The shared rows from here to COMMIT. On PostgreSQL, when the balances plainly cover the batch, one statement.
   if (!needsBalances) {
@@ -134,7 +135,7 @@ export async function applyBatch(ctx: BatchContext, trx: Transaction<Database>, 
   for (const [id, taken] of takenFromKeys) change(keyChanges, `${id}:0`).delta -= taken;
   for (const [id, taken] of takenFromUsers) change(userChanges, id).delta -= taken;
 
-  if (needsBalances) await writeRecords(ctx, trx, charges, accessed);
+  if (needsBalances) await ctx.sql.runAll(trx, recordStatements(ctx, charges, accessed));
   await writeSharedRows(ctx.sql, ctx.tokens, trx, changes, accessed);
   return outcomes;
 }
@@ -226,15 +227,12 @@ async function recordProgress(ctx: BatchContext, trx: Transaction<Database>, bat
   }
 }
 
-async function insertReservations(ctx: BatchContext, trx: Transaction<Database>, claims: Claim[]): Promise<void> {
+function reservationStatements(ctx: BatchContext, claims: Claim[]): Statement[] {
   const createdAt = now();
-  for (const part of chunks(claims, ROWS_PER_STATEMENT)) {
-    await ctx.sql.run(
-      trx,
-      `insert into quota_reservations (${RESERVATION_COLUMNS.join(', ')}) values ${valuesList(part.length, RESERVATION_COLUMNS.length)}`,
-      part.flatMap((r) => [r.requestId, r.userId, r.tokenId, r.amount, 0, 'open', createdAt, 0, ctx.instanceId, (r.model ?? '').slice(0, 255), Math.max(0, Math.ceil(r.promptEstimate ?? 0)), r.stream ? 1 : 0]),
-    );
-  }
+  return chunks(claims, ROWS_PER_STATEMENT).map((part) => ({
+    text: `insert into quota_reservations (${RESERVATION_COLUMNS.join(', ')}) values ${valuesList(part.length, RESERVATION_COLUMNS.length)}`,
+    parameters: part.flatMap((r) => [r.requestId, r.userId, r.tokenId, r.amount, 0, 'open', createdAt, 0, ctx.instanceId, (r.model ?? '').slice(0, 255), Math.max(0, Math.ceil(r.promptEstimate ?? 0)), r.stream ? 1 : 0]),
+  }));
 }
 
 /** The reservation rows inserted at the amount asked: the refused ones removed, the partial ones lowered. */
@@ -280,7 +278,7 @@ function takeExtra(c: Charge, keys: Map<number, number>, users: Map<number, numb
 }
 
 /** The settlements' consume logs (multi-row inserts) and their sums in the hourly rollups: what was charged. */
-async function writeRecords(ctx: BatchContext, trx: Transaction<Database>, charges: Charge[], accessed: number): Promise<void> {
+function recordStatements(ctx: BatchContext, charges: Charge[], accessed: number): Statement[] {
   const logs: NewLog[] = [];
   const rollups = new Map<string, Rollup>();
   for (const { job, charged, extra } of charges) {
@@ -300,6 +298,5 @@ async function writeRecords(ctx: BatchContext, trx: Transaction<Database>, charg
     }
     if (settlement.usage) addRollup(rollups, hourOf(accessed), reservation, settlement, charged);
   }
-  await ctx.logs.insertMany(logs, trx);
-  await writeRollups(ctx.sql, trx, ctx.dialect, ctx.instanceId, rollups);
+  return [...ctx.logs.insertStatements(logs), ...rollupStatements(ctx.dialect, ctx.instanceId, rollups)];
 }

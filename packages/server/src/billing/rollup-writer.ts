@@ -1,6 +1,6 @@
-import type { Transaction } from 'kysely';
 import type { Dialect } from '../storage/database.js';
-import { chunks, type RawSql, ROWS_PER_STATEMENT, valuesList } from '../storage/raw-sql.js';
+import type { Transaction } from 'kysely';
+import { chunks, type RawSql, ROWS_PER_STATEMENT, valuesList, type Statement } from '../storage/raw-sql.js';
 import type { Database } from '../storage/schema.js';
 import type { Reservation, Settlement } from './ledger-types.js';
 
@@ -48,18 +48,23 @@ export function addRollup(rollups: Map<string, Rollup>, hour: number, r: Reserva
 }
 
 /**
- * Adds the batch's sums to the hourly rollups: one upsert per row, in key order. Rows carry this instance's
+ * The upserts that add a batch's sums to the hourly rollups (multi-row, in key order). Rows carry this instance's
  * id, so instances never write the same row and cannot wait on each other for it.
  */
-export async function writeRollups(sql: RawSql, trx: Transaction<Database>, dialect: Dialect, instanceId: string, rollups: Map<string, Rollup>): Promise<void> {
-  if (rollups.size === 0) return;
+export function rollupStatements(dialect: Dialect, instanceId: string, rollups: Map<string, Rollup>): Statement[] {
+  if (rollups.size === 0) return [];
   const rows = [...rollups.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([, r]) => [r.hour, r.userId, r.tokenId, r.model, r.channelId, instanceId, r.requests, r.failures, r.prompt, r.completion, r.cached, r.reasoning, r.quota, r.latency]);
   const upsert =
     dialect === 'mysql'
       ? `on duplicate key update ${ROLLUP_SUMS.map((c) => `${c} = ${c} + values(${c})`).join(', ')}`
       : `on conflict (hour, user_id, token_id, model, channel_id, instance_id) do update set ${ROLLUP_SUMS.map((c) => `${c} = usage_rollups.${c} + excluded.${c}`).join(', ')}`;
-  for (const part of chunks(rows, ROWS_PER_STATEMENT)) {
-    await sql.run(trx, `insert into usage_rollups (${ROLLUP_COLUMNS.join(', ')}) values ${valuesList(part.length, ROLLUP_COLUMNS.length)} ${upsert}`, part.flat());
-  }
+  return chunks(rows, ROWS_PER_STATEMENT).map((part) => ({
+    text: `insert into usage_rollups (${ROLLUP_COLUMNS.join(', ')}) values ${valuesList(part.length, ROLLUP_COLUMNS.length)} ${upsert}`,
+    parameters: part.flat(),
+  }));
 }
 
+/** Runs the upserts of rollupStatements one by one (the import's log copy). */
+export async function writeRollups(sql: RawSql, trx: Transaction<Database>, dialect: Dialect, instanceId: string, rollups: Map<string, Rollup>): Promise<void> {
+  for (const statement of rollupStatements(dialect, instanceId, rollups)) await sql.run(trx, statement.text, statement.parameters);
+}

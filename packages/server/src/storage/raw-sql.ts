@@ -10,6 +10,9 @@ export type Executor = Kysely<Database> | Transaction<Database>;
  * than running a small indexed statement on SQLite and makes garbage the collector has to pause for.
  * Statements use `?` placeholders; PostgreSQL gets `$1, $2, ...`. Texts must not contain a literal `?`.
  */
+/** Parameters per combined statement (PostgreSQL allows 65,535). */
+const MAX_PARAMETERS = 30_000;
+
 export class RawSql {
   private readonly texts = new Map<string, string>();
   private readonly locking = new Map<string, boolean>();
@@ -59,6 +62,37 @@ export class RawSql {
     return query.finally(() => (this.lockSeconds += (performance.now() - started) / 1000));
   }
 
+  /**
+   * Runs statements whose results nobody reads, in order. On PostgreSQL several plain INSERTs (an upsert among them)
+   * go as one statement, all but the last in data-modifying common table expressions: one round trip instead of
+   * one each. They must not depend on each other's rows: a statement's sub-statements all see the same snapshot.
+   */
+  async runAll(executor: Executor, statements: readonly Statement[]): Promise<void> {
+    if (this.dialect !== 'postgres') {
+      for (const statement of statements) await this.run(executor, statement.text, statement.parameters);
+      return;
+    }
+    // Grouped so no statement passes PostgreSQL's 65,535 parameters (a batch of a thousand jobs can come close).
+    let group: Statement[] = [];
+    let size = 0;
+    for (const statement of statements) {
+      if (group.length > 0 && size + statement.parameters.length > MAX_PARAMETERS) {
+        await this.runTogether(executor, group);
+        group = [];
+        size = 0;
+      }
+      group.push(statement);
+      size += statement.parameters.length;
+    }
+    if (group.length > 0) await this.runTogether(executor, group);
+  }
+
+  private async runTogether(executor: Executor, statements: Statement[]): Promise<void> {
+    const last = statements[statements.length - 1];
+    const ctes = statements.slice(0, -1).map((s, i) => `w${i} as (${s.text})`);
+    await this.run(executor, ctes.length > 0 ? `with ${ctes.join(', ')} ${last.text}` : last.text, statements.flatMap((s) => s.parameters));
+  }
+
   /** Rows changed by an INSERT, UPDATE or DELETE. */
   async changes(executor: Executor, source: string, parameters: readonly unknown[]): Promise<number> {
     return Number((await this.run(executor, source, parameters)).numAffectedRows ?? 0);
@@ -68,6 +102,12 @@ export class RawSql {
   get forUpdate(): string {
     return this.dialect === 'sqlite' ? '' : ' for update';
   }
+}
+
+/** One statement's text (`?` placeholders) and parameters, built to be run later (see RawSql.runAll). */
+export interface Statement {
+  text: string;
+  parameters: unknown[];
 }
 
 /** `(?, ?, ?), (?, ?, ?)` for a multi-row INSERT of `rows` rows of `columns` values. */

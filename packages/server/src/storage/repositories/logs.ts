@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { PAGE_SIZE } from '@model-relay/contract';
 import type { Dialect } from '../database.js';
-import { chunks, RawSql, ROWS_PER_STATEMENT, valuesList, type Executor } from '../raw-sql.js';
+import { chunks, RawSql, ROWS_PER_STATEMENT, valuesList, type Executor, type Statement } from '../raw-sql.js';
 import type { Database, LogRow, LogsTable, NewLog } from '../schema.js';
 
 export interface LogFilter {
@@ -79,11 +79,16 @@ export class LogsRepository {
    * logs this way, inside its transaction). Hand-written SQL (raw-sql.ts): it runs on every relay request.
    */
   async insertMany(logs: readonly NewLog[], executor: Executor = this.db): Promise<void> {
-    for (const part of chunks(logs, ROWS_PER_STATEMENT)) {
+    for (const statement of this.insertStatements(logs)) await this.sql.run(executor, statement.text, statement.parameters);
+  }
+
+  /** The multi-row INSERTs that write `logs` (the ledger runs them together with its other rows: RawSql.runAll). */
+  insertStatements(logs: readonly NewLog[]): Statement[] {
+    return chunks(logs, ROWS_PER_STATEMENT).map((part) => {
       const values: unknown[] = [];
       for (const log of part) for (const column of COLUMN_NAMES) values.push(log[column] ?? LOG_COLUMNS[column]);
-      await this.sql.run(executor, INSERT_HEAD + valuesList(part.length, COLUMN_NAMES.length), values);
-    }
+      return { text: INSERT_HEAD + valuesList(part.length, COLUMN_NAMES.length), parameters: values };
+    });
   }
 
   private filtered(filter: LogFilter) {

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../test-support/databases.js';
+import type { Storage } from './database.js';
+import { RawSql } from './raw-sql.js';
+
+describe.each(testDatabases())('hand-written statements on $name', (database) => {
+  let storage: Storage & { drop(): Promise<void> };
+  beforeAll(async () => {
+    storage = await database.open();
+  });
+  afterAll(async () => {
+    await storage?.drop();
+  });
+
+  it('runAll: independent inserts and an upsert, one round trip on PostgreSQL (one each elsewhere), every row written', async () => {
+    const raw = new RawSql(storage.dialect);
+    const q = storage.dialect === 'mysql' ? '`' : '"';
+    const option = (key: string, value: string) => ({ text: `insert into options (${q}key${q}, value) values (?, ?)`, parameters: [key, value] });
+    const rollup = (quota: number) => ({
+      text:
+        'insert into usage_rollups (hour, user_id, token_id, model, channel_id, instance_id, requests, failures, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens, quota, latency_ms) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+        (storage.dialect === 'mysql'
+          ? 'on duplicate key update quota = quota + values(quota), requests = requests + values(requests)'
+          : 'on conflict (hour, user_id, token_id, model, channel_id, instance_id) do update set quota = usage_rollups.quota + excluded.quota, requests = usage_rollups.requests + excluded.requests'),
+      parameters: [3600, 7, 8, 'm', 9, 'raw-test', 1, 0, 0, 0, 0, 0, quota, 0],
+    });
+    await raw.runAll(storage.db, [option('raw-a', '1'), option('raw-b', '2'), rollup(5)]);
+    expect(raw.statements).toBe(storage.dialect === 'postgres' ? 1 : 3);
+    await raw.runAll(storage.db, [option('raw-c', '3'), rollup(6)]);
+    const options = await storage.db.selectFrom('options').select(['key', 'value']).where('key', 'in', ['raw-a', 'raw-b', 'raw-c']).orderBy('key').execute();
+    expect(options).toEqual([
+      { key: 'raw-a', value: '1' },
+      { key: 'raw-b', value: '2' },
+      { key: 'raw-c', value: '3' },
+    ]);
+    const row = await storage.db.selectFrom('usage_rollups').select(['quota', 'requests']).where('instance_id', '=', 'raw-test').executeTakeFirstOrThrow();
+    expect([Number(row.quota), Number(row.requests)]).toEqual([11, 2]);
+  });
+
+  it('runAll: a failing statement among them writes none of them on PostgreSQL (one statement) and stops the rest elsewhere', async () => {
+    const raw = new RawSql(storage.dialect);
+    const q = storage.dialect === 'mysql' ? '`' : '"';
+    const statements = [
+      { text: `insert into options (${q}key${q}, value) values (?, ?)`, parameters: ['raw-fail-1', 'x'] },
+      { text: `insert into options (${q}key${q}, value) values (?, ?)`, parameters: ['raw-a', 'duplicate'] },
+    ];
+    await expect(raw.runAll(storage.db, statements)).rejects.toThrow();
+    const written = await storage.db.selectFrom('options').select('key').where('key', '=', 'raw-fail-1').execute();
+    // Outside a transaction SQLite and MySQL keep the first insert; PostgreSQL's single statement is all or nothing.
+    expect(written.length).toBe(storage.dialect === 'postgres' ? 0 : 1);
+  });
+});
