@@ -4,15 +4,15 @@ import type { Database } from './schema.js';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 
+/** Parameters per combined statement (PostgreSQL allows 65,535). */
+const MAX_PARAMETERS = 30_000;
+
 /**
  * Hand-written SQL for the few statements every relay request runs (the ledger's), executed through Kysely's
  * connection and transaction handling but without building a query tree for every call: building costs more
  * than running a small indexed statement on SQLite and makes garbage the collector has to pause for.
  * Statements use `?` placeholders; PostgreSQL gets `$1, $2, ...`. Texts must not contain a literal `?`.
  */
-/** Parameters per combined statement (PostgreSQL allows 65,535). */
-const MAX_PARAMETERS = 30_000;
-
 export class RawSql {
   private readonly texts = new Map<string, string>();
   private readonly locking = new Map<string, boolean>();
@@ -88,9 +88,16 @@ export class RawSql {
   }
 
   private async runTogether(executor: Executor, statements: Statement[]): Promise<void> {
-    const last = statements[statements.length - 1];
-    const ctes = statements.slice(0, -1).map((s, i) => `w${i} as (${s.text})`);
-    await this.run(executor, ctes.length > 0 ? `with ${ctes.join(', ')} ${last.text}` : last.text, statements.flatMap((s) => s.parameters));
+    if (statements.length === 1) {
+      await this.run(executor, statements[0].text, statements[0].parameters);
+      return;
+    }
+    // Numbered here and not remembered (unlike `text`): the texts of a combination vary with every batch's row counts.
+    let n = 0;
+    const parts = statements.map((s) => s.text.replace(/\?/g, () => `$${++n}`));
+    const last = parts.pop()!;
+    this.statements++;
+    await executor.executeQuery(CompiledQuery.raw(`with ${parts.map((text, i) => `w${i} as (${text})`).join(', ')} ${last}`, statements.flatMap((s) => s.parameters)));
   }
 
   /** Rows changed by an INSERT, UPDATE or DELETE. */
