@@ -91,6 +91,36 @@ describe.each(stores.map(([name]) => name))('usage limits in %s, across midnight
   });
 });
 
+describe.each(stores.map(([name]) => name))('usage limits in %s, a minute window that ended', (name) => {
+  it('a settlement taking back an estimate after its minute ended leaves the next minute alone', async () => {
+    let now = new Date(2026, 10, 28, 10, 0, 0);
+    const limits = new UsageLimits(name === 'redis' ? redis : undefined, undefined, () => now);
+    const key = subject({ tpm: 1_000 });
+    if (redis && name === 'redis') {
+      // A window with 1.5 s left (Redis keeps the real time): the estimate below is counted in it, then it ends.
+      await redis.set(`mr:limit:tpm:minute:${key.id}`, 0, 'PX', 1_500);
+    }
+    const early = await limits.admit([key], 800);
+    if (redis && name === 'redis') await expect.poll(() => redis.exists(`mr:limit:tpm:minute:${key.id}`), { timeout: 10_000 }).toBe(0);
+    now = new Date(now.getTime() + 61_000);
+    await limits.admit([key], 900);
+    // It used 100 of the 800 estimated, in a minute that has ended: the 900 of the running minute stay counted.
+    await limits.settle(early, { tokens: 100, charged: 0 });
+    await expect(limits.admit([key], 200)).rejects.toMatchObject({ message: '令牌每分钟 token 数已达上限（1000）' });
+    await limits.admit([key], 100);
+  });
+
+  it('within its minute the same settlement takes the estimate back', async () => {
+    const limits = name === 'redis' ? new UsageLimits(redis) : new UsageLimits(undefined);
+    const key = subject({ tpm: 1_000 });
+    const early = await limits.admit([key], 800);
+    await limits.admit([key], 200);
+    await limits.settle(early, { tokens: 100, charged: 0 });
+    await limits.admit([key], 700);
+    await expect(limits.admit([key], 1)).rejects.toMatchObject({ message: '令牌每分钟 token 数已达上限（1000）' });
+  });
+});
+
 describe('usage limits without Redis at hand', () => {
   it('a store that cannot be reached lets every step through and reports it', async () => {
     const errors: unknown[] = [];

@@ -33,6 +33,11 @@ export interface Admission {
    * it runs (a request held before midnight and settled after it).
    */
   held?: Array<{ key: string; window: 'day' | 'month' }>;
+  /**
+   * When the minute windows that counted the estimated tokens end (by counter, milliseconds on this instance's
+   * clock): a settlement takes back an estimate that was too high only from the window that holds it.
+   */
+  windowEnds?: Map<string, number>;
 }
 
 type Window = 'minute' | 'day' | 'month';
@@ -48,7 +53,15 @@ interface Change {
   limit: number;
   /** The refusal when this counter is the one that is full. */
   message: string;
+  /**
+   * Only for a window ending then (ms; see Admission.windowEnds): a counter whose window ends later is a new
+   * window, which this change must not touch.
+   */
+  endsAt?: number;
 }
+
+/** How far apart two readings of one window's end may be (the round trips between them) and still be the same window. */
+const SAME_WINDOW_MS = 1_000;
 
 /** The counter that refused a step, and the milliseconds until its window ends. */
 interface Refusal {
@@ -60,31 +73,48 @@ interface Refusal {
  * Every counter of a step in one script, so a step is one round trip and all or nothing: when asked to check, it
  * first checks every counter and adds to none unless all have room; then it adds to all of them. A counter is
  * created with the lifetime of its window on first use and keeps it (fixed windows, like rate-limiter-flexible's
- * counters, whose keys and values these are). It answers the position (from 1) of the counter that refused and
- * the milliseconds left in its window, or 0 when the step was applied.
- * KEYS: the counters. ARGV[1]: '1' to check first. Then per counter: amount, limit, lifetime in seconds.
+ * counters, whose keys and values these are). A counter never goes below zero, and a change that names the end of
+ * its window (a settlement taking back part of an estimate) is left out when that window has ended: the counter
+ * there now is a later window's, which never counted the estimate. It answers the position (from 1) of the
+ * counter that refused and the milliseconds left in its window, or 0, 0 and then each counter's milliseconds left
+ * when the step was applied.
+ * KEYS: the counters. ARGV[1]: '1' to check first; ARGV[2]: now (ms, the instance's clock). Then per counter:
+ * amount, limit, lifetime in seconds, the end of its window or 0.
  */
 const COUNTERS_SCRIPT = `
+local now = tonumber(ARGV[2])
 if ARGV[1] == '1' then
   for i = 1, #KEYS do
+    local base = 2 + (i - 1) * 4
     local current = tonumber(redis.call('get', KEYS[i]) or '0')
-    if current + tonumber(ARGV[i * 3 - 1]) > tonumber(ARGV[i * 3]) then
+    if current + tonumber(ARGV[base + 1]) > tonumber(ARGV[base + 2]) then
       local left = redis.call('pttl', KEYS[i])
-      if left < 0 then left = tonumber(ARGV[i * 3 + 1]) * 1000 end
+      if left < 0 then left = tonumber(ARGV[base + 3]) * 1000 end
       return {i, left}
     end
   end
 end
+local answer = {0, 0}
 for i = 1, #KEYS do
-  local lifetime = ARGV[i * 3 + 1]
-  redis.call('set', KEYS[i], 0, 'EX', lifetime, 'NX')
-  redis.call('incrby', KEYS[i], ARGV[i * 3 - 1])
-  if redis.call('pttl', KEYS[i]) == -1 then redis.call('expire', KEYS[i], lifetime) end
+  local base = 2 + (i - 1) * 4
+  local lifetime = ARGV[base + 3]
+  local ends = tonumber(ARGV[base + 4])
+  local left = redis.call('pttl', KEYS[i])
+  if ends == 0 or (left > 0 and now + left <= ends + ${SAME_WINDOW_MS}) then
+    redis.call('set', KEYS[i], 0, 'EX', lifetime, 'NX')
+    if redis.call('incrby', KEYS[i], ARGV[base + 1]) < 0 then redis.call('set', KEYS[i], 0, 'KEEPTTL') end
+    left = redis.call('pttl', KEYS[i])
+    if left == -1 then
+      redis.call('expire', KEYS[i], lifetime)
+      left = tonumber(lifetime) * 1000
+    end
+  end
+  answer[i + 2] = left
 end
-return {0, 0}
+return answer
 `;
 
-type CountersCommand = (numberOfKeys: number, ...args: Array<string | number>) => Promise<[number, number]>;
+type CountersCommand = (numberOfKeys: number, ...args: Array<string | number>) => Promise<number[]>;
 const COMMAND = 'mrLimitCounters';
 
 /**
@@ -116,8 +146,11 @@ export class UsageLimits {
       if (subject.rpm > 0) changes.push(this.change('rpm', subject, 'minute', 1, subject.rpm, `${subject.label}每分钟请求次数已达上限（${subject.rpm}）`));
       if (subject.tpm > 0 && tokens > 0) changes.push(this.change('tpm', subject, 'minute', tokens, subject.tpm, `${subject.label}每分钟 token 数已达上限（${subject.tpm}）`));
     }
-    await this.take(changes);
-    return { subjects, tokens, quota: 0 };
+    const left = await this.take(changes);
+    const now = this.now().getTime();
+    const windowEnds = new Map<string, number>();
+    changes.forEach((change, i) => change.key.startsWith('mr:limit:tpm:') && left[i] > 0 && windowEnds.set(change.key, now + left[i]));
+    return { subjects, tokens, quota: 0, windowEnds };
   }
 
   /** Holds the reserved quota against the daily and monthly limits; throws LimitExceeded (holding nothing) when it would pass one. */
@@ -140,7 +173,12 @@ export class UsageLimits {
     const quota = whole(used.charged) - admission.quota;
     const changes: Change[] = [];
     for (const subject of admission.subjects) {
-      if (subject.tpm > 0 && tokens !== 0) changes.push(this.change('tpm', subject, 'minute', tokens, subject.tpm, ''));
+      if (subject.tpm <= 0 || tokens === 0) continue;
+      const change = this.change('tpm', subject, 'minute', tokens, subject.tpm, '');
+      // Fewer tokens than estimated: taken back from the window that counted the estimate, if it has not ended.
+      // More: counted now, in whichever window is running.
+      if (tokens < 0) change.endsAt = admission.windowEnds?.get(change.key) ?? 0;
+      changes.push(change);
     }
     if (quota !== 0 && admission.quota > 0) {
       // Corrected on the counters the quota was held on (their lifetime is only a fallback: they exist already).
@@ -168,27 +206,31 @@ export class UsageLimits {
     return Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000));
   }
 
-  /** Adds every change or, when one of the limits would be passed, none, and throws the first such limit's refusal. */
-  private async take(changes: Change[]): Promise<void> {
-    const refusal = await this.apply(changes, true);
-    if (!refusal) return;
+  /**
+   * Adds every change or, when one of the limits would be passed, none, and throws the first such limit's refusal.
+   * Answers each counter's milliseconds left in its window.
+   */
+  private async take(changes: Change[]): Promise<number[]> {
+    const { refusal, left } = await this.apply(changes, true);
+    if (!refusal) return left;
     const { change, msLeft } = refusal;
     const retryAfter = change.window === 'minute' ? Math.max(1, Math.ceil(msLeft / 1000)) : this.untilPeriodEnds(change.window);
     throw new LimitExceeded(change.message, retryAfter);
   }
 
-  private async apply(changes: Change[], check: boolean): Promise<Refusal | undefined> {
-    if (changes.length === 0) return undefined;
-    if (!this.redis) return this.memory.apply(changes, check, this.now().getTime());
-    const args: Array<string | number> = [check ? 1 : 0];
-    for (const change of changes) args.push(change.amount, change.limit, LIFETIME[change.window]);
+  private async apply(changes: Change[], check: boolean): Promise<{ refusal?: Refusal; left: number[] }> {
+    if (changes.length === 0) return { left: [] };
+    const now = this.now().getTime();
+    if (!this.redis) return this.memory.apply(changes, check, now);
+    const args: Array<string | number> = [check ? 1 : 0, now];
+    for (const change of changes) args.push(change.amount, change.limit, LIFETIME[change.window], change.endsAt ?? 0);
     try {
       const command = (this.redis as unknown as Record<typeof COMMAND, CountersCommand>)[COMMAND];
-      const [refused, msLeft] = await command.call(this.redis, changes.length, ...changes.map((c) => c.key), ...args);
-      return refused > 0 ? { change: changes[refused - 1], msLeft: Number(msLeft) } : undefined;
+      const [refused, msLeft, ...left] = await command.call(this.redis, changes.length, ...changes.map((c) => c.key), ...args);
+      return refused > 0 ? { refusal: { change: changes[refused - 1], msLeft: Number(msLeft) }, left: [] } : { left: left.map(Number) };
     } catch (error) {
       this.onError(error);
-      return undefined;
+      return { left: [] };
     }
   }
 }
@@ -201,20 +243,23 @@ class MemoryCounters {
   private readonly counters = new Map<string, { value: number; endsAt: number }>();
   private lastSweep = 0;
 
-  apply(changes: Change[], check: boolean, now: number): Refusal | undefined {
+  apply(changes: Change[], check: boolean, now: number): { refusal?: Refusal; left: number[] } {
     if (now - this.lastSweep > 60_000) this.sweep(now);
     if (check) {
       for (const change of changes) {
         const counter = this.live(change.key, now);
-        if ((counter?.value ?? 0) + change.amount > change.limit) return { change, msLeft: counter ? counter.endsAt - now : LIFETIME[change.window] * 1000 };
+        if ((counter?.value ?? 0) + change.amount > change.limit) return { refusal: { change, msLeft: counter ? counter.endsAt - now : LIFETIME[change.window] * 1000 }, left: [] };
       }
     }
-    for (const change of changes) {
+    const left = changes.map((change) => {
       let counter = this.live(change.key, now);
+      // A correction for a window that has ended leaves the later window alone.
+      if (change.endsAt && (!counter || counter.endsAt > change.endsAt + SAME_WINDOW_MS)) return counter ? counter.endsAt - now : 0;
       if (!counter) this.counters.set(change.key, (counter = { value: 0, endsAt: now + LIFETIME[change.window] * 1000 }));
-      counter.value += change.amount;
-    }
-    return undefined;
+      counter.value = Math.max(0, counter.value + change.amount);
+      return counter.endsAt - now;
+    });
+    return { left };
   }
 
   private live(key: string, now: number) {
