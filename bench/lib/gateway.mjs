@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { root } from './database.mjs';
 import { freePort, start, waitFor } from './processes.mjs';
 
-export const GATEWAY_MAIN = join(root, 'packages/server/dist/main.js');
+export const GATEWAY_MAIN = process.env.GATEWAY_MAIN ? join(root, process.env.GATEWAY_MAIN) : join(root, 'packages/server/dist/main.js');
 export const gatewayBuilt = () => existsSync(GATEWAY_MAIN);
 
 /**

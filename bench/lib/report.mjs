@@ -176,7 +176,7 @@ ${r.money ? `After every phase (readiness probes, warm-ups, ${fmt(r.money.figure
 `;
   return `# Benchmark results
 
-Run on ${r.date} · ${r.cores} cores (${r.cpu}) · Node ${r.node} · wrk ${r.wrkVersion} · load average ${r.loadBefore} before, ${r.loadAfter} after${r.quick ? ' · **QUICK mode: short phases, not a full run**' : ''}
+Run on ${r.date} · ${r.cores} cores (${r.cpu}) · Node ${r.node} · wrk ${r.wrkVersion} · load average ${r.loadBefore} before, ${r.loadAfter} after${r.quick ? ' · **QUICK mode: short phases, not a full run**' : ''}${process.env.GATEWAY_MAIN ? ` · **build: ${process.env.GATEWAY_MAIN}**` : ''}
 
 The gateway is started as a user starts it (\`node packages/server/dist/main.js\`, default settings: only PORT and
 where its data lives are set), its output appended to a log file; every feature on: key authentication, quota
