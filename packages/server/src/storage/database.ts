@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { PREPARED_NAMES, stopNamingStatements } from './raw-sql.js';
 import { readWorkerDialect, SqliteReadWorker } from './read-worker.js';
 import { SQLITE_CACHE_KIB } from './sqlite-cache.js';
 import { Kysely, Migrator, MysqlDialect, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
@@ -76,6 +77,27 @@ function withStatementCache(sqlite: SQLite.Database, limit = 500): SQLite.Databa
   });
 }
 
+/**
+ * Sends the statements RawSql named (PREPARED_NAMES) as named statements on every connection of the pool: node-postgres
+ * parses a named statement once per connection and then only binds and executes it. Kysely passes a query's text
+ * and parameters to `client.query`, which is where the name is added. Measured at 300 relay requests a second: a
+ * ledger commit 2.1 ms instead of 2.5-3.5, PostgreSQL's CPU per request 0.83 ms instead of 1.07 (bench/README.md).
+ */
+function namePreparedStatements(pool: pg.Pool): void {
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (config: unknown, values?: unknown, callback?: unknown) => {
+      const name = typeof config === 'string' && Array.isArray(values) && callback === undefined ? PREPARED_NAMES.get(config) : undefined;
+      if (!name) return query(config, values, callback);
+      return (query({ name, text: config, values }) as Promise<unknown>).catch((error: unknown) => {
+        // 26000: the server has no such prepared statement (see stopNamingStatements).
+        if ((error as { code?: string } | null)?.code === '26000') stopNamingStatements();
+        throw error;
+      });
+    };
+  });
+}
+
 /** Opens the configured database and brings its schema up to date. */
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   const dialect = dialectOf(options.dsn);
@@ -99,7 +121,9 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     }
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   } else if (dialect === 'postgres') {
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.dsn, max: 20 }) }) });
+    const pool = new pg.Pool({ connectionString: options.dsn, max: 20 });
+    namePreparedStatements(pool);
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     const url = options.dsn!.replace(/^mariadb:/i, 'mysql:');
     db = new Kysely<Database>({

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test-support/databases.js';
 import type { Storage } from './database.js';
-import { RawSql } from './raw-sql.js';
+import type { Database } from './schema.js';
+import { sql, type Transaction } from 'kysely';
+import { PREPARED_NAMES, RawSql } from './raw-sql.js';
 
 describe.each(testDatabases())('hand-written statements on $name', (database) => {
   let storage: Storage & { drop(): Promise<void> };
@@ -10,6 +12,32 @@ describe.each(testDatabases())('hand-written statements on $name', (database) =>
   });
   afterAll(async () => {
     await storage?.drop();
+  });
+
+  it.runIf(database.name === 'postgres')('its statements are prepared once per connection; a server that loses them gets unnamed ones from then on', async () => {
+    const raw = new RawSql(storage.dialect);
+    const text = 'select cast(? as integer) + cast(? as integer) as total';
+    const numbered = 'select cast($1 as integer) + cast($2 as integer) as total';
+    const preparedHere = async (trx: Transaction<Database>) =>
+      (await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where statement = ${numbered}`.execute(trx)).rows[0].n;
+    expect(PREPARED_NAMES.has(numbered)).toBe(false);
+    await storage.db.transaction().execute(async (trx) => {
+      const first = await raw.run(trx, text, [1, 2]);
+      expect(first.rows).toEqual([{ total: 3 }]);
+      expect(PREPARED_NAMES.has(numbered)).toBe(true);
+      expect(await preparedHere(trx)).toBe(1);
+      expect((await raw.run(trx, text, [1, 2])).rows).toEqual(first.rows);
+      expect(await preparedHere(trx)).toBe(1);
+      // What a transaction-mode pooler does: the statement meets a server connection that never prepared it.
+      await sql`deallocate all`.execute(trx);
+      await expect(raw.run(trx, text, [1, 0])).rejects.toMatchObject({ code: '26000' });
+    });
+    expect(PREPARED_NAMES.size).toBe(0);
+    await storage.db.transaction().execute(async (trx) => {
+      await sql`deallocate all`.execute(trx);
+      expect((await raw.run(trx, text, [2, 2])).rows).toEqual([{ total: 4 }]);
+      expect(await preparedHere(trx)).toBe(0);
+    });
   });
 
   it('runAll: independent inserts and an upsert, one round trip on PostgreSQL (one each elsewhere), every row written', async () => {

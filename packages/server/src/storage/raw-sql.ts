@@ -4,6 +4,27 @@ import type { Database } from './schema.js';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 
+/**
+ * PostgreSQL parses and plans an unnamed statement anew at every call; RawSql's statements, run over and over, are
+ * sent as named (prepared) statements instead (see namePreparedStatements in database.ts): each connection parses
+ * one once and plans it the cheaper way PostgreSQL chooses after a few runs. Only these: their columns are named
+ * (no `*`, so a column added by a newer instance's migration cannot change what a prepared statement returns), and
+ * their number is bounded: a connection holds every statement it prepared until it closes.
+ */
+export const PREPARED_NAMES = new Map<string, string>();
+const MAX_PREPARED = 128;
+let naming = true;
+
+/**
+ * No more named statements in this process: the server lost one a connection had prepared (a pooler such as
+ * PgBouncer in transaction mode hands each transaction whichever server connection is free). The statement that
+ * failed failed once (the ledger retries its jobs); everything after it is sent unnamed.
+ */
+export function stopNamingStatements(): void {
+  naming = false;
+  PREPARED_NAMES.clear();
+}
+
 /** Parameters per combined statement (PostgreSQL allows 65,535). */
 const MAX_PARAMETERS = 30_000;
 
@@ -50,6 +71,7 @@ export class RawSql {
       let n = 0;
       text = source.replace(/\?/g, () => `$${++n}`);
       this.texts.set(source, text);
+      if (naming && !PREPARED_NAMES.has(text) && PREPARED_NAMES.size < MAX_PREPARED) PREPARED_NAMES.set(text, `mr_${PREPARED_NAMES.size + 1}`);
     }
     return text;
   }
