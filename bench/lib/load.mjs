@@ -27,7 +27,12 @@ function bodyFile(body) {
   return file;
 }
 
-const parseLastJson = (text) => JSON.parse(text.trim().split('\n').filter((line) => line.startsWith('{')).at(-1));
+/** The last JSON line of a load process's output (wrk's post.lua, driver.mjs); what it printed instead when there is none. */
+function parseLastJson(text) {
+  const line = text.trim().split('\n').filter((l) => l.startsWith('{')).at(-1);
+  if (line === undefined) throw new Error(`no result line in the load process's output: ${text.slice(-1500) || '(nothing)'}`);
+  return JSON.parse(line);
+}
 
 /** One wrk process: 1 thread, `connections` connections, for `seconds`. Latency in ms. */
 export async function wrk({ url, headers, body }, { connections, seconds }) {
