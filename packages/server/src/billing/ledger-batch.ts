@@ -1,7 +1,7 @@
 import { LogType } from '@model-relay/contract';
 import type { Transaction } from 'kysely';
 import type { Dialect } from '../storage/database.js';
-import { chunks, placeholders, type RawSql, ROWS_PER_STATEMENT, valuesList, type Statement } from '../storage/raw-sql.js';
+import { chunks, insertRows, placeholders, type ColumnKind, type RawSql, ROWS_PER_STATEMENT, type Statement } from '../storage/raw-sql.js';
 import type { LogsRepository } from '../storage/repositories/logs.js';
 import type { TokenBalances } from '../storage/repositories/tokens.js';
 import type { Database, NewLog } from '../storage/schema.js';
@@ -29,7 +29,20 @@ export interface BatchContext {
   threshold: number;
 }
 
-const RESERVATION_COLUMNS = ['request_id', 'user_id', 'token_id', 'amount', 'charged', 'status', 'created_at', 'settled_at', 'instance_id', 'model', 'prompt_estimate', 'is_stream'] as const;
+const RESERVATION_COLUMNS: Array<[string, ColumnKind]> = [
+  ['request_id', 'text'],
+  ['user_id', 'bigint'],
+  ['token_id', 'bigint'],
+  ['amount', 'bigint'],
+  ['charged', 'bigint'],
+  ['status', 'text'],
+  ['created_at', 'bigint'],
+  ['settled_at', 'bigint'],
+  ['instance_id', 'text'],
+  ['model', 'text'],
+  ['prompt_estimate', 'bigint'],
+  ['is_stream', 'bigint'],
+];
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -229,10 +242,8 @@ async function recordProgress(ctx: BatchContext, trx: Transaction<Database>, bat
 
 function reservationStatements(ctx: BatchContext, claims: Claim[]): Statement[] {
   const createdAt = now();
-  return chunks(claims, ROWS_PER_STATEMENT).map((part) => ({
-    text: `insert into quota_reservations (${RESERVATION_COLUMNS.join(', ')}) values ${valuesList(part.length, RESERVATION_COLUMNS.length)}`,
-    parameters: part.flatMap((r) => [r.requestId, r.userId, r.tokenId, r.amount, 0, 'open', createdAt, 0, ctx.instanceId, (r.model ?? '').slice(0, 255), Math.max(0, Math.ceil(r.promptEstimate ?? 0)), r.stream ? 1 : 0]),
-  }));
+  const rows = claims.map((r) => [r.requestId, r.userId, r.tokenId, r.amount, 0, 'open', createdAt, 0, ctx.instanceId, (r.model ?? '').slice(0, 255), Math.max(0, Math.ceil(r.promptEstimate ?? 0)), r.stream ? 1 : 0]);
+  return insertRows(ctx.dialect, 'quota_reservations', RESERVATION_COLUMNS, rows);
 }
 
 /** The reservation rows inserted at the amount asked: the refused ones removed, the partial ones lowered. */

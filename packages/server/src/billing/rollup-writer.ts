@@ -1,6 +1,6 @@
 import type { Dialect } from '../storage/database.js';
 import type { Transaction } from 'kysely';
-import { chunks, type RawSql, ROWS_PER_STATEMENT, valuesList, type Statement } from '../storage/raw-sql.js';
+import { insertRows, type RawSql, type Statement } from '../storage/raw-sql.js';
 import type { Database } from '../storage/schema.js';
 import type { Reservation, Settlement } from './ledger-types.js';
 
@@ -58,10 +58,7 @@ export function rollupStatements(dialect: Dialect, instanceId: string, rollups: 
     dialect === 'mysql'
       ? `on duplicate key update ${ROLLUP_SUMS.map((c) => `${c} = ${c} + values(${c})`).join(', ')}`
       : `on conflict (hour, user_id, token_id, model, channel_id, instance_id) do update set ${ROLLUP_SUMS.map((c) => `${c} = usage_rollups.${c} + excluded.${c}`).join(', ')}`;
-  return chunks(rows, ROWS_PER_STATEMENT).map((part) => ({
-    text: `insert into usage_rollups (${ROLLUP_COLUMNS.join(', ')}) values ${valuesList(part.length, ROLLUP_COLUMNS.length)} ${upsert}`,
-    parameters: part.flat(),
-  }));
+  return insertRows(dialect, 'usage_rollups', ROLLUP_COLUMNS.map((name) => [name, name === 'model' || name === 'instance_id' ? 'text' : 'bigint'] as const), rows, upsert);
 }
 
 /** Runs the upserts of rollupStatements one by one (the import's log copy). */

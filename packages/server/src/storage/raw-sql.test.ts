@@ -3,7 +3,7 @@ import { testDatabases } from '../test-support/databases.js';
 import type { Storage } from './database.js';
 import type { Database } from './schema.js';
 import { sql, type Transaction } from 'kysely';
-import { PREPARED_NAMES, RawSql } from './raw-sql.js';
+import { insertRows, PREPARED_NAMES, RawSql } from './raw-sql.js';
 
 describe.each(testDatabases())('hand-written statements on $name', (database) => {
   let storage: Storage & { drop(): Promise<void> };
@@ -38,6 +38,25 @@ describe.each(testDatabases())('hand-written statements on $name', (database) =>
       expect((await raw.run(trx, text, [2, 2])).rows).toEqual([{ total: 4 }]);
       expect(await preparedHere(trx)).toBe(0);
     });
+  });
+
+  it('insertRows: any number of rows in one constant text on PostgreSQL (VALUES elsewhere), every string and null as given', async () => {
+    const raw = new RawSql(storage.dialect);
+    const tricky = ['NULL', '', '{"a":"b,c"}', 'back\\slash', 'quote"d', "it's", '{1,2}', '  spaced  ', '中文，标点', 'line\nbreak'];
+    const rows = tricky.map((text, i) => [`insert-rows-${i}`, i === 3 ? null : text]);
+    rows.push(['insert-rows-null', null]);
+    const columns = [['key', 'text'], ['value', 'text']] as const;
+    const q = storage.dialect === 'mysql' ? '`' : '"';
+    const statements = insertRows(storage.dialect, 'options', columns.map(([name, kind]) => [`${q}${name}${q}`, kind] as const), rows);
+    if (storage.dialect === 'postgres') {
+      expect(statements).toHaveLength(1);
+      expect(statements[0].text).toBe(insertRows('postgres', 'options', columns.map(([name, kind]) => [`${q}${name}${q}`, kind] as const), rows.slice(0, 2))[0].text);
+    }
+    await raw.runAll(storage.db, statements);
+    const written = await storage.db.selectFrom('options').select(['key', 'value']).where('key', 'like', 'insert-rows-%').execute();
+    const byKey = new Map(written.map((row) => [row.key, row.value]));
+    expect(byKey.size).toBe(rows.length);
+    for (const [key, value] of rows) expect(byKey.get(key as string)).toBe(value);
   });
 
   it('runAll: independent inserts and an upsert, one round trip on PostgreSQL (one each elsewhere), every row written', async () => {

@@ -7,12 +7,14 @@ export type Executor = Kysely<Database> | Transaction<Database>;
 /**
  * PostgreSQL parses and plans an unnamed statement anew at every call; RawSql's statements, run over and over, are
  * sent as named (prepared) statements instead (see namePreparedStatements in database.ts): each connection parses
- * one once and plans it the cheaper way PostgreSQL chooses after a few runs. Only these: their columns are named
- * (no `*`, so a column added by a newer instance's migration cannot change what a prepared statement returns), and
- * their number is bounded: a connection holds every statement it prepared until it closes.
+ * one once and plans it the cheaper way PostgreSQL chooses after a few runs. Only these: they name the columns they
+ * read (none reads a table with `*`, so a column added by a newer instance's migration cannot change what a prepared
+ * statement returns), and their number is bounded: a connection holds every statement it prepared until it closes.
  */
 export const PREPARED_NAMES = new Map<string, string>();
 const MAX_PREPARED = 128;
+/** PostgreSQL texts a RawSql remembers numbered. */
+const MAX_TEXTS = 1_000;
 let naming = true;
 
 /**
@@ -68,6 +70,8 @@ export class RawSql {
     if (this.dialect !== 'postgres') return source;
     let text = this.texts.get(source);
     if (text === undefined) {
+      // Texts repeat (insertRows' never change with the number of rows); a caller that varies them cannot grow this.
+      if (this.texts.size >= MAX_TEXTS) this.texts.clear();
       let n = 0;
       text = source.replace(/\?/g, () => `$${++n}`);
       this.texts.set(source, text);
@@ -114,12 +118,9 @@ export class RawSql {
       await this.run(executor, statements[0].text, statements[0].parameters);
       return;
     }
-    // Numbered here and not remembered (unlike `text`): the texts of a combination vary with every batch's row counts.
-    let n = 0;
-    const parts = statements.map((s) => s.text.replace(/\?/g, () => `$${++n}`));
+    const parts = statements.map((s) => s.text);
     const last = parts.pop()!;
-    this.statements++;
-    await executor.executeQuery(CompiledQuery.raw(`with ${parts.map((text, i) => `w${i} as (${text})`).join(', ')} ${last}`, statements.flatMap((s) => s.parameters)));
+    await this.run(executor, `with ${parts.map((text, i) => `w${i} as (${text})`).join(', ')} ${last}`, statements.flatMap((s) => s.parameters));
   }
 
   /** Rows changed by an INSERT, UPDATE or DELETE. */
@@ -137,6 +138,26 @@ export class RawSql {
 export interface Statement {
   text: string;
   parameters: unknown[];
+}
+
+/** How PostgreSQL reads a column's values in insertRows: whole numbers (into any integer column) or text. */
+export type ColumnKind = 'bigint' | 'text';
+
+/**
+ * A multi-row INSERT into `table` of `rows` (each row a value per column, in the order of `columns`), `suffix` after
+ * the rows (an upsert clause). On PostgreSQL one statement whatever the number of rows, each column one array
+ * parameter (`insert ... select * from unnest(?::bigint[], ?::text[], ...)`): its text never changes, so it is
+ * parsed once per connection (PREPARED_NAMES), as is the combination runAll makes of several. Elsewhere multi-row
+ * VALUES of at most ROWS_PER_STATEMENT rows each.
+ */
+export function insertRows(dialect: Dialect, table: string, columns: ReadonlyArray<readonly [name: string, kind: ColumnKind]>, rows: unknown[][], suffix = ''): Statement[] {
+  if (rows.length === 0) return [];
+  const head = `insert into ${table} (${columns.map(([name]) => name).join(', ')})`;
+  const tail = suffix ? ` ${suffix}` : '';
+  if (dialect === 'postgres') {
+    return [{ text: `${head} select * from unnest(${columns.map(([, kind]) => `?::${kind}[]`).join(', ')})${tail}`, parameters: columns.map((_, i) => rows.map((row) => row[i])) }];
+  }
+  return chunks(rows, ROWS_PER_STATEMENT).map((part) => ({ text: `${head} values ${valuesList(part.length, columns.length)}${tail}`, parameters: part.flat() }));
 }
 
 /** `(?, ?, ?), (?, ?, ?)` for a multi-row INSERT of `rows` rows of `columns` values. */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { PAGE_SIZE } from '@model-relay/contract';
 import type { Dialect } from '../database.js';
-import { chunks, RawSql, ROWS_PER_STATEMENT, valuesList, type Executor, type Statement } from '../raw-sql.js';
+import { insertRows, RawSql, type Executor, type Statement } from '../raw-sql.js';
 import type { Database, LogRow, LogsTable, NewLog } from '../schema.js';
 
 export interface LogFilter {
@@ -51,7 +51,8 @@ const LOG_COLUMNS = {
   routing: null,
 } satisfies Record<Exclude<keyof LogsTable, 'id'>, unknown>;
 const COLUMN_NAMES = Object.keys(LOG_COLUMNS) as Array<keyof typeof LOG_COLUMNS>;
-const INSERT_HEAD = `insert into logs (${COLUMN_NAMES.join(', ')}) values `;
+/** The columns with how PostgreSQL reads them (insertRows): the numbers' as whole numbers, the others' as text. */
+const INSERT_COLUMNS = COLUMN_NAMES.map((name) => [name, typeof LOG_COLUMNS[name] === 'number' ? 'bigint' : 'text'] as const);
 
 /**
  * The logs table: its one writer (`insert`, `insertMany`, used by the ledger, the account and redemption code,
@@ -84,11 +85,12 @@ export class LogsRepository {
 
   /** The multi-row INSERTs that write `logs` (the ledger runs them together with its other rows: RawSql.runAll). */
   insertStatements(logs: readonly NewLog[]): Statement[] {
-    return chunks(logs, ROWS_PER_STATEMENT).map((part) => {
-      const values: unknown[] = [];
-      for (const log of part) for (const column of COLUMN_NAMES) values.push(log[column] ?? LOG_COLUMNS[column]);
-      return { text: INSERT_HEAD + valuesList(part.length, COLUMN_NAMES.length), parameters: values };
-    });
+    return insertRows(
+      this.sql.dialect,
+      'logs',
+      INSERT_COLUMNS,
+      logs.map((log) => COLUMN_NAMES.map((column) => log[column] ?? LOG_COLUMNS[column])),
+    );
   }
 
   private filtered(filter: LogFilter) {
