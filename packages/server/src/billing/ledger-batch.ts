@@ -219,8 +219,9 @@ async function claim(ctx: BatchContext, trx: Transaction<Database>, requestIds: 
   const sorted = [...new Set(requestIds)].sort();
   for (const part of chunks(sorted, ROWS_PER_STATEMENT)) {
     const list = placeholders(part.length);
-    if (ctx.dialect !== 'mysql') {
-      // PostgreSQL locks the rows in request-id order first, as the MySQL path does: no lock cycle between claims.
+    if (ctx.sql.deleteReturning) {
+      // Rows locked in request-id order, as on MySQL below: no lock cycle between claims. PostgreSQL locks them in
+      // an ordered select first; MariaDB's DELETE walks the IN list's values through the unique index in order.
       const rows = ctx.dialect === 'postgres' ? `select request_id from quota_reservations where request_id in (${list}) order by request_id for update` : list;
       const deleted = await ctx.sql.run<{ request_id: string }>(trx, `delete from quota_reservations where request_id in (${rows}) returning request_id`, part);
       for (const row of deleted.rows) open.add(row.request_id);

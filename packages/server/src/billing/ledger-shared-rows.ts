@@ -10,8 +10,9 @@ import type { Database } from '../storage/schema.js';
  * statements in between are what serialises a cluster. On PostgreSQL a busy key's batch (one key, one user, one
  * channel, balances that plainly cover it) needs one statement (writeIfCovered); any other batch two: one locks the
  * limited keys and then the users (ascending id) and reads their balances, one writes every key, user and channel
- * row of the batch (data-modifying CTEs over VALUES lists). MySQL and SQLite run one statement per table and row
- * (MySQL has no writable CTE; SQLite has one writer and no waits).
+ * row of the batch (data-modifying CTEs over VALUES lists). MySQL writes a batch of one user in one multi-table
+ * UPDATE (writeJoined), otherwise, as SQLite always does, one statement per table and row (MySQL has no writable
+ * CTE; SQLite has one writer and no waits).
  */
 
 /** One key's or user's change in a batch: the balance moves by `delta`; the counters go up. */
@@ -88,7 +89,8 @@ function rowsToWrite(changes: SharedChanges) {
 
 /** Writes the batch's changes to keys, users and channels (in that order, each by ascending id). */
 export async function writeSharedRows(sql: RawSql, tokens: TokenBalances, trx: Transaction<Database>, changes: SharedChanges, accessed: number): Promise<void> {
-  const { keys, users, channels } = rowsToWrite(changes);
+  const rows = rowsToWrite(changes);
+  const { keys, users, channels } = rows;
   // One statement when its rows cannot wait on each other in a cycle: the key and user rows are locked already (or,
   // for an unlimited key, covered by its user's lock), and a single channel row is the last lock taken. Several
   // channels, or a key seen both limited and unlimited (changed mid-flight), take the statements one by one.
@@ -98,7 +100,9 @@ export async function writeSharedRows(sql: RawSql, tokens: TokenBalances, trx: T
     await writeInOneStatement(sql, trx, keys, users, channels, accessed);
     return;
   }
-  for (const t of keys) {
+  const joined = sql.dialect === 'mysql' ? await writeJoined(sql, tokens, trx, rows, accessed) : 'none';
+  if (joined === 'all') return;
+  for (const t of joined === 'key' ? [] : keys) {
     if (t.unlimited) await tokens.settleUnlimited(trx, t.id, t.charged, t.count, accessed);
     else if (t.settled) await tokens.settleLimited(trx, t.id, t.delta, t.charged, t.count, accessed);
     else await tokens.take(trx, t.id, -t.delta);
@@ -113,6 +117,57 @@ export async function writeSharedRows(sql: RawSql, tokens: TokenBalances, trx: T
   }
 }
 
+
+/**
+ * MySQL and MariaDB, a batch of one user (the busy key's): its user row, its channel's and its key's in one
+ * multi-table UPDATE instead of one statement each. Only where the order in which MySQL carries out the assignments
+ * cannot matter (it gives none for a multi-table UPDATE): each one reads only its own column, so a limited key whose
+ * settlement may set "exhausted" (that expression reads remain_quota) is written first on its own, as before. The
+ * key and user rows are locked already (an unlimited key is covered by its user's lock), and the channel's is the
+ * last lock taken, as on every other path. The UPDATE is a join: if one of its rows is gone (a channel deleted
+ * meanwhile) it changes nothing, and the rows are written one by one instead. Answers what it wrote: 'all', only the
+ * limited key ('key'), or nothing.
+ */
+async function writeJoined(sql: RawSql, tokens: TokenBalances, trx: Transaction<Database>, rows: ReturnType<typeof rowsToWrite>, accessed: number): Promise<'all' | 'key' | 'none'> {
+  const { keys, users, channels } = rows;
+  if (users.length !== 1 || keys.length > 1 || channels.length > 1) return 'none';
+  const [key] = keys;
+  const [user] = users;
+  const [channel] = channels;
+  const joinedKey = key && (key.unlimited || !key.settled) ? key : undefined;
+  if (!joinedKey && !channel) return 'none';
+  const tables: string[] = [];
+  const sets: string[] = [];
+  const parameters: unknown[] = [];
+  const ids: number[] = [];
+  if (joinedKey) {
+    tables.push('tokens t');
+    if (joinedKey.unlimited) {
+      sets.push('t.used_quota = t.used_quota + ?', 't.request_count = t.request_count + ?', 't.accessed_time = ?');
+      parameters.push(joinedKey.charged, joinedKey.count, accessed);
+    } else {
+      sets.push('t.remain_quota = t.remain_quota + ?');
+      parameters.push(joinedKey.delta);
+    }
+    ids.push(joinedKey.id);
+  }
+  tables.push('users u');
+  sets.push('u.quota = u.quota + ?', 'u.used_quota = u.used_quota + ?', 'u.request_count = u.request_count + ?');
+  parameters.push(user.delta, user.charged, user.count);
+  ids.push(user.id);
+  if (channel) {
+    tables.push('channels c');
+    sets.push('c.used_quota = c.used_quota + ?', 'c.request_count = c.request_count + ?', 'c.usage_anomalies = c.usage_anomalies + ?');
+    parameters.push(channel.charged, channel.count, channel.anomalies);
+    ids.push(channel.id);
+  }
+  const where = tables.map((table) => `${table.slice(-1)}.id = ?`).join(' and ');
+  // A limited key whose settlement may exhaust it goes first, on its own (the ledger's lock order: keys first).
+  if (key && !joinedKey) await tokens.settleLimited(trx, key.id, key.delta, key.charged, key.count, accessed);
+  const matched = await sql.changes(trx, `update ${tables.join(', ')} set ${sets.join(', ')} where ${where}`, [...parameters, ...ids]);
+  if (matched === tables.length) return 'all';
+  return key && !joinedKey ? 'key' : 'none';
+}
 
 /**
  * PostgreSQL, when the balances plainly cover the batch: every key, user and channel row in one statement, with no

@@ -44,6 +44,28 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
     expect(logs.map((l) => [l.type, Number(l.quota)])).toEqual([[2, 120]]);
   });
 
+  it('a settlement on a channel deleted meanwhile still charges the key and the user; on a live channel all three rows move', async () => {
+    const channelId = await seedChannel(storage, { key: 'gone-test', baseUrl: 'http://127.0.0.1:9', models: 'm' });
+    for (const unlimited of [true, false]) {
+      for (const channel of [channelId, 987_654]) {
+        const token = await seedToken(storage, userId, { remain_quota: 1000, unlimited });
+        const before = await balances(token.id);
+        const channelBefore = await storage.db.selectFrom('channels').select(['used_quota', 'request_count']).where('id', '=', channelId).executeTakeFirstOrThrow();
+        const reservation = await ledger.reserve({ requestId: `gone-${token.id}`, userId, tokenId: token.id, unlimited, amount: 100 });
+        expect(await ledger.settle(reservation, { cost: 40, channelId: channel, usage: { model: 'm', promptTokens: 1, completionTokens: 1, cachedTokens: 0, reasoningTokens: 0, latencyMs: 1, failed: false } })).toBe(40);
+        const after = await balances(token.id);
+        expect(after.user.quota).toBe(before.user.quota - 40);
+        expect(after.user.used_quota).toBe(before.user.used_quota + 40);
+        expect(after.user.request_count).toBe(before.user.request_count + 1);
+        expect(after.token.used_quota).toBe(40);
+        expect(after.token.request_count).toBe(1);
+        expect(after.token.remain_quota).toBe(unlimited ? 1000 : 960);
+        const channelAfter = await storage.db.selectFrom('channels').select(['used_quota', 'request_count']).where('id', '=', channelId).executeTakeFirstOrThrow();
+        expect([Number(channelAfter.used_quota) - Number(channelBefore.used_quota), channelAfter.request_count - channelBefore.request_count]).toEqual(channel === channelId ? [40, 1] : [0, 0]);
+      }
+    }
+  });
+
   it('refuses a reservation beyond the token or the user balance, changing nothing', async () => {
     const token = await seedToken(storage, userId, { remain_quota: 50 });
     await expect(ledger.reserve({ requestId: `big-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 51 })).rejects.toBeInstanceOf(InsufficientQuotaError);

@@ -108,6 +108,7 @@ export class QuotaLedger {
       const statements = this.sql.statements;
       const lockSeconds = this.sql.lockSeconds;
       try {
+        await this.sql.detectServer(this.db);
         outcomes = await this.transaction((trx) => this.apply(trx, batch, (crossings = [])));
         this.onCommit?.(batch.length, (performance.now() - started) / 1000, this.sql.statements - statements, this.sql.lockSeconds - lockSeconds);
       } catch {

@@ -48,7 +48,9 @@ export class RawSql {
    * with the wait (the ledger reports it per batch: ledger_lock_wait_seconds).
    */
   lockSeconds = 0;
-  constructor(readonly dialect: Dialect) {}
+  constructor(readonly dialect: Dialect) {
+    this.deleteReturning = dialect !== 'mysql';
+  }
 
   /** Whether a statement locks rows every instance shares (a busy key's, user's or channel's). */
   private locksSharedRows(source: string): boolean {
@@ -60,6 +62,22 @@ export class RawSql {
     }
     return locks;
   }
+
+  /**
+   * Whether a DELETE can return the rows it removed: PostgreSQL and SQLite, and MariaDB (10.0.5 and later) but not
+   * MySQL, which share a dialect here: set from the server's version (`detectServer`) before it is relied on.
+   */
+  deleteReturning: boolean;
+
+  /** Asks a MySQL-dialect server whether it is MariaDB (deleteReturning); once, the first time. */
+  async detectServer(executor: Executor): Promise<void> {
+    if (this.dialect !== 'mysql' || this.detected) return;
+    const { rows } = await executor.executeQuery<{ v: string }>(CompiledQuery.raw('select version() as v', []));
+    this.deleteReturning = /mariadb/i.test(String(rows[0]?.v ?? ''));
+    this.detected = true;
+  }
+
+  private detected = false;
 
   /** Whether an UPDATE can return the rows it changed (PostgreSQL and SQLite; MySQL and MariaDB cannot). */
   get updateReturning(): boolean {
