@@ -27,6 +27,8 @@ export interface BatchContext {
   instanceId: string;
   /** The low-quota reminder threshold (0: reminders off). */
   threshold: number;
+  /** Decide from the locked balances without trying writeIfCovered first (it threw NotCovered for this batch). */
+  careful: boolean;
 }
 
 const RESERVATION_COLUMNS: Array<[string, ColumnKind]> = [
@@ -108,7 +110,7 @@ export async function applyBatch(ctx: BatchContext, trx: Transaction<Database>, 
   await ctx.sql.runAll(trx, [...reservationStatements(ctx, claims), ...(needsBalances ? [] : recordStatements(ctx, charges, accessed))]);
 
   // The shared rows from here to COMMIT. On PostgreSQL, when the balances plainly cover the batch, one statement.
-  if (!needsBalances) {
+  if (!needsBalances && !ctx.careful) {
     const covered = await writeIfCovered(ctx.sql, trx, settlementChanges(charges), takenInFull(claims), accessed);
     if (covered) {
       for (const c of charges) outcomes[c.i] = c.charged;

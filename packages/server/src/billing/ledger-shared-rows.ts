@@ -176,10 +176,11 @@ async function writeJoined(sql: RawSql, tokens: TokenBalances, trx: Transaction<
  * (after the settlements' refunds), which is exactly when every reservation, deciding in queue order, would get
  * all it asked for. Only for a batch of at most one key, one user and one channel (the busy key this is for): the
  * statement then locks them in the ledger's order, as every other batch does; with several rows of one table the
- * order in which a statement meets them is the plan's, not the ids'. If a row is not covered (or missing, or the
- * statement fails), the statement is undone to a savepoint and the batch takes the careful way: lockBalances,
- * decisions in memory, writeSharedRows. Answers the users' quota after the batch and what the
- * reservations took from each user, or undefined when it wrote nothing.
+ * order in which a statement meets them is the plan's, not the ids'. If a row is not covered (or missing), it throws
+ * NotCovered: the ledger undoes the whole transaction and runs the batch again the careful way (lockBalances,
+ * decisions in memory, writeSharedRows). That costs the batch's first statements twice, but only for a balance
+ * running out; a savepoint to undo this statement alone would cost every batch a round trip. Answers the users'
+ * quota after the batch and what the reservations took from each user, or undefined when it cannot be used here.
  */
 export async function writeIfCovered(
   sql: RawSql,
@@ -201,18 +202,17 @@ export async function writeIfCovered(
   const { keys, users, channels } = rowsToWrite(all);
   if (Math.max(keys.length, users.length, channels.length) > 1) return undefined;
   if (keys.length + users.length + channels.length === 0) return { users: new Map(), taken: taken.users };
-  await sql.run(trx, 'savepoint shared_rows', []);
-  try {
-    const rows = await writeInOneStatement(sql, trx, keys, users, channels, accessed, taken);
-    const count = (kind: string) => rows.filter((row) => row.kind === kind).length;
-    if (count('k') === keys.length && count('u') === users.length && count('c') === channels.length) {
-      return { users: new Map(rows.filter((row) => row.kind === 'u').map((row) => [Number(row.id), Number(row.balance)])), taken: taken.users };
-    }
-  } catch {
-    // Undone below; the careful way decides.
+  const rows = await writeInOneStatement(sql, trx, keys, users, channels, accessed, taken);
+  const count = (kind: string) => rows.filter((row) => row.kind === kind).length;
+  if (count('k') !== keys.length || count('u') !== users.length || count('c') !== channels.length) throw new NotCovered();
+  return { users: new Map(rows.filter((row) => row.kind === 'u').map((row) => [Number(row.id), Number(row.balance)])), taken: taken.users };
+}
+
+/** writeIfCovered wrote part of the batch's rows: its transaction is to be undone and the batch run the careful way. */
+export class NotCovered extends Error {
+  constructor() {
+    super('a balance does not plainly cover the batch');
   }
-  await sql.run(trx, 'rollback to savepoint shared_rows', []);
-  return undefined;
 }
 
 const rowsOf = (count: number, types: string[]) =>

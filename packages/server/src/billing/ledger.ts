@@ -5,6 +5,7 @@ import { LogsRepository } from '../storage/repositories/logs.js';
 import { TokenBalances } from '../storage/repositories/tokens.js';
 import type { Database } from '../storage/schema.js';
 import { applyBatch, type Crossings, type Job, type Outcome } from './ledger-batch.js';
+import { NotCovered } from './ledger-shared-rows.js';
 import type { Claim } from './ledger-reservations.js';
 import { InsufficientQuotaError, type Reservation, type ReserveInput, type Settlement, type Progress } from './ledger-types.js';
 import type { LowQuotaWatch } from './quota-reminder.js';
@@ -109,7 +110,11 @@ export class QuotaLedger {
       const lockSeconds = this.sql.lockSeconds;
       try {
         await this.sql.detectServer(this.db);
-        outcomes = await this.transaction((trx) => this.apply(trx, batch, (crossings = [])));
+        outcomes = await this.transaction((trx) => this.apply(trx, batch, (crossings = []), false)).catch((error: unknown) => {
+          // A balance the one-statement write could not take it from: the whole batch again, deciding from the balances.
+          if (error instanceof NotCovered) return this.transaction((trx) => this.apply(trx, batch, (crossings = []), true));
+          throw error;
+        });
         this.onCommit?.(batch.length, (performance.now() - started) / 1000, this.sql.statements - statements, this.sql.lockSeconds - lockSeconds);
       } catch {
         // Retry one by one below, so a single failing job cannot fail the rest of the batch.
@@ -121,7 +126,7 @@ export class QuotaLedger {
       }
       for (const job of batch) {
         const single: Crossings = [];
-        await this.transaction((trx) => this.apply(trx, [job], single)).then(
+        await this.transaction((trx) => this.apply(trx, [job], single, true)).then(
           ([outcome]) => {
             deliver(job, outcome);
             this.announce(single);
@@ -159,8 +164,8 @@ export class QuotaLedger {
     return (this.dialect === 'mysql' ? builder.setIsolationLevel('read committed') : builder).execute(work);
   }
 
-  private apply(trx: Transaction<Database>, batch: Job[], crossings: Crossings): Promise<Outcome[]> {
-    const context = { sql: this.sql, dialect: this.dialect, logs: this.logs, tokens: this.tokens, instanceId: this.instanceId, threshold: this.lowQuota?.threshold() ?? 0 };
+  private apply(trx: Transaction<Database>, batch: Job[], crossings: Crossings, careful: boolean): Promise<Outcome[]> {
+    const context = { sql: this.sql, dialect: this.dialect, logs: this.logs, tokens: this.tokens, instanceId: this.instanceId, threshold: this.lowQuota?.threshold() ?? 0, careful };
     return applyBatch(context, trx, batch, crossings);
   }
 
