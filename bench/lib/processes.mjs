@@ -93,7 +93,9 @@ export function start(command, args, { env = process.env, cwd, logFile, capture 
   const child = spawn(command, args, { env, cwd, stdio });
   if (fd !== undefined) closeSync(fd);
   children.add(child);
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  // A captured child is done when its stdout has closed too: 'exit' can come before the last of its output has
+  // been read, and a load driver's result line was then lost (wrk's JSON line: "no result line", now and then).
+  const exited = new Promise((resolve) => child.once(capture ? 'close' : 'exit', (code, signal) => resolve(code ?? signal)));
   exited.then(() => children.delete(child));
   let stdout = '';
   if (capture) child.stdout.on('data', (chunk) => (stdout += chunk));
