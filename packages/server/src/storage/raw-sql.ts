@@ -68,6 +68,7 @@ export class RawSql {
    * MySQL, which share a dialect here: set from the server's version (`detectServer`) before it is relied on.
    */
   deleteReturning: boolean;
+  private detected = false;
 
   /** Asks a MySQL-dialect server whether it is MariaDB (deleteReturning); once, the first time. */
   async detectServer(executor: Executor): Promise<void> {
@@ -76,8 +77,6 @@ export class RawSql {
     this.deleteReturning = /mariadb/i.test(String(rows[0]?.v ?? ''));
     this.detected = true;
   }
-
-  private detected = false;
 
   /** Whether an UPDATE can return the rows it changed (PostgreSQL and SQLite; MySQL and MariaDB cannot). */
   get updateReturning(): boolean {
@@ -132,13 +131,9 @@ export class RawSql {
   }
 
   private async runTogether(executor: Executor, statements: Statement[]): Promise<void> {
-    if (statements.length === 1) {
-      await this.run(executor, statements[0].text, statements[0].parameters);
-      return;
-    }
-    const parts = statements.map((s) => s.text);
-    const last = parts.pop()!;
-    await this.run(executor, `with ${parts.map((text, i) => `w${i} as (${text})`).join(', ')} ${last}`, statements.flatMap((s) => s.parameters));
+    const last = statements[statements.length - 1];
+    const ctes = statements.slice(0, -1).map((s, i) => `w${i} as (${s.text})`);
+    await this.run(executor, ctes.length > 0 ? `with ${ctes.join(', ')} ${last.text}` : last.text, statements.flatMap((s) => s.parameters));
   }
 
   /** Rows changed by an INSERT, UPDATE or DELETE. */
