@@ -147,9 +147,10 @@ async function measure(path, mocks) {
   const inspectPort = GC ? await freePort() : undefined;
   const nodeArgs = [...(SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : []), ...(GC ? [`--inspect=127.0.0.1:${inspectPort}`] : [])];
   const gateway = bare ? await startBare(dir, upstream, nodeArgs) : await startGateway({ data: { SQLITE_PATH: join(dir, 'gateway.db') }, cwd: dir, logFile: join(dir, 'gateway.log'), nodeArgs });
+  // RSS and, after a collection, the JS heap in use (KB)
   const rss = async () => {
-    if (GC) await collectGarbage(inspectPort);
-    return rssKb(gateway.pid);
+    const heapKb = GC ? await collectGarbage(inspectPort) : undefined;
+    return { kb: rssKb(gateway.pid), heapKb };
   };
   try {
     let key = 'none';
@@ -169,7 +170,8 @@ async function measure(path, mocks) {
       await sleep(3000);
     }
     const rest = SNAPSHOT ? await snapshot(gateway.pid, dir) : undefined;
-    const beforeKb = await rss();
+    const before = await rss();
+    const beforeKb = before.kb;
     const holders = [];
     const waves = [];
     let inFlight = 0;
@@ -179,10 +181,11 @@ async function measure(path, mocks) {
       inFlight += holder.inFlight;
       waves.push(await rss());
     }
-    const duringKb = waves[0];
+    const duringKb = waves[0].kb;
     const first = holders[0].inFlight;
     const result = { path: bare ? `${path} (bare)` : path, beforeKb, duringKb, inFlight: first, perStreamKb: +((duringKb - beforeKb) / Math.max(1, first)).toFixed(1) };
-    if (WAVES > 1) result.waves = waves.map((kb, i) => ({ inFlight: holders.slice(0, i + 1).reduce((n, h) => n + h.inFlight, 0), rssKb: kb, marginalKb: i === 0 ? undefined : +((kb - waves[i - 1]) / Math.max(1, holders[i].inFlight)).toFixed(1) }));
+    if (GC) result.heapPerStreamKb = +((waves[0].heapKb - before.heapKb) / Math.max(1, first)).toFixed(1);
+    if (WAVES > 1) result.waves = waves.map(({ kb }, i) => ({ inFlight: holders.slice(0, i + 1).reduce((n, h) => n + h.inFlight, 0), rssKb: kb, marginalKb: i === 0 ? undefined : +((kb - waves[i - 1].kb) / Math.max(1, holders[i].inFlight)).toFixed(1) }));
     console.log(JSON.stringify(result));
     if (SNAPSHOT) {
       const held = await snapshot(gateway.pid, dir);

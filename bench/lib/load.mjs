@@ -81,17 +81,18 @@ const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/s
  */
 export async function heldStreams(target, pid, streams, inspectPort) {
   await new Promise((r) => setTimeout(r, 1500));
-  if (inspectPort) await collectGarbage(inspectPort);
+  const heapBeforeKb = inspectPort ? await collectGarbage(inspectPort) : undefined;
   const beforeKb = rssKb(pid);
   const holder = start(process.execPath, [join(benchDir, 'driver.mjs'), JSON.stringify({ mode: 'hold', ...target, streams })], { cwd: benchDir, capture: true });
   let duringKb;
+  let heapDuringKb;
   let inFlight;
   for (;;) {
     const line = holder.output().split('\n').find((l) => l.includes('"holding"'));
     if (line) {
       inFlight = JSON.parse(line).inFlight;
       await new Promise((r) => setTimeout(r, 1000));
-      if (inspectPort) await collectGarbage(inspectPort);
+      if (inspectPort) heapDuringKb = await collectGarbage(inspectPort);
       duringKb = rssKb(pid);
       break;
     }
@@ -100,25 +101,30 @@ export async function heldStreams(target, pid, streams, inspectPort) {
   }
   await holder.exited;
   const done = parseLastJson(holder.output());
-  return { beforeKb, duringKb, inFlight, completed: done.completed, non2xx: done.non2xx, errors: done.errors, perStreamKb: (duringKb - beforeKb) / Math.max(1, inFlight) };
+  return { beforeKb, duringKb, inFlight, completed: done.completed, non2xx: done.non2xx, errors: done.errors, perStreamKb: (duringKb - beforeKb) / Math.max(1, inFlight), heapPerStreamKb: inspectPort ? (heapDuringKb - heapBeforeKb) / Math.max(1, inFlight) : undefined };
 }
 
 /**
  * A full garbage collection in the process whose inspector listens on `inspectPort` (started with
  * `--inspect=127.0.0.1:<port>`): the memory phase reads RSS after one, so that garbage not yet collected (how much
- * depends on when the last collection happened to run) is not counted as what the held streams cost.
+ * depends on when the last collection happened to run) is not counted as what the held streams cost. Answers the
+ * JS heap in use right after it (KB): unlike RSS, it does not move with how many freed pages V8 and malloc happen
+ * to keep, so it is the steadier figure of the two.
  */
 export async function collectGarbage(inspectPort) {
   const [target] = await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json();
   const socket = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => {
+  const heapUsed = await new Promise((resolve, reject) => {
     socket.onopen = () => socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
     socket.onmessage = (event) => {
-      if (JSON.parse(event.data).id === 1) resolve();
+      const message = JSON.parse(event.data);
+      if (message.id === 1) socket.send(JSON.stringify({ id: 2, method: 'Runtime.evaluate', params: { expression: 'process.memoryUsage().heapUsed', returnByValue: true } }));
+      if (message.id === 2) resolve(message.result.result.value);
     };
     socket.onerror = reject;
   });
   socket.close();
   // The pages freed go back to the system shortly after the collection.
   await new Promise((r) => setTimeout(r, 500));
+  return Math.round(heapUsed / 1024);
 }

@@ -166,9 +166,9 @@ ${perPath(r, {
 
 ## 4. Memory with ${r.streams} streams in flight through the gateway (each path on a fresh gateway process, after 50 streaming requests as a warm-up)
 
-| path | RSS at rest KB | RSS with the streams held KB | streams holding their first chunk | completed afterwards | non-2xx / errors | per stream |
-|---|---|---|---|---|---|---|
-${Object.entries(r.paths).map(([name, p]) => `| ${PATHS[name].title} | ${p.memory.beforeKb} | ${p.memory.duringKb} | ${p.memory.inFlight} | ${p.memory.completed} | ${p.memory.non2xx} / ${p.memory.errors} | **${fmt(p.memory.perStreamKb, 1)} KB** |`).join('\n')}
+| path | RSS at rest KB | RSS with the streams held KB | streams holding their first chunk | completed afterwards | non-2xx / errors | per stream (RSS) | of which JS heap |
+|---|---|---|---|---|---|---|---|
+${Object.entries(r.paths).map(([name, p]) => `| ${PATHS[name].title} | ${p.memory.beforeKb} | ${p.memory.duringKb} | ${p.memory.inFlight} | ${p.memory.completed} | ${p.memory.non2xx} / ${p.memory.errors} | **${fmt(p.memory.perStreamKb, 1)} KB** | ${p.memory.heapPerStreamKb === undefined ? '–' : `${fmt(p.memory.heapPerStreamKb, 1)} KB`} |`).join('\n')}
 
 ## Money check of the single instance above
 
