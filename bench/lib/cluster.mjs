@@ -96,7 +96,8 @@ const METRICS_TOKEN = 'bench-metrics';
 
 /**
  * The ledger's statements, commits and jobs over every instance (their /metrics), counted from the start of the
- * measured load: each statement is a round trip on PostgreSQL, and each commit two more (BEGIN and COMMIT).
+ * measured load: each statement is a round trip on PostgreSQL and MySQL, BEGIN and COMMIT included (a PostgreSQL batch
+ * run as one statement has neither).
  */
 async function ledgerCounts(gateways) {
   const total = { statements: 0, commits: 0, jobs: 0, lockSeconds: 0 };
@@ -195,7 +196,7 @@ async function measureSetup({ label, instances, storage, openaiMock, connections
     const statements = after.statements - before.statements;
     const commits = after.commits - before.commits;
     const jobs = after.jobs - before.jobs;
-    load.ledger = { statementsPerCommit: statements / commits, jobsPerCommit: jobs / commits, roundTripsPerRequest: (2 * (statements + 2 * commits)) / jobs };
+    load.ledger = { statementsPerCommit: statements / commits, jobsPerCommit: jobs / commits, roundTripsPerRequest: (2 * statements) / jobs };
     // Per request served (a request is two jobs): the row-lock wait PostgreSQL saw, and the time the ledger spent in
     // its row-locking statements (that wait plus the statements themselves).
     const requests = jobs / 2;
@@ -218,13 +219,19 @@ async function measureSetup({ label, instances, storage, openaiMock, connections
   }
 }
 
+/** The setups in order; `CLUSTER_SETUPS=2,3` (for development) runs only those (1-based), e.g. to compare builds. */
+const SETUPS = [
+  { label: 'SQLite, 1 instance', instances: 1, storage: async () => ({ kind: 'sqlite' }) },
+  { label: 'PostgreSQL + Redis, 1 instance', instances: 1, storage: () => freshPostgres('single') },
+  { label: 'PostgreSQL + Redis, 3 instances', instances: 3, storage: () => freshPostgres('cluster') },
+  { label: 'MariaDB + Redis, 1 instance', instances: 1, storage: () => freshMysql('single') },
+  { label: 'MariaDB + Redis, 3 instances', instances: 3, storage: () => freshMysql('cluster') },
+];
+
 export async function clusterRun({ openaiMock, connections, seconds, rate, log }) {
   const common = { openaiMock, connections, seconds, rate, log };
+  const chosen = process.env.CLUSTER_SETUPS ? process.env.CLUSTER_SETUPS.split(',').map((n) => SETUPS[Number(n) - 1]) : SETUPS;
   const results = [];
-  results.push(await measureSetup({ ...common, label: 'SQLite, 1 instance', instances: 1, storage: { kind: 'sqlite' } }));
-  results.push(await measureSetup({ ...common, label: 'PostgreSQL + Redis, 1 instance', instances: 1, storage: await freshPostgres('single') }));
-  results.push(await measureSetup({ ...common, label: 'PostgreSQL + Redis, 3 instances', instances: 3, storage: await freshPostgres('cluster') }));
-  results.push(await measureSetup({ ...common, label: 'MariaDB + Redis, 1 instance', instances: 1, storage: await freshMysql('single') }));
-  results.push(await measureSetup({ ...common, label: 'MariaDB + Redis, 3 instances', instances: 3, storage: await freshMysql('cluster') }));
+  for (const { label, instances, storage } of chosen) results.push(await measureSetup({ ...common, label, instances, storage: await storage() }));
   return results;
 }
