@@ -68,12 +68,13 @@ if (data.METRICS_TOKEN) {
     const count = value(`${metric}_count`);
     console.log(`${metric}: ${count} commits, mean ${(value(`${metric}_sum`) / count).toFixed(4)}; ${lines.filter((l) => l.startsWith(`${metric}_bucket`)).map((l) => `${/le="([^"]+)"/.exec(l)[1]}:${l.split(' ').pop()}`).join(' ')}`);
   }
-  // Round trips: every statement of a ledger transaction is one on PostgreSQL (plus BEGIN and COMMIT per batch).
+  // Round trips: every statement of a ledger batch is one on PostgreSQL, BEGIN and COMMIT included (a batch run as one
+  // statement has neither).
   // A non-stream request is two jobs (its reservation and its settlement).
   const statements = Number(/^ledger_statements_total (\S+)$/m.exec(text)?.[1]);
   const jobs = value('ledger_batch_jobs_sum');
   const commits = value('ledger_batch_jobs_count');
-  console.log(`ledger round trips: ${statements} statements in ${commits} commits: ${(statements / commits).toFixed(1)} per commit (+2 for BEGIN and COMMIT), ${((2 * (statements + 2 * commits)) / jobs).toFixed(2)} per request (reservation + settlement, BEGIN/COMMIT included)`);
+  console.log(`ledger round trips: ${statements} statements in ${commits} commits: ${(statements / commits).toFixed(1)} per commit, ${((2 * statements) / jobs).toFixed(2)} per request (reservation + settlement; BEGIN and COMMIT included)`);
 }
 await gateway.stop();
 // Only the samples taken since the load started count: start-up (module loading, migrations) is not the relay.

@@ -74,7 +74,7 @@ function clusterSection(r) {
   const rows = r.cluster.map((c) => {
     const worst = (key) => Math.max(...c.load.each.map((e) => e[key]));
     const ledger = c.load.ledger;
-    return `| ${c.label} | ${fmt(c.load.rps, 0)} | ${fmt(worst('p50'), 1)} / ${fmt(worst('p99'), 1)} | ${fmt(c.latency.p50, 3)} / ${fmt(c.latency.p99, 3)} | ${fmt(c.latency.rps, 0)} | ${c.load.non2xx + c.latency.non2xx} / ${c.load.errors + c.latency.errors} | ${ledger ? `${fmt(ledger.roundTripsPerRequest, 2)} (${fmt(ledger.statementsPerCommit, 1)} + 2 per commit of ${fmt(ledger.jobsPerCommit, 1)} jobs)` : '–'} | ${lockWait(c.load.lockWait)} | ${c.money.ok ? 'adds up' : '**does NOT add up**'} |`;
+    return `| ${c.label} | ${fmt(c.load.rps, 0)} | ${fmt(worst('p50'), 1)} / ${fmt(worst('p99'), 1)} | ${fmt(c.latency.p50, 3)} / ${fmt(c.latency.p99, 3)} | ${fmt(c.latency.rps, 0)} | ${c.load.non2xx + c.latency.non2xx} / ${c.load.errors + c.latency.errors} | ${ledger ? `${fmt(ledger.roundTripsPerRequest, 2)} (${fmt(ledger.statementsPerCommit, 1)} per commit of ${fmt(ledger.jobsPerCommit, 1)} jobs, BEGIN and COMMIT included)` : '–'} | ${lockWait(c.load.lockWait)} | ${c.money.ok ? 'adds up' : '**does NOT add up**'} |`;
   });
   const money = r.cluster.map((c) => {
     const f = c.money.figures;

@@ -121,6 +121,7 @@ export async function createContext(config: Config): Promise<AppContext> {
   // included) left open is settled now, and every few seconds from now on by whichever instance holds the job.
   const node = new ClusterNode(redis ? new RedisLeaseStore(redis) : new SqlLeaseStore(storage.db), instanceId, reportError);
   await node.start();
+  ledger.runAloneWhile(() => node.alone);
   const takeover = new Takeover(storage.db, ledger, options, (id) => node.isAlive(id));
   await takeover.run();
   node.every('takeover', TAKEOVER_INTERVAL_MS, () => takeover.run());

@@ -186,10 +186,31 @@ export async function writeIfCovered(
   sql: RawSql,
   trx: Transaction<Database>,
   changes: SharedChanges,
-  taken: { keys: Map<number, number>; users: Map<number, number> },
+  taken: Taken,
   accessed: number,
 ): Promise<{ users: Map<number, number>; taken: Map<number, number> } | undefined> {
   if (sql.dialect !== 'postgres') return undefined;
+  const rows = coveredRows(changes, taken);
+  if (!rows) return undefined;
+  const { keys, users, channels } = rows;
+  if (keys.length + users.length + channels.length === 0) return { users: new Map(), taken: taken.users };
+  const written = await writeInOneStatement(sql, trx, keys, users, channels, accessed, taken);
+  const count = (kind: string) => written.filter((row) => row.kind === kind).length;
+  if (count('k') !== keys.length || count('u') !== users.length || count('c') !== channels.length) throw new NotCovered();
+  return { users: userBalances(written), taken: taken.users };
+}
+
+/** What the reservations of a batch take if each gets all it asked for: per limited key and per user. */
+export interface Taken {
+  keys: Map<number, number>;
+  users: Map<number, number>;
+}
+
+/**
+ * The rows a batch writes when every reservation is taken in full (the settlements' changes with what the
+ * reservations take added), or undefined when there is more than one row of a table (writeIfCovered's limit).
+ */
+export function coveredRows(changes: SharedChanges, taken: Taken): ReturnType<typeof rowsToWrite> | undefined {
   const all: SharedChanges = { keys: new Map(changes.keys), users: new Map(changes.users), channels: changes.channels };
   for (const [id, amount] of taken.keys) {
     const row = { ...(all.keys.get(`${id}:0`) ?? { delta: 0, charged: 0, count: 0, settled: false }) };
@@ -199,13 +220,13 @@ export async function writeIfCovered(
     const row = { ...(all.users.get(id) ?? { delta: 0, charged: 0, count: 0, settled: false }) };
     all.users.set(id, { ...row, delta: row.delta - amount });
   }
-  const { keys, users, channels } = rowsToWrite(all);
-  if (Math.max(keys.length, users.length, channels.length) > 1) return undefined;
-  if (keys.length + users.length + channels.length === 0) return { users: new Map(), taken: taken.users };
-  const rows = await writeInOneStatement(sql, trx, keys, users, channels, accessed, taken);
-  const count = (kind: string) => rows.filter((row) => row.kind === kind).length;
-  if (count('k') !== keys.length || count('u') !== users.length || count('c') !== channels.length) throw new NotCovered();
-  return { users: new Map(rows.filter((row) => row.kind === 'u').map((row) => [Number(row.id), Number(row.balance)])), taken: taken.users };
+  const rows = rowsToWrite(all);
+  return Math.max(rows.keys.length, rows.users.length, rows.channels.length) > 1 ? undefined : rows;
+}
+
+/** The users' balances among the rows sharedRowsStatement's selects answer. */
+export function userBalances(rows: Array<{ kind: string; id: number; balance: number }>): Map<number, number> {
+  return new Map(rows.filter((row) => row.kind === 'u').map((row) => [Number(row.id), Number(row.balance)]));
 }
 
 /** writeIfCovered wrote part of the batch's rows: its transaction is to be undone and the batch run the careful way. */
@@ -229,30 +250,46 @@ const rowsOf = (count: number, types: string[]) =>
 async function writeInOneStatement(
   sql: RawSql,
   trx: Transaction<Database>,
-  keys: Array<{ id: number; unlimited: boolean } & RowChange>,
-  users: Array<{ id: number } & RowChange>,
-  channels: Array<{ id: number } & ChannelChange>,
+  keys: RowsToWrite['keys'],
+  users: RowsToWrite['users'],
+  channels: RowsToWrite['channels'],
   accessed: number,
-  takenFrom: { keys: Map<number, number>; users: Map<number, number> } = { keys: new Map(), users: new Map() },
+  takenFrom: Taken = { keys: new Map(), users: new Map() },
 ): Promise<Array<{ kind: string; id: number; balance: number }>> {
-  const parts: string[] = [];
+  const { ctes, selects, parameters } = sharedRowsStatement({ keys, users, channels }, accessed, takenFrom);
+  const result = await sql.run<{ kind: string; id: number; balance: number }>(trx, `with ${ctes.join(', ')} ${selects.join(' union all ')}`, parameters);
+  return result.rows;
+}
+
+type RowsToWrite = ReturnType<typeof rowsToWrite>;
+
+/**
+ * The parts of writeInOneStatement's statement, for a caller that adds its own: the data-modifying CTEs (k, u, c),
+ * their parameters, and the selects that read them, in the order that locks the rows in the ledger's order. A
+ * caller that claims reservations in the same statement (whose CTEs all see the rows as they were before it) names
+ * them in `claimed`, so that a key whose last request in flight is one of them can still be found exhausted; a key
+ * the batch reserves from (`takenFrom`) has a request in flight and is never exhausted, whether or not the statement
+ * can see its new reservation row.
+ */
+export function sharedRowsStatement({ keys, users, channels }: RowsToWrite, accessed: number, takenFrom: Taken, claimed: string[] = []): { ctes: string[]; selects: string[]; parameters: unknown[] } {
+  const ctes: string[] = [];
   const selects: string[] = [];
   const parameters: unknown[] = [];
   if (keys.length > 0) {
-    parts.push(
+    ctes.push(
       `k as (update tokens set ` +
-        `status = case when v.settled and not v.unlimited and tokens.remain_quota + v.delta <= 0 and tokens.status = ? and not exists (select 1 from quota_reservations r where r.token_id = tokens.id and r.amount > 0) then ? else tokens.status end, ` +
+        `status = case when v.settled and not v.unlimited and v.taken = 0 and tokens.remain_quota + v.delta <= 0 and tokens.status = ? and not exists (select 1 from quota_reservations r where r.token_id = tokens.id and r.amount > 0 and r.request_id <> all(?::text[])) then ? else tokens.status end, ` +
         `remain_quota = tokens.remain_quota + v.delta, used_quota = tokens.used_quota + v.charged, request_count = tokens.request_count + v.count, ` +
         `accessed_time = case when v.unlimited or (v.settled and v.count > 0) then ? else tokens.accessed_time end ` +
         `from (values ${rowsOf(keys.length, ['bigint', 'bigint', 'bigint', 'bigint', 'boolean', 'boolean', 'bigint'])}) as v(id, delta, charged, count, settled, unlimited, taken) ` +
         `where tokens.id = v.id and (v.taken = 0 or tokens.remain_quota + v.delta >= 0) returning tokens.id, tokens.remain_quota)`,
     );
     selects.push(`select 'k' as kind, id, remain_quota as balance from k`);
-    parameters.push(TokenStatus.Enabled, TokenStatus.Exhausted, accessed);
+    parameters.push(TokenStatus.Enabled, claimed, TokenStatus.Exhausted, accessed);
     for (const t of keys) parameters.push(t.id, t.unlimited ? 0 : t.delta, t.unlimited || t.settled ? t.charged : 0, t.unlimited || t.settled ? t.count : 0, t.settled, t.unlimited, t.unlimited ? 0 : (takenFrom.keys.get(t.id) ?? 0));
   }
   if (users.length > 0) {
-    parts.push(
+    ctes.push(
       `u as (update users set quota = users.quota + v.delta, used_quota = users.used_quota + v.charged, request_count = users.request_count + v.count ` +
         `from (values ${rowsOf(users.length, ['bigint', 'bigint', 'bigint', 'bigint', 'bigint'])}) as v(id, delta, charged, count, taken) ` +
         `where users.id = v.id and (v.taken = 0 or users.quota + v.delta >= 0) returning users.id, users.quota)`,
@@ -261,7 +298,7 @@ async function writeInOneStatement(
     for (const t of users) parameters.push(t.id, t.delta, t.charged, t.count, takenFrom.users.get(t.id) ?? 0);
   }
   if (channels.length > 0) {
-    parts.push(
+    ctes.push(
       `c as (update channels set used_quota = channels.used_quota + v.charged, request_count = channels.request_count + v.count, usage_anomalies = channels.usage_anomalies + v.anomalies ` +
         `from (values ${rowsOf(channels.length, ['bigint', 'bigint', 'bigint', 'bigint'])}) as v(id, charged, count, anomalies) where channels.id = v.id returning channels.id)`,
     );
@@ -271,6 +308,5 @@ async function writeInOneStatement(
   // The rows are written (and so locked) in the order the final select reads the CTEs: the ledger's lock order,
   // limited keys before users, an unlimited key after its user (every other batch writing it holds that user's row).
   if (keys.length > 0 && keys.every((t) => t.unlimited) && users.length > 0) selects.splice(0, 2, selects[1], selects[0]);
-  const result = await sql.run<{ kind: string; id: number; balance: number }>(trx, `with ${parts.join(', ')} ${selects.join(' union all ')}`, parameters);
-  return result.rows;
+  return { ctes, selects, parameters };
 }

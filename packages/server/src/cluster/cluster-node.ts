@@ -14,6 +14,8 @@ export class ClusterNode {
   private readonly held = new Set<string>();
   private readonly taking = new Set<Promise<boolean>>();
   private stopped = false;
+  /** Whether no other instance was alive at the last heartbeat. */
+  private soleInstance = true;
 
   constructor(
     private readonly leases: LeaseStore,
@@ -25,6 +27,14 @@ export class ClusterNode {
   async start(): Promise<void> {
     await this.beat();
     this.repeat(HEARTBEAT_MS, () => this.beat());
+  }
+
+  /**
+   * Whether this instance was the only one alive at its last heartbeat (true until it has looked, and when it cannot
+   * look: it only chooses how the ledger batches, never what is charged).
+   */
+  get alone(): boolean {
+    return this.soleInstance;
   }
 
   async isAlive(instanceId: string): Promise<boolean> {
@@ -64,6 +74,10 @@ export class ClusterNode {
   private async beat(): Promise<void> {
     if (this.stopped) return;
     await this.take(`instance:${this.instanceId}`, INSTANCE_TTL_MS).catch((error: unknown) => this.onError(error, 'instance lease'));
+    await this.leases.liveInstances().then(
+      (n) => (this.soleInstance = n <= 1),
+      (error: unknown) => this.onError(error, 'instance count'),
+    );
   }
 
   /**

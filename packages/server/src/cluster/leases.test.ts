@@ -16,8 +16,45 @@ const stores: Array<{ name: string; open(): Promise<{ store: LeaseStore; close()
   },
 }));
 if (redis) stores.push({ name: 'redis', open: async () => ({ store: new RedisLeaseStore(redis), close: async () => undefined }) });
+// For counting instances: a namespace of its own, as every deployment has (its keys carry its cluster id).
+if (redisUrl) {
+  stores.push({
+    name: 'redis, a namespace of its own',
+    open: async () => {
+      const own = new Redis(redisUrl, { keyPrefix: `mr:test-${Math.random()}:` });
+      return { store: new RedisLeaseStore(own), close: async () => own.disconnect() };
+    },
+  });
+}
 
-describe.each(stores)('$name leases', ({ open }) => {
+describe.each(stores)('$name leases', ({ name: storeName, open }) => {
+  it.skipIf(storeName === 'redis')('counts the instances alive: taken and renewed count, other leases do not, released or expired ones no longer; a node knows whether it is alone', async () => {
+    const { store, close } = await open();
+    try {
+      expect(await store.liveInstances()).toBe(0);
+      expect(await store.acquire('instance:a', 'a', 400)).toBe(true);
+      expect(await store.acquire('instance:b', 'b', 400)).toBe(true);
+      expect(await store.acquire('instance:a', 'a', 400)).toBe(true);
+      expect(await store.acquire('job:x', 'a', 400)).toBe(true);
+      expect(await store.liveInstances()).toBe(2);
+      await store.release('instance:b', 'b');
+      expect(await store.liveInstances()).toBe(1);
+      await new Promise((r) => setTimeout(r, 450));
+      expect(await store.liveInstances()).toBe(0);
+      const first = new ClusterNode(store, 'first');
+      const second = new ClusterNode(store, 'second');
+      await first.start();
+      expect(first.alone).toBe(true);
+      await second.start();
+      expect(second.alone).toBe(false);
+      await first.stop();
+      await second.stop();
+      expect(await store.liveInstances()).toBe(0);
+    } finally {
+      await close();
+    }
+  });
+
   it('one holder at a time; renewable by its holder; free again when it expires or is released', async () => {
     const { store, close } = await open();
     const name = `test:${Date.now()}:${Math.random()}`;
@@ -81,6 +118,7 @@ describe.each(stores)('$name leases', ({ open }) => {
       },
       release: (name, holder) => store.release(name, holder),
       isHeld: (name) => store.isHeld(name),
+      liveInstances: () => store.liveInstances(),
     };
     const job = `job-${Math.random()}`;
     const node = new ClusterNode(slow, `slow-${Math.random()}`);

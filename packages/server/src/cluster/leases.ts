@@ -14,6 +14,8 @@ export interface LeaseStore {
   release(name: string, holder: string): Promise<void>;
   /** Whether anyone holds `name` now. */
   isHeld(name: string): Promise<boolean>;
+  /** How many instances hold their instance lease (`instance:<id>`, taken with acquire) now. */
+  liveInstances(): Promise<number>;
 }
 
 const PREFIX = 'mr:lease:';
@@ -26,20 +28,33 @@ if current then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`;
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+/** Instance leases are also scored by their expiry in one sorted set, so that the live ones can be counted. */
+const INSTANCES = 'instances';
+const INSTANCE = 'instance:';
 
 export class RedisLeaseStore implements LeaseStore {
   constructor(private readonly redis: Redis) {}
 
   async acquire(name: string, holder: string, ttlMs: number): Promise<boolean> {
-    return (await this.redis.eval(ACQUIRE, 1, PREFIX + name, holder, String(Math.max(1, Math.round(ttlMs))))) === 1;
+    const ttl = Math.max(1, Math.round(ttlMs));
+    const taken = (await this.redis.eval(ACQUIRE, 1, PREFIX + name, holder, String(ttl))) === 1;
+    if (taken && name.startsWith(INSTANCE)) await this.redis.zadd(PREFIX + INSTANCES, Date.now() + ttl, name);
+    return taken;
   }
 
   async release(name: string, holder: string): Promise<void> {
-    await this.redis.eval(RELEASE, 1, PREFIX + name, holder);
+    const released = (await this.redis.eval(RELEASE, 1, PREFIX + name, holder)) === 1;
+    if (released && name.startsWith(INSTANCE)) await this.redis.zrem(PREFIX + INSTANCES, name);
   }
 
   async isHeld(name: string): Promise<boolean> {
     return (await this.redis.exists(PREFIX + name)) === 1;
+  }
+
+  async liveInstances(): Promise<number> {
+    const now = Date.now();
+    await this.redis.zremrangebyscore(PREFIX + INSTANCES, '-inf', now);
+    return this.redis.zcount(PREFIX + INSTANCES, `(${now}`, '+inf');
   }
 }
 
@@ -77,5 +92,15 @@ export class SqlLeaseStore implements LeaseStore {
   async isHeld(name: string): Promise<boolean> {
     const row = await this.db.selectFrom('cluster_leases').select('expires_at').where('name', '=', name).executeTakeFirst();
     return row !== undefined && Number(row.expires_at) > this.now();
+  }
+
+  async liveInstances(): Promise<number> {
+    const row = await this.db
+      .selectFrom('cluster_leases')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('name', 'like', `${INSTANCE}%`)
+      .where('expires_at', '>', this.now())
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 }

@@ -61,7 +61,7 @@ export class GatewayMetrics {
     new Gauge({ name: 'relay_in_flight_requests', help: 'Relay requests (streams included) being served now', registers, collect() { this.set(options.inFlight()); } });
     this.batchSize = new Histogram({ name: 'ledger_batch_jobs', help: 'Reservations and settlements committed per ledger transaction', buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500, 1024], registers });
     this.commitSeconds = new Histogram({ name: 'ledger_commit_seconds', help: 'Time one ledger transaction took', buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1], registers });
-    this.statements = new Counter({ name: 'ledger_statements_total', help: 'SQL statements (round trips on PostgreSQL and MySQL) of the committed ledger transactions, besides BEGIN and COMMIT', registers });
+    this.statements = new Counter({ name: 'ledger_statements_total', help: 'SQL statements (round trips on PostgreSQL and MySQL) of the committed ledger batches, BEGIN and COMMIT included', registers });
     this.lockWait = new Counter({
       name: 'ledger_lock_wait_seconds',
       help: 'Seconds the committed ledger transactions spent in statements that lock shared key, user and channel rows (waiting for other transactions, on this or another instance, plus the statements themselves)',
