@@ -94,11 +94,10 @@ export class QuotaLedger {
 
   /**
    * Asked before each batch whether it may run alone, as one statement (applyAlone); by default always. The server
-   * answers whether this instance is the only one alive. With several instances on one busy key, every instance's
-   * commits wait in turn for its rows, from the statement that locks them to the commit's flush, so that key is
-   * served faster by fewer, larger batches; and a batch grows while its predecessor commits: a transaction's round
-   * trips make larger batches than one statement does (bench/README.md, 2026-11-28 midday: three instances 763
-   * against 982 req/s with every batch alone, one instance 1,930 against 1,620).
+   * answers whether this instance is the only one alive: measured, one statement per batch made one instance faster
+   * and three instances on one busy key slower (bench/README.md, 2026-11-28 midday: one instance 1,930 against
+   * 1,620 req/s, three 763 against 982). Why three lose is not settled; not through the row locks or the batch sizes,
+   * which doubling the batches left without effect.
    */
   runAloneWhile(allowed: () => boolean): void {
     this.mayRunAlone = allowed;
