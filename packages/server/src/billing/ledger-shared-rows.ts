@@ -265,15 +265,22 @@ type RowsToWrite = ReturnType<typeof rowsToWrite>;
 
 /**
  * The parts of writeInOneStatement's statement, for a caller that adds its own: the data-modifying CTEs (k, u, c),
- * their parameters, and the selects that read them, in the order that locks the rows in the ledger's order. A
+ * their parameters, and the selects that read them with the CTEs' names, in the order that locks the rows in the
+ * ledger's order. A
  * caller that claims reservations in the same statement (whose CTEs all see the rows as they were before it) names
  * them in `claimed`, so that a key whose last request in flight is one of them can still be found exhausted; a key
  * the batch reserves from (`takenFrom`) has a request in flight and is never exhausted, whether or not the statement
  * can see its new reservation row.
  */
-export function sharedRowsStatement({ keys, users, channels }: RowsToWrite, accessed: number, takenFrom: Taken, claimed: string[] = []): { ctes: string[]; selects: string[]; parameters: unknown[] } {
+export function sharedRowsStatement(
+  { keys, users, channels }: RowsToWrite,
+  accessed: number,
+  takenFrom: Taken,
+  claimed: string[] = [],
+): { ctes: string[]; selects: string[]; names: Array<'k' | 'u' | 'c'>; parameters: unknown[] } {
   const ctes: string[] = [];
   const selects: string[] = [];
+  const names: Array<'k' | 'u' | 'c'> = [];
   const parameters: unknown[] = [];
   if (keys.length > 0) {
     ctes.push(
@@ -285,6 +292,7 @@ export function sharedRowsStatement({ keys, users, channels }: RowsToWrite, acce
         `where tokens.id = v.id and (v.taken = 0 or tokens.remain_quota + v.delta >= 0) returning tokens.id, tokens.remain_quota)`,
     );
     selects.push(`select 'k' as kind, id, remain_quota as balance from k`);
+    names.push('k');
     parameters.push(TokenStatus.Enabled, claimed, TokenStatus.Exhausted, accessed);
     for (const t of keys) parameters.push(t.id, t.unlimited ? 0 : t.delta, t.unlimited || t.settled ? t.charged : 0, t.unlimited || t.settled ? t.count : 0, t.settled, t.unlimited, t.unlimited ? 0 : (takenFrom.keys.get(t.id) ?? 0));
   }
@@ -295,6 +303,7 @@ export function sharedRowsStatement({ keys, users, channels }: RowsToWrite, acce
         `where users.id = v.id and (v.taken = 0 or users.quota + v.delta >= 0) returning users.id, users.quota)`,
     );
     selects.push(`select 'u' as kind, id, quota as balance from u`);
+    names.push('u');
     for (const t of users) parameters.push(t.id, t.delta, t.charged, t.count, takenFrom.users.get(t.id) ?? 0);
   }
   if (channels.length > 0) {
@@ -303,10 +312,14 @@ export function sharedRowsStatement({ keys, users, channels }: RowsToWrite, acce
         `from (values ${rowsOf(channels.length, ['bigint', 'bigint', 'bigint', 'bigint'])}) as v(id, charged, count, anomalies) where channels.id = v.id returning channels.id)`,
     );
     selects.push(`select 'c' as kind, id, 0 as balance from c`);
+    names.push('c');
     for (const t of channels) parameters.push(t.id, t.charged, t.count, t.anomalies);
   }
   // The rows are written (and so locked) in the order the final select reads the CTEs: the ledger's lock order,
   // limited keys before users, an unlimited key after its user (every other batch writing it holds that user's row).
-  if (keys.length > 0 && keys.every((t) => t.unlimited) && users.length > 0) selects.splice(0, 2, selects[1], selects[0]);
-  return { ctes, selects, parameters };
+  if (keys.length > 0 && keys.every((t) => t.unlimited) && users.length > 0) {
+    selects.splice(0, 2, selects[1], selects[0]);
+    names.splice(0, 2, names[1], names[0]);
+  }
+  return { ctes, selects, names, parameters };
 }

@@ -1,0 +1,99 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../test-support/databases.js';
+import { seedChannel, seedToken } from '../test-support/seed.js';
+import type { Storage } from '../storage/database.js';
+import { UsersRepository } from '../storage/repositories/users.js';
+import { QuotaLedger } from './ledger.js';
+
+// The one-statement batch of ledger-alone.ts; on SQLite and MySQL the same scenarios take the transaction.
+describe.each(testDatabases())('a batch alone on $name', (database) => {
+  let storage: Storage & { drop(): Promise<void> };
+  let userId: number;
+  beforeAll(async () => {
+    storage = await database.open();
+    userId = await new UsersRepository(storage.db).insert({
+      username: 'payer', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
+      access_token: null, quota: 10_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'PAY1', inviter_id: 0, created_at: 0,
+    });
+  });
+  afterAll(async () => {
+    await storage?.drop();
+  });
+
+  const balances = async (tokenId: number) => ({
+    user: await storage.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow(),
+    token: await storage.db.selectFrom('tokens').selectAll().where('id', '=', tokenId).executeTakeFirstOrThrow(),
+  });
+
+  it('a busy key\'s batch is one statement on PostgreSQL, no transaction: exact, exhausted only with nothing in flight; a settled reservation or a balance it cannot cover goes the careful way, nothing of the first try kept', async () => {
+    const watched = () => {
+      const ledger = new QuotaLedger(storage.db, storage.dialect);
+      const statements: number[] = [];
+      ledger.observeCommits((_jobs, _seconds, n) => statements.push(n));
+      return { ledger, statements };
+    };
+    const alone = storage.dialect === 'postgres';
+    const channelId = await seedChannel(storage, { key: 'alone-test', baseUrl: 'http://127.0.0.1:9', models: 'm' });
+    const usage = { model: 'alone-model', promptTokens: 1, completionTokens: 1, cachedTokens: 0, reasoningTokens: 0, latencyMs: 1, failed: false };
+    const log = (tokenId: number, n: string) => ({ user_id: userId, username: 'payer', created_at: 3, token_id: tokenId, model_name: `alone-${n}` });
+    const logsOf = async (n: string) => (await storage.db.selectFrom('logs').select(['quota']).where('model_name', '=', `alone-${n}`).execute()).map((l) => Number(l.quota));
+
+    // A reservation, then its settlement with a log, a rollup and a channel: one round trip each on PostgreSQL.
+    const one = watched();
+    const token = await seedToken(storage, userId, { remain_quota: 200 });
+    const before = await balances(token.id);
+    const a = await one.ledger.reserve({ requestId: `alone-a-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 100 });
+    // Settling a while b reserves the rest: the key is at zero with b in flight, so it stays enabled, though the
+    // statement cannot see b's new row.
+    const [charged, b] = await Promise.all([
+      one.ledger.settle(a, { cost: 100, channelId, usage, log: log(token.id, 'a') }),
+      one.ledger.reserve({ requestId: `alone-b-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 100 }),
+    ]);
+    expect(charged).toBe(100);
+    expect((await balances(token.id)).token).toMatchObject({ remain_quota: 0, status: 1 });
+    // b settles the rest: nothing left and nothing in flight (the statement's own claim of b does not count): exhausted.
+    expect(await one.ledger.settle(b, { cost: 100, channelId, usage, log: log(token.id, 'b') })).toBe(100);
+    const after = await balances(token.id);
+    expect(after.token).toMatchObject({ remain_quota: 0, status: 4, used_quota: 200, request_count: 2 });
+    expect([after.user.quota, after.user.used_quota]).toEqual([before.user.quota - 200, before.user.used_quota + 200]);
+    expect([await logsOf('a'), await logsOf('b')]).toEqual([[100], [100]]);
+    const rollup = await storage.db.selectFrom('usage_rollups').select(sql<number>`sum(quota)`.as('quota')).where('model', '=', 'alone-model').executeTakeFirstOrThrow();
+    expect(Number(rollup.quota)).toBe(200);
+    expect(await storage.db.selectFrom('quota_reservations').select('request_id').where('request_id', 'in', [a.requestId, b.requestId]).execute()).toEqual([]);
+    // A batch with no shared row to write (a reservation of nothing) is one statement too.
+    expect((await one.ledger.reserve({ requestId: `alone-z-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 0 })).amount).toBe(0);
+    if (alone) expect(one.statements).toEqual([1, 1, 1, 1]);
+
+    // One batch: a settlement of a reservation already settled, a good settlement and a new reservation. The
+    // statement finds one claim missing and fails whole; the careful way pays the good one once and skips the other.
+    const two = watched();
+    const other = await seedToken(storage, userId, { remain_quota: 1000 });
+    const c = await two.ledger.reserve({ requestId: `alone-c-${other.id}`, userId, tokenId: other.id, unlimited: false, amount: 100 });
+    const mid = await balances(other.id);
+    const results = await Promise.all([
+      two.ledger.settle(a, { cost: 100, channelId, usage, log: log(token.id, 'a') }),
+      two.ledger.settle(c, { cost: 30, channelId, usage, log: log(other.id, 'c') }),
+      two.ledger.reserve({ requestId: `alone-d-${other.id}`, userId, tokenId: other.id, unlimited: false, amount: 50 }).then((r) => r.amount),
+    ]);
+    expect(results).toEqual([undefined, 30, 50]);
+    const end = await balances(other.id);
+    expect(end.token.remain_quota).toBe(1000 - 30 - 50);
+    expect(end.user.quota).toBe(mid.user.quota + 70 - 50);
+    expect([await logsOf('a'), await logsOf('c')]).toEqual([[100], [30]]);
+    if (alone) expect(two.statements[1]).toBeGreaterThan(3);
+
+    // A user whose balance cannot cover the reservation in full: the careful way grants what is left.
+    const three = watched();
+    const poor = await new UsersRepository(storage.db).insert({
+      username: 'alonepoor', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
+      access_token: null, quota: 150, used_quota: 0, request_count: 0, group: 'default', aff_code: 'ALN1', inviter_id: 0, created_at: 0,
+    });
+    const key = await seedToken(storage, poor, { unlimited: true });
+    await three.ledger.reserve({ requestId: `alone-e-${key.id}`, userId: poor, tokenId: key.id, unlimited: true, amount: 100 });
+    const partial = await three.ledger.reserve({ requestId: `alone-f-${key.id}`, userId: poor, tokenId: key.id, unlimited: true, amount: 100, minimum: 10 });
+    expect(partial.amount).toBe(50);
+    expect((await storage.db.selectFrom('users').select('quota').where('id', '=', poor).executeTakeFirstOrThrow()).quota).toBe(0);
+    if (alone) expect(three.statements[0]).toBe(1);
+  });
+});
