@@ -6,7 +6,8 @@ import type { Storage } from '../storage/database.js';
 import { UsersRepository } from '../storage/repositories/users.js';
 import { QuotaLedger } from './ledger.js';
 
-// The one-statement batch of ledger-alone.ts; on SQLite and MySQL the same scenarios take the transaction.
+// The batch in one round trip of ledger-alone.ts (PostgreSQL: one statement; MySQL and MariaDB: one text of several
+// statements); on SQLite the same scenarios take the transaction.
 describe.each(testDatabases())('a batch alone on $name', (database) => {
   let storage: Storage & { drop(): Promise<void> };
   let userId: number;
@@ -26,20 +27,20 @@ describe.each(testDatabases())('a batch alone on $name', (database) => {
     token: await storage.db.selectFrom('tokens').selectAll().where('id', '=', tokenId).executeTakeFirstOrThrow(),
   });
 
-  it('a busy key\'s batch is one statement on PostgreSQL, no transaction: exact, exhausted only with nothing in flight; a settled reservation or a balance it cannot cover goes the careful way, nothing of the first try kept', async () => {
+  it('a busy key\'s batch is one round trip on PostgreSQL and MySQL: exact, exhausted only with nothing in flight; a settled reservation or a balance it cannot cover goes the careful way, nothing of the first try kept', async () => {
     const watched = () => {
-      const ledger = new QuotaLedger(storage.db, storage.dialect);
+      const ledger = new QuotaLedger(storage);
       const statements: number[] = [];
       ledger.observeCommits((_jobs, _seconds, n) => statements.push(n));
       return { ledger, statements };
     };
-    const alone = storage.dialect === 'postgres';
+    const alone = storage.dialect !== 'sqlite';
     const channelId = await seedChannel(storage, { key: 'alone-test', baseUrl: 'http://127.0.0.1:9', models: 'm' });
     const usage = { model: 'alone-model', promptTokens: 1, completionTokens: 1, cachedTokens: 0, reasoningTokens: 0, latencyMs: 1, failed: false };
     const log = (tokenId: number, n: string) => ({ user_id: userId, username: 'payer', created_at: 3, token_id: tokenId, model_name: `alone-${n}` });
     const logsOf = async (n: string) => (await storage.db.selectFrom('logs').select(['quota']).where('model_name', '=', `alone-${n}`).execute()).map((l) => Number(l.quota));
 
-    // A reservation, then its settlement with a log, a rollup and a channel: one round trip each on PostgreSQL.
+    // A reservation, then its settlement with a log, a rollup and a channel: one round trip each.
     const one = watched();
     const token = await seedToken(storage, userId, { remain_quota: 200 });
     const before = await balances(token.id);
@@ -95,5 +96,28 @@ describe.each(testDatabases())('a batch alone on $name', (database) => {
     expect(partial.amount).toBe(50);
     expect((await storage.db.selectFrom('users').select('quota').where('id', '=', poor).executeTakeFirstOrThrow()).quota).toBe(0);
     if (alone) expect(three.statements[0]).toBe(1);
+  });
+
+  it('on MySQL and MariaDB progress records go in the same round trip, and the low-quota reminder reads the balance there', async () => {
+    const crossed: Array<[number, number]> = [];
+    const ledger = new QuotaLedger(storage, { lowQuota: { threshold: () => 1000, crossed: (id, quota) => crossed.push([id, quota]) } });
+    const statements: number[] = [];
+    const owner = await new UsersRepository(storage.db).insert({
+      username: 'aloneremind', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
+      access_token: null, quota: 1100, used_quota: 0, request_count: 0, group: 'default', aff_code: 'ALN2', inviter_id: 0, created_at: 0,
+    });
+    const key = await seedToken(storage, owner, { unlimited: true });
+    const first = await ledger.reserve({ requestId: `alone-g-${key.id}`, userId: owner, tokenId: key.id, unlimited: true, amount: 200 });
+    const second = await ledger.reserve({ requestId: `alone-h-${key.id}`, userId: owner, tokenId: key.id, unlimited: true, amount: 50 });
+    ledger.observeCommits((_jobs, _seconds, n) => statements.push(n));
+    // One batch: how far the second request got, and the first one's settlement (150 of its 200).
+    ledger.progress({ requestId: second.requestId, channelId: 7, deliveredChars: 42 });
+    expect(await ledger.settle(first, { cost: 150, channelId: 0 })).toBe(150);
+    const row = await storage.db.selectFrom('quota_reservations').select(['channel_id', 'delivered_chars']).where('request_id', '=', second.requestId).executeTakeFirstOrThrow();
+    expect([Number(row.channel_id), Number(row.delivered_chars)]).toEqual([7, 42]);
+    // 1,100 - 150 charged - 50 still held: 900, below the threshold of 1,000 that the settlement crossed.
+    expect((await storage.db.selectFrom('users').select('quota').where('id', '=', owner).executeTakeFirstOrThrow()).quota).toBe(900);
+    expect(crossed).toEqual([[owner, 900]]);
+    if (storage.dialect === 'mysql') expect(statements).toEqual([1]);
   });
 });

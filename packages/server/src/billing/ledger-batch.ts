@@ -3,7 +3,6 @@ import type { Transaction } from 'kysely';
 import type { Dialect } from '../storage/database.js';
 import { chunks, insertRows, placeholders, type ColumnKind, type RawSql, ROWS_PER_STATEMENT, type Statement } from '../storage/raw-sql.js';
 import type { LogsRepository } from '../storage/repositories/logs.js';
-import type { TokenBalances } from '../storage/repositories/tokens.js';
 import type { Database, NewLog } from '../storage/schema.js';
 import { decideReservations, type Claim } from './ledger-reservations.js';
 import { lockBalances, writeIfCovered, writeSharedRows, type RowChange, type SharedChanges, type Taken } from './ledger-shared-rows.js';
@@ -23,7 +22,6 @@ export interface BatchContext {
   sql: RawSql;
   dialect: Dialect;
   logs: LogsRepository;
-  tokens: TokenBalances;
   instanceId: string;
   /** The low-quota reminder threshold (0: reminders off). */
   threshold: number;
@@ -156,7 +154,7 @@ export async function applyBatch(ctx: BatchContext, trx: Transaction<Database>, 
   for (const [id, taken] of takenFromUsers) change(userChanges, id).delta -= taken;
 
   if (needsBalances) await ctx.sql.runAll(trx, recordStatements(ctx, charges, accessed));
-  await writeSharedRows(ctx.sql, ctx.tokens, trx, changes, accessed);
+  await writeSharedRows(ctx.sql, trx, changes, accessed);
   return outcomes;
 }
 

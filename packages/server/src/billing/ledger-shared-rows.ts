@@ -1,7 +1,6 @@
 import { TokenStatus } from '@model-relay/contract';
 import type { Transaction } from 'kysely';
-import { chunks, placeholders, ROWS_PER_STATEMENT, type RawSql } from '../storage/raw-sql.js';
-import type { TokenBalances } from '../storage/repositories/tokens.js';
+import { chunks, placeholders, ROWS_PER_STATEMENT, type RawSql, type Statement } from '../storage/raw-sql.js';
 import type { Database } from '../storage/schema.js';
 
 /**
@@ -87,8 +86,14 @@ function rowsToWrite(changes: SharedChanges) {
   return { keys, users, channels };
 }
 
-/** Writes the batch's changes to keys, users and channels (in that order, each by ascending id). */
-export async function writeSharedRows(sql: RawSql, tokens: TokenBalances, trx: Transaction<Database>, changes: SharedChanges, accessed: number): Promise<void> {
+type RowsToWrite = ReturnType<typeof rowsToWrite>;
+
+/**
+ * Writes the batch's changes to keys, users and channels, the key and user rows locked already (lockBalances). On
+ * PostgreSQL in one statement, on MySQL a batch of one user in one multi-table UPDATE, otherwise one statement per
+ * row (rowStatements).
+ */
+export async function writeSharedRows(sql: RawSql, trx: Transaction<Database>, changes: SharedChanges, accessed: number): Promise<void> {
   const rows = rowsToWrite(changes);
   const { keys, users, channels } = rows;
   // One statement when its rows cannot wait on each other in a cycle: the key and user rows are locked already (or,
@@ -100,23 +105,50 @@ export async function writeSharedRows(sql: RawSql, tokens: TokenBalances, trx: T
     await writeInOneStatement(sql, trx, keys, users, channels, accessed);
     return;
   }
-  const joined = sql.dialect === 'mysql' ? await writeJoined(sql, tokens, trx, rows, accessed) : 'none';
+  const joined = sql.dialect === 'mysql' ? await writeJoined(sql, trx, rows, accessed) : 'none';
   if (joined === 'all') return;
-  for (const t of joined === 'key' ? [] : keys) {
-    if (t.unlimited) await tokens.settleUnlimited(trx, t.id, t.charged, t.count, accessed);
-    else if (t.settled) await tokens.settleLimited(trx, t.id, t.delta, t.charged, t.count, accessed);
-    else await tokens.take(trx, t.id, -t.delta);
-  }
-  for (const t of users) {
-    await sql.run(trx, 'update users set quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? where id = ?', [t.delta, t.charged, t.count, t.id]);
-  }
-  for (const t of channels) {
-    if (t.anomalies > 0) {
-      await sql.run(trx, 'update channels set used_quota = used_quota + ?, request_count = request_count + ?, usage_anomalies = usage_anomalies + ? where id = ?', [t.charged, t.count, t.anomalies, t.id]);
-    } else await sql.run(trx, 'update channels set used_quota = used_quota + ?, request_count = request_count + ? where id = ?', [t.charged, t.count, t.id]);
-  }
+  const rest = joined === 'key' ? { ...rows, keys: [] } : rows;
+  for (const statement of rowStatements(rest, accessed)) await sql.run(trx, statement.text, statement.parameters);
 }
 
+/**
+ * One statement per key, user and channel row, in the ledger's lock order: limited keys, users, unlimited keys
+ * (covered by their user's lock), channels, each by ascending id. A limited key the batch only reserves from loses
+ * what it takes. A limited key a settlement touched gets its refund and counters, and becomes "exhausted" in the same
+ * statement when nothing is left and no request of its own is still in flight (a balance that is zero because
+ * other requests hold it comes back when they settle, and must not lock the key for good); its status is set first,
+ * because MySQL evaluates SET left to right and later expressions see the new remain_quota; `accessed_time` moves
+ * only when the settlement served a request. An unlimited key gets its counters and access time only.
+ */
+export function rowStatements({ keys, users, channels }: RowsToWrite, accessed: number): Statement[] {
+  const statements: Statement[] = [];
+  for (const t of keys.filter((t) => !t.unlimited)) {
+    if (!t.settled) {
+      statements.push({ text: 'update tokens set remain_quota = remain_quota + ? where id = ?', parameters: [t.delta, t.id] });
+      continue;
+    }
+    statements.push({
+      text:
+        'update tokens set status = case when remain_quota + ? <= 0 and status = ? and not exists (select 1 from quota_reservations r where r.token_id = tokens.id and r.amount > 0) then ? else status end, ' +
+        'remain_quota = remain_quota + ?, used_quota = used_quota + ?, request_count = request_count + ?, accessed_time = case when ? > 0 then ? else accessed_time end where id = ?',
+      parameters: [t.delta, TokenStatus.Enabled, TokenStatus.Exhausted, t.delta, t.charged, t.count, t.count, accessed, t.id],
+    });
+  }
+  for (const t of users) {
+    statements.push({ text: 'update users set quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? where id = ?', parameters: [t.delta, t.charged, t.count, t.id] });
+  }
+  for (const t of keys.filter((t) => t.unlimited)) {
+    statements.push({ text: 'update tokens set used_quota = used_quota + ?, request_count = request_count + ?, accessed_time = ? where id = ?', parameters: [t.charged, t.count, accessed, t.id] });
+  }
+  for (const t of channels) {
+    statements.push(
+      t.anomalies > 0
+        ? { text: 'update channels set used_quota = used_quota + ?, request_count = request_count + ?, usage_anomalies = usage_anomalies + ? where id = ?', parameters: [t.charged, t.count, t.anomalies, t.id] }
+        : { text: 'update channels set used_quota = used_quota + ?, request_count = request_count + ? where id = ?', parameters: [t.charged, t.count, t.id] },
+    );
+  }
+  return statements;
+}
 
 /**
  * MySQL and MariaDB, a batch of one user (the busy key's): its user row, its channel's and its key's in one
@@ -128,7 +160,7 @@ export async function writeSharedRows(sql: RawSql, tokens: TokenBalances, trx: T
  * meanwhile) it changes nothing, and the rows are written one by one instead. Answers what it wrote: 'all', only the
  * limited key ('key'), or nothing.
  */
-async function writeJoined(sql: RawSql, tokens: TokenBalances, trx: Transaction<Database>, rows: ReturnType<typeof rowsToWrite>, accessed: number): Promise<'all' | 'key' | 'none'> {
+async function writeJoined(sql: RawSql, trx: Transaction<Database>, rows: RowsToWrite, accessed: number): Promise<'all' | 'key' | 'none'> {
   const { keys, users, channels } = rows;
   if (users.length !== 1 || keys.length > 1 || channels.length > 1) return 'none';
   const [key] = keys;
@@ -163,7 +195,10 @@ async function writeJoined(sql: RawSql, tokens: TokenBalances, trx: Transaction<
   }
   const where = tables.map((table) => `${table.slice(-1)}.id = ?`).join(' and ');
   // A limited key whose settlement may exhaust it goes first, on its own (the ledger's lock order: keys first).
-  if (key && !joinedKey) await tokens.settleLimited(trx, key.id, key.delta, key.charged, key.count, accessed);
+  if (key && !joinedKey) {
+    const [statement] = rowStatements({ keys: [key], users: [], channels: [] }, accessed);
+    await sql.run(trx, statement.text, statement.parameters);
+  }
   const matched = await sql.changes(trx, `update ${tables.join(', ')} set ${sets.join(', ')} where ${where}`, [...parameters, ...ids]);
   if (matched === tables.length) return 'all';
   return key && !joinedKey ? 'key' : 'none';
@@ -210,7 +245,7 @@ export interface Taken {
  * The rows a batch writes when every reservation is taken in full (the settlements' changes with what the
  * reservations take added), or undefined when there is more than one row of a table (writeIfCovered's limit).
  */
-export function coveredRows(changes: SharedChanges, taken: Taken): ReturnType<typeof rowsToWrite> | undefined {
+export function coveredRows(changes: SharedChanges, taken: Taken): RowsToWrite | undefined {
   const all: SharedChanges = { keys: new Map(changes.keys), users: new Map(changes.users), channels: changes.channels };
   for (const [id, amount] of taken.keys) {
     const row = { ...(all.keys.get(`${id}:0`) ?? { delta: 0, charged: 0, count: 0, settled: false }) };
@@ -242,7 +277,7 @@ const rowsOf = (count: number, types: string[]) =>
 /**
  * PostgreSQL: every shared row of the batch in one statement (see writeSharedRows and writeIfCovered for when). A
  * key or user row from which the batch takes something (`takenFrom`) is written only if its balance covers it.
- * What each key row gets is what TokenBalances does one by one: an unlimited key only its counters and access
+ * What each key row gets is what rowStatements does one by one: an unlimited key only its counters and access
  * time; a limited key its balance, and when a settlement touched it its counters, its access time when it served
  * a request, and "exhausted" when nothing is left and no request of its own is in flight. Answers the rows
  * written: keys ('k') and users ('u') with their balance after, channels ('c').
@@ -261,7 +296,6 @@ async function writeInOneStatement(
   return result.rows;
 }
 
-type RowsToWrite = ReturnType<typeof rowsToWrite>;
 
 /**
  * The parts of writeInOneStatement's statement, for a caller that adds its own: the data-modifying CTEs (k, u, c),

@@ -12,7 +12,7 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
   let userId: number;
   beforeAll(async () => {
     storage = await database.open();
-    ledger = new QuotaLedger(storage.db, storage.dialect);
+    ledger = new QuotaLedger(storage);
     userId = await new UsersRepository(storage.db).insert({
       username: 'payer', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
       access_token: null, quota: 10_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'PAY1', inviter_id: 0, created_at: 0,
@@ -131,7 +131,7 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
     const before = await balances(limited.id);
     const lockSeconds: number[] = [0, 0];
     const instances = ['one', 'two'].map((name, n) => {
-      const instance = new QuotaLedger(storage.db, storage.dialect, undefined, name);
+      const instance = new QuotaLedger(storage, { instanceId: name });
       instance.observeCommits((_jobs, _seconds, _statements, lock) => (lockSeconds[n] += lock));
       return instance;
     });
@@ -179,7 +179,7 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
       storage.dialect === 'postgres' ? Number((await sql<{ n: number }>`select deadlocks as n from pg_stat_database where datname = current_database()`.execute(storage.db)).rows[0].n) : 0;
     const deadlocksBefore = await deadlocks();
     const before = await user(owner);
-    const instances = ['a', 'b', 'c'].map((name) => new QuotaLedger(storage.db, storage.dialect, undefined, `busy-${name}`));
+    const instances = ['a', 'b', 'c'].map((name) => new QuotaLedger(storage, { instanceId: `busy-${name}` }));
     const charged = await Promise.all(
       Array.from({ length: 300 }, async (_, i) => {
         // Instances a and b serve only the busy key; c serves both users, so its batches hold several users and keys.
@@ -323,7 +323,7 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
 
   it('reports a user whose quota a settlement took below the reminder threshold, once, after the commit', async () => {
     const crossed: Array<[number, number]> = [];
-    const watched = new QuotaLedger(storage.db, storage.dialect, { threshold: () => 1000, crossed: (id, quota) => crossed.push([id, quota]) });
+    const watched = new QuotaLedger(storage, { lowQuota: { threshold: () => 1000, crossed: (id, quota) => crossed.push([id, quota]) } });
     const low = await new UsersRepository(storage.db).insert({
       username: 'lowuser', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
       access_token: null, quota: 1500, used_quota: 0, request_count: 0, group: 'default', aff_code: 'LOW1', inviter_id: 0, created_at: 0,

@@ -1,8 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Dialect } from '../storage/database.js';
+import type { Dialect, Storage } from '../storage/database.js';
 import { RawSql } from '../storage/raw-sql.js';
 import { LogsRepository } from '../storage/repositories/logs.js';
-import { TokenBalances } from '../storage/repositories/tokens.js';
 import type { Database } from '../storage/schema.js';
 import { applyAlone } from './ledger-alone.js';
 import { applyBatch, type BatchContext, type Crossings, type Job, type Outcome } from './ledger-batch.js';
@@ -37,15 +36,15 @@ const ALONE_PAUSE_MS = 1_000;
  * allows, or nothing, against the balances its predecessors in the batch left), while the batch touches each
  * key, user and channel row once with the summed amounts and writes its logs in multi-row inserts. Those shared
  * rows are locked last, right before COMMIT (ledger-batch.ts), so the batches of several instances serving one
- * busy key wait on each other for a few statements, not for the whole transaction. On PostgreSQL the usual batch of
- * a busy key is one statement with no transaction around it (applyAlone). If a batch fails, each job is
+ * busy key wait on each other for a few statements, not for the whole transaction. The usual batch of a busy key is
+ * one round trip (applyAlone): on PostgreSQL one statement with no transaction around it, on MySQL and MariaDB one
+ * text of several statements that is a whole transaction. If a batch fails, each job is
  * retried in a transaction of its own, so one bad job never takes the others down. Nothing is half-written: a job's
  * writes land together or not at all.
  */
 export class QuotaLedger {
   private readonly sql: RawSql;
   private readonly logs: LogsRepository;
-  private readonly tokens: TokenBalances;
   private queue: Job[] = [];
   private flushing = false;
   private retrying = 0;
@@ -54,16 +53,22 @@ export class QuotaLedger {
   private aloneAfter = 0;
   private mayRunAlone: () => boolean = () => true;
 
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly dialect: Dialect,
-    private readonly lowQuota?: LowQuotaWatch,
-    /** The instance whose reservations these are (see billing/takeover.ts). */
-    readonly instanceId = '',
-  ) {
-    this.sql = new RawSql(dialect);
-    this.logs = new LogsRepository(db, dialect);
-    this.tokens = new TokenBalances(this.sql);
+  private readonly db: Kysely<Database>;
+  private readonly dialect: Dialect;
+  /** MySQL and MariaDB: connections that take several statements in one text (Storage.multiStatement; see applyAlone). */
+  private readonly multiStatement?: Kysely<Database>;
+  private readonly lowQuota?: LowQuotaWatch;
+  /** The instance whose reservations these are (see billing/takeover.ts). */
+  readonly instanceId: string;
+
+  constructor(storage: Pick<Storage, 'db' | 'dialect' | 'multiStatement'>, options: { lowQuota?: LowQuotaWatch; instanceId?: string } = {}) {
+    this.db = storage.db;
+    this.dialect = storage.dialect;
+    this.multiStatement = storage.multiStatement;
+    this.lowQuota = options.lowQuota;
+    this.instanceId = options.instanceId ?? '';
+    this.sql = new RawSql(this.dialect);
+    this.logs = new LogsRepository(this.db, this.dialect);
   }
 
   reserve(input: ReserveInput): Promise<Reservation> {
@@ -94,11 +99,13 @@ export class QuotaLedger {
   }
 
   /**
-   * Asked before each batch whether it may run alone, as one statement (applyAlone); by default always. The server
-   * answers whether this instance is the only one alive: measured, one statement per batch made one instance faster
-   * and three instances on one busy key slower (bench/README.md, 2026-11-28 midday: one instance 1,930 against
-   * 1,620 req/s, three 763 against 982). Why three lose is not settled; not through the row locks or the batch sizes,
-   * which doubling the batches left without effect.
+   * Asked before each batch on PostgreSQL whether it may run alone, as one statement (applyAlone); by default always.
+   * The server answers whether this instance is the only one alive: measured, one statement per batch made one
+   * instance faster and three instances on one busy key slower (bench/README.md, 2026-11-28 midday: one instance 1,930
+   * against 1,620 req/s, three 763 against 982). Why three lose is not settled; not through the row locks or the
+   * batch sizes, which doubling the batches left without effect. MySQL's batch alone (one text of several statements)
+   * is not asked: three MariaDB instances did as well with it as without (2026-11-28 09:00: 582 / 810 / 728 against
+   * 603 / 878 / 599 req/s, interleaved), and it holds the shared rows for one round trip instead of about seven.
    */
   runAloneWhile(allowed: () => boolean): void {
     this.mayRunAlone = allowed;
@@ -181,9 +188,9 @@ export class QuotaLedger {
    * writeIfCovered first. Either throws NotCovered when a balance does not plainly cover the batch.
    */
   private async applyQuickly(batch: Job[], crossings: Crossings): Promise<Outcome[]> {
-    if (Date.now() >= this.aloneAfter && this.mayRunAlone()) {
+    if (Date.now() >= this.aloneAfter && (this.dialect !== 'postgres' || this.mayRunAlone())) {
       try {
-        const outcomes = await applyAlone(this.context(false), this.db, batch, crossings);
+        const outcomes = await applyAlone(this.context(false), this.db, batch, crossings, this.multiStatement);
         if (outcomes) return outcomes;
       } catch (error) {
         if (error instanceof NotCovered) this.aloneAfter = Date.now() + ALONE_PAUSE_MS;
@@ -210,7 +217,7 @@ export class QuotaLedger {
   }
 
   private context(careful: boolean): BatchContext {
-    return { sql: this.sql, dialect: this.dialect, logs: this.logs, tokens: this.tokens, instanceId: this.instanceId, threshold: this.lowQuota?.threshold() ?? 0, careful };
+    return { sql: this.sql, dialect: this.dialect, logs: this.logs, instanceId: this.instanceId, threshold: this.lowQuota?.threshold() ?? 0, careful };
   }
 
   private announce(crossings: Crossings): void {

@@ -26,7 +26,7 @@ describe.each(testDatabases())('billing meter on $name', (database) => {
 
   beforeAll(async () => {
     storage = await database.open();
-    ledger = new QuotaLedger(storage.db, storage.dialect);
+    ledger = new QuotaLedger(storage);
     options = new OptionStore(new OptionsRepository(storage.db));
     await options.set('PreConsumedQuota', '0');
     await options.set('ModelRatio', JSON.stringify({ 'dear-model': 10, 'cheap-model': 1 }));

@@ -36,7 +36,7 @@ it('mails a user over real SMTP when a request takes their quota below QuotaRemi
   await t.ctx.options.set('QuotaRemindThreshold', '500000');
   const errors: unknown[] = [];
   const reminder = new QuotaReminder(t.ctx.storage.db, t.ctx.options, new Notifier(t.ctx.storage.db, t.ctx.repositories.logs, t.ctx.options), new MemorySharedStore(), (e) => errors.push(e));
-  const ledger = new QuotaLedger(t.ctx.storage.db, t.ctx.storage.dialect, reminder);
+  const ledger = new QuotaLedger(t.ctx.storage, { lowQuota: reminder });
   const id = await user('spender', 'spender@example.com', 600_000);
   const silent = await user('nomail', '', 600_000);
   let n = 0;

@@ -32,7 +32,7 @@ describe.each(testDatabases())('usage rollups on $name', (database) => {
   });
 
   it('equal the logs after 600 concurrent settlements from two instances, failures counted apart', async () => {
-    const ledgers = [new QuotaLedger(storage.db, storage.dialect, undefined, 'inst-a'), new QuotaLedger(storage.db, storage.dialect, undefined, 'inst-b')];
+    const ledgers = [new QuotaLedger(storage, { instanceId: 'inst-a' }), new QuotaLedger(storage, { instanceId: 'inst-b' })];
     const tokens = await Promise.all(users.map((id) => seedToken(storage, id, { remain_quota: 5_000_000 })));
     const models = ['gpt-4o-mini', 'claude-sonnet-4-5-20250929'];
     await Promise.all(

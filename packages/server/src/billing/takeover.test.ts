@@ -40,16 +40,16 @@ describe.each(testDatabases())('crash takeover on $name', (database) => {
   it("settles a dead instance's reservations: what it delivered is charged, the rest refunded, each logged, once", async () => {
     const token = await seedToken(storage, userId, { remain_quota: 10_000 });
     const before = await state(token.id);
-    const dead = new QuotaLedger(storage.db, storage.dialect, undefined, 'dead');
+    const dead = new QuotaLedger(storage, { instanceId: 'dead' });
     const streaming = await dead.reserve({ requestId: `tk-stream-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 2_000, model: 'gpt-4o-mini', promptEstimate: 100, stream: true });
     const silent = await dead.reserve({ requestId: `tk-silent-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 1_500, model: 'gpt-4o-mini' });
     dead.progress({ requestId: streaming.requestId, channelId: 7, deliveredChars: 1_000 });
     await dead.drain();
-    const busy = new QuotaLedger(storage.db, storage.dialect, undefined, 'busy');
+    const busy = new QuotaLedger(storage, { instanceId: 'busy' });
     await busy.reserve({ requestId: `tk-busy-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 500 });
     expect((await state(token.id)).token.remain_quota).toBe(10_000 - 4_000);
 
-    const survivor = new QuotaLedger(storage.db, storage.dialect, undefined, 'survivor');
+    const survivor = new QuotaLedger(storage, { instanceId: 'survivor' });
     const takeover = new Takeover(storage.db, survivor, options, isAlive);
     expect(await takeover.run()).toBe(2);
     // 1,000 characters delivered ~ 380 tokens; prompt 100: ceil((100 + 380 x 4) x 0.075) = 122
@@ -74,11 +74,11 @@ describe.each(testDatabases())('crash takeover on $name', (database) => {
 
   it('never charges a takeover more than was reserved', async () => {
     const token = await seedToken(storage, userId, { remain_quota: 10_000 });
-    const dead = new QuotaLedger(storage.db, storage.dialect, undefined, 'dead2');
+    const dead = new QuotaLedger(storage, { instanceId: 'dead2' });
     const r = await dead.reserve({ requestId: `tk-big-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 50, model: 'gpt-4o-mini', promptEstimate: 10, stream: true });
     dead.progress({ requestId: r.requestId, channelId: 1, deliveredChars: 100_000 });
     await dead.drain();
-    await new Takeover(storage.db, new QuotaLedger(storage.db, storage.dialect, undefined, 'survivor'), options, isAlive).run();
+    await new Takeover(storage.db, new QuotaLedger(storage, { instanceId: 'survivor' }), options, isAlive).run();
     const after = await state(token.id);
     expect(after.logs[0].quota).toBe(50);
     expect(after.token.remain_quota).toBe(10_000 - 50);

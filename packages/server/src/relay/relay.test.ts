@@ -326,7 +326,7 @@ describe('retries, faults and settlement on every path', () => {
 
   it('a reservation left open by an instance that died is refunded by a survivor, once', async () => {
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 1000 });
-    const crashed = new QuotaLedger(t.ctx.storage.db, t.ctx.storage.dialect, undefined, 'crashed-instance');
+    const crashed = new QuotaLedger(t.ctx.storage, { instanceId: 'crashed-instance' });
     const reservation = await crashed.reserve({ requestId: 'crashed-1', userId, tokenId: token.id, unlimited: false, amount: 300 });
     expect(reservation.amount).toBe(300);
     expect((await quotaState(token.id)).token.remain_quota).toBe(700);

@@ -27,6 +27,12 @@ export interface Storage {
    */
   reader: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * MySQL and MariaDB: a pool of its own (two connections at most, opened when first used) whose connections take
+   * several statements in one text, for the ledger's batch in one round trip (billing/ledger-alone.ts). Only the
+   * ledger's texts go to it; every other query uses `db`, where a text is one statement.
+   */
+  multiStatement?: Kysely<Database>;
   close(): Promise<void>;
   /** SQLite on a file only: the worker that checkpoints the WAL. */
   checkpointer?: WalCheckpointer;
@@ -104,6 +110,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   let db: Kysely<Database>;
   let checkpointer: WalCheckpointer | undefined;
   let sqlite: SQLite.Database | undefined;
+  let multiStatement: Kysely<Database> | undefined;
   if (dialect === 'sqlite') {
     const path = options.sqlitePath ?? './data/gateway.db';
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -126,17 +133,16 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     const url = options.dsn!.replace(/^mariadb:/i, 'mysql:');
-    db = new Kysely<Database>({
-      dialect: new MysqlDialect({
-        pool: createMysqlPool({ uri: url, connectionLimit: 20, supportBigNumbers: true, bigNumberStrings: false, decimalNumbers: true }),
-      }),
-    });
+    const settings = { uri: url, supportBigNumbers: true, bigNumberStrings: false, decimalNumbers: true };
+    db = new Kysely<Database>({ dialect: new MysqlDialect({ pool: createMysqlPool({ ...settings, connectionLimit: 20 }) }) });
+    multiStatement = new Kysely<Database>({ dialect: new MysqlDialect({ pool: createMysqlPool({ ...settings, connectionLimit: 2, multipleStatements: true }) }) });
   }
   try {
     if (options.migrate !== false) await migrate(db, dialect);
   } catch (error) {
     await checkpointer?.stop();
     await db.destroy();
+    await multiStatement?.destroy();
     if (sqlite?.open) sqlite.close();
     throw error;
   }
@@ -149,6 +155,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     db,
     reader,
     dialect,
+    multiStatement,
     checkpointer,
     async close() {
       // The workers' connections close first, so the main one is the last and checkpoints the WAL away (SQLite
@@ -160,6 +167,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
       if (reader !== db) await reader.destroy();
       await checkpointer?.stop();
       await db.destroy();
+      await multiStatement?.destroy();
       // The same holds for the main connection when nothing ran on it (opened with `migrate: false` and never queried).
       if (sqlite?.open) sqlite.close();
     },

@@ -13,7 +13,7 @@ export type Executor = Kysely<Database> | Transaction<Database>;
  */
 export const PREPARED_NAMES = new Map<string, string>();
 const MAX_PREPARED = 128;
-/** PostgreSQL texts a RawSql remembers numbered. */
+/** Texts a RawSql remembers (PostgreSQL's numbered, and whether each locks shared rows). */
 const MAX_TEXTS = 1_000;
 let naming = true;
 
@@ -56,6 +56,8 @@ export class RawSql {
   private locksSharedRows(source: string): boolean {
     let locks = this.locking.get(source);
     if (locks === undefined) {
+      // Texts vary with their rows' numbers on MySQL, and more so combined (the ledger's batch run alone): bounded.
+      if (this.locking.size >= MAX_TEXTS) this.locking.clear();
       // (also inside a WITH: the ledger's PostgreSQL statements lock and write them in common table expressions)
       locks = /\bupdate\s+(tokens|users|channels)\b/i.test(source) || (/\bfrom\s+(tokens|users)\b/i.test(source) && /\bfor update\b/i.test(source));
       this.locking.set(source, locks);

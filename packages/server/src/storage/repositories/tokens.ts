@@ -1,7 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 import { PAGE_SIZE } from '@model-relay/contract';
-import { TokenStatus } from '@model-relay/contract';
-import type { RawSql, Executor } from '../raw-sql.js';
 import type { RelayCache } from '../relay-cache.js';
 import type { Database, TokenRow } from '../schema.js';
 import { escapeLike } from './users.js';
@@ -9,9 +7,9 @@ import { escapeLike } from './users.js';
 export type TokenOrder = 'remain_quota' | 'used_quota' | '';
 
 /**
- * The tokens table (API keys): its one writer. `TokensRepository` serves the console, where every query is scoped
- * to one owner (a user never reaches another's keys), plus the relay's marking of an expired key (`setStatusById`); `TokenBalances`
- * is the ledger's quota and counter writes inside its transactions.
+ * The tokens table (API keys). `TokensRepository` serves the console, where every query is scoped to one owner (a
+ * user never reaches another's keys), plus the relay's marking of an expired key (`setStatusById`). The ledger's
+ * quota and counter writes, made with the users' and channels' in its batches, are in billing/ledger-shared-rows.ts.
  */
 export class TokensRepository {
   constructor(
@@ -75,40 +73,5 @@ export class TokensRepository {
       .where('expired_time', '<', now)
       .execute();
     this.cache?.invalidateTokens();
-  }
-}
-
-/**
- * The ledger's writes to keys, inside its transactions (billing/ledger.ts takes the locks and decides the amounts).
- * Hand-written SQL (raw-sql.ts): every relay request runs these.
- */
-export class TokenBalances {
-  constructor(private readonly sql: RawSql) {}
-
-  /** Takes `amount` from the key's remaining quota (a reservation, or what a settlement charged beyond it). */
-  async take(trx: Executor, id: number, amount: number): Promise<void> {
-    await this.sql.run(trx, 'update tokens set remain_quota = remain_quota - ? where id = ?', [amount, id]);
-  }
-
-  /** An unlimited key's settlement: only the counters move. */
-  async settleUnlimited(trx: Executor, id: number, charged: number, count: number, accessed: number): Promise<void> {
-    await this.sql.run(trx, 'update tokens set used_quota = used_quota + ?, request_count = request_count + ?, accessed_time = ? where id = ?', [charged, count, accessed, id]);
-  }
-
-  /**
-   * A limited key's settlement: the refund back, the counters up. Status first: MySQL evaluates SET left to right,
-   * so later expressions would see the new remain_quota. A key that has nothing left becomes "exhausted" in the same
-   * statement, but only when no request of its own is still in flight: a balance that is zero because other requests
-   * hold it now comes back when they settle, and must not lock the key for good. `accessed_time` moves only when
-   * the settlement served a request. Answers the key's remaining quota after it where the database says it with the
-   * update (UPDATE ... RETURNING: SQLite and PostgreSQL), so the ledger need not read it again; undefined elsewhere.
-   */
-  async settleLimited(trx: Executor, id: number, refund: number, charged: number, count: number, accessed: number): Promise<number | undefined> {
-    const updated = await this.sql.run<{ remain_quota: number }>(
-      trx,
-      `update tokens set status = case when remain_quota + ? <= 0 and status = ? and not exists (select 1 from quota_reservations r where r.token_id = tokens.id and r.amount > 0) then ? else status end, remain_quota = remain_quota + ?, used_quota = used_quota + ?, request_count = request_count + ?, accessed_time = case when ? > 0 then ? else accessed_time end where id = ?${this.sql.updateReturning ? ' returning remain_quota' : ''}`,
-      [refund, TokenStatus.Enabled, TokenStatus.Exhausted, refund, charged, count, count, accessed, id],
-    );
-    return updated.rows[0] ? Number(updated.rows[0].remain_quota) : undefined;
   }
 }
