@@ -1,7 +1,7 @@
 // The transport's own limit: a bare pass-through on node:http + undici (the gateway's HTTP server and upstream
 // client), with nothing of the gateway on top: no authentication, no quota, no ledger, no logs. It reads the
 // client's body, sends it to UPSTREAM (an origin) at the same path with the same undici Pool settings as the
-// gateway (relay/transport/upstream-pools.ts), and pipes the answer back, streams chunk by chunk.
+// gateway (relay/transport/upstream-pools.ts), and pipes the answer back, streams chunk by chunk, from the body's events.
 // Usage: PORT=n UPSTREAM=http://127.0.0.1:m node bare-passthrough.mjs
 import { createServer } from 'node:http';
 import { Pool } from 'undici';
@@ -19,8 +19,11 @@ const server = createServer((req, res) => {
     try {
       const upstream = await pool.request({ method: 'POST', path: req.url, headers, body: Buffer.concat(chunks) });
       res.writeHead(upstream.statusCode, { 'content-type': upstream.headers['content-type'] ?? 'application/json' });
-      for await (const chunk of upstream.body) res.write(chunk);
-      res.end();
+      // Pumped from the body's events, as the gateway does (pump-body.ts): an async iterator would keep a generator
+      // and its promises per open stream, which the gateway does not pay (bench/README.md, 2026-11-28 09:50).
+      upstream.body.on('data', (chunk) => res.write(chunk));
+      upstream.body.on('end', () => res.end());
+      upstream.body.on('error', () => res.destroy());
     } catch (error) {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: String(error?.message ?? error) } }));
