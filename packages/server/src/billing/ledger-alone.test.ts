@@ -120,4 +120,35 @@ describe.each(testDatabases())('a batch alone on $name', (database) => {
     expect(crossed).toEqual([[owner, 900]]);
     if (storage.dialect === 'mysql') expect(statements).toEqual([1]);
   });
+
+  it('on MySQL and MariaDB a batch of several users, keys and channels is one round trip too, every balance exact', async () => {
+    const ledger = new QuotaLedger(storage);
+    const person = (name: string) =>
+      new UsersRepository(storage.db).insert({
+        username: name, password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
+        access_token: null, quota: 1000, used_quota: 0, request_count: 0, group: 'default', aff_code: name.toUpperCase(), inviter_id: 0, created_at: 0,
+      });
+    const [first, second] = [await person('alonem1'), await person('alonem2')];
+    const limited = await seedToken(storage, first, { remain_quota: 500 });
+    const unlimited = await seedToken(storage, second, { unlimited: true });
+    const channels = [await seedChannel(storage, { key: 'alone-m1', baseUrl: 'http://127.0.0.1:9', models: 'm' }), await seedChannel(storage, { key: 'alone-m2', baseUrl: 'http://127.0.0.1:9', models: 'm' })];
+    const a = await ledger.reserve({ requestId: `alone-m-a-${limited.id}`, userId: first, tokenId: limited.id, unlimited: false, amount: 100 });
+    const b = await ledger.reserve({ requestId: `alone-m-b-${unlimited.id}`, userId: second, tokenId: unlimited.id, unlimited: true, amount: 100 });
+    const statements: number[] = [];
+    ledger.observeCommits((_jobs, _seconds, n) => statements.push(n));
+    // One batch: both settlements (on two channels) and a new reservation of the first user's key.
+    const results = await Promise.all([
+      ledger.settle(a, { cost: 60, channelId: channels[0] }),
+      ledger.settle(b, { cost: 70, channelId: channels[1] }),
+      ledger.reserve({ requestId: `alone-m-c-${limited.id}`, userId: first, tokenId: limited.id, unlimited: false, amount: 50 }).then((r) => r.amount),
+    ]);
+    expect(results).toEqual([60, 70, 50]);
+    const row = async (table: 'users' | 'tokens' | 'channels', id: number) => storage.db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(await row('users', first)).toMatchObject({ quota: 1000 - 60 - 50, used_quota: 60, request_count: 1 });
+    expect(await row('users', second)).toMatchObject({ quota: 1000 - 70, used_quota: 70, request_count: 1 });
+    expect(await row('tokens', limited.id)).toMatchObject({ remain_quota: 500 - 60 - 50, used_quota: 60, request_count: 1, status: 1 });
+    expect(await row('tokens', unlimited.id)).toMatchObject({ used_quota: 70, request_count: 1 });
+    expect([(await row('channels', channels[0])).used_quota, (await row('channels', channels[1])).used_quota].map(Number)).toEqual([60, 70]);
+    if (storage.dialect === 'mysql') expect(statements).toEqual([1]);
+  });
 });

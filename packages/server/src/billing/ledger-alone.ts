@@ -29,8 +29,8 @@ interface AloneBatch {
 }
 
 /**
- * The usual batch of a busy key (settlements within their reservations, reservations, one key, one user, one
- * channel) in one round trip where the database allows it: on PostgreSQL one statement with no transaction around
+ * The usual batch (settlements within their reservations, and reservations; on PostgreSQL of one key, one user and
+ * one channel: a busy key's) in one round trip where the database allows it: on PostgreSQL one statement with no transaction around
  * it (inPostgres), on MySQL and MariaDB one text of several statements that is a whole transaction (inMysql, over
  * `multi`, a connection that takes such texts). Either writes the shared rows only where their balances plainly
  * cover the batch (as writeIfCovered), checks that every reservation it settles was still open (a second settlement
@@ -52,7 +52,9 @@ export async function applyAlone(ctx: BatchContext, db: Kysely<Database>, batch:
   const claims = reserves.map(({ job }) => job.reservation);
   for (const r of claims) r.amount = r.requested;
   const taken: Taken = takenInFull(claims);
-  const rows = coveredRows(settlementChanges(charges), taken);
+  // MySQL's statements run one after another, each table's rows by ascending id: any number of rows (the batch of
+  // many users' requests at once).
+  const rows = coveredRows(settlementChanges(charges), taken, ctx.dialect === 'postgres');
   if (!rows) return undefined;
   const accessed = now();
   const own = [...reservationStatements(ctx, claims), ...recordStatements(ctx, charges, accessed)];

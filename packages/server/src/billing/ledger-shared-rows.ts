@@ -36,7 +36,7 @@ export interface SharedChanges {
   channels: Map<number, ChannelChange>;
 }
 
-const ascending = <K extends number | string>(map: Map<K, unknown>): K[] => [...map.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+const ascending = (map: Map<number, unknown>): number[] => [...map.keys()].sort((a, b) => a - b);
 const unique = (ids: number[]) => [...new Set(ids)].sort((a, b) => a - b);
 
 /**
@@ -73,11 +73,13 @@ export async function lockBalances(sql: RawSql, trx: Transaction<Database>, keyI
 
 /** The rows a batch's changes write, each table by ascending id; rows with nothing to change left out. */
 function rowsToWrite(changes: SharedChanges) {
-  const keys = ascending(changes.keys)
-    .map((key) => {
+  // By id as a number (the map's keys are `${id}:${unlimited}` texts, which sort 10 before 9).
+  const keys = [...changes.keys.entries()]
+    .map(([key, change]) => {
       const [id, unlimited] = key.split(':').map(Number);
-      return { id, unlimited: unlimited === 1, ...changes.keys.get(key)! };
+      return { id, unlimited: unlimited === 1, ...change };
     })
+    .sort((a, b) => a.id - b.id || Number(a.unlimited) - Number(b.unlimited))
     .filter((t) => (t.unlimited ? t.count > 0 || t.charged > 0 : t.settled || t.delta !== 0));
   const users = ascending(changes.users)
     .map((id) => ({ id, ...changes.users.get(id)! }))
@@ -243,9 +245,10 @@ export interface Taken {
 
 /**
  * The rows a batch writes when every reservation is taken in full (the settlements' changes with what the
- * reservations take added), or undefined when there is more than one row of a table (writeIfCovered's limit).
+ * reservations take added), or, with `single`, undefined when there is more than one row of a table (the limit of
+ * PostgreSQL's one statement, whose parts meet several rows of a table in the plan's order, not the ids').
  */
-export function coveredRows(changes: SharedChanges, taken: Taken): RowsToWrite | undefined {
+export function coveredRows(changes: SharedChanges, taken: Taken, single = true): RowsToWrite | undefined {
   const all: SharedChanges = { keys: new Map(changes.keys), users: new Map(changes.users), channels: changes.channels };
   for (const [id, amount] of taken.keys) {
     const row = { ...(all.keys.get(`${id}:0`) ?? { delta: 0, charged: 0, count: 0, settled: false }) };
@@ -256,7 +259,7 @@ export function coveredRows(changes: SharedChanges, taken: Taken): RowsToWrite |
     all.users.set(id, { ...row, delta: row.delta - amount });
   }
   const rows = rowsToWrite(all);
-  return Math.max(rows.keys.length, rows.users.length, rows.channels.length) > 1 ? undefined : rows;
+  return single && Math.max(rows.keys.length, rows.users.length, rows.channels.length) > 1 ? undefined : rows;
 }
 
 /** The users' balances among the rows sharedRowsStatement's selects answer. */
@@ -295,7 +298,6 @@ async function writeInOneStatement(
   const result = await sql.run<{ kind: string; id: number; balance: number }>(trx, `with ${ctes.join(', ')} ${selects.join(' union all ')}`, parameters);
   return result.rows;
 }
-
 
 /**
  * The parts of writeInOneStatement's statement, for a caller that adds its own: the data-modifying CTEs (k, u, c),
