@@ -50,13 +50,20 @@ const text = (name: string) => screen.getByRole('textbox', { name }) as HTMLInpu
 const box = (name: string) => screen.getByRole('checkbox', { name }) as HTMLInputElement;
 const section = (title: string) => screen.getByText(title, { selector: '.ant-card-head-title' }).closest('.ant-card') as HTMLElement;
 const save = (title: string) => fireEvent.click(screen.getByRole('button', { name: `保存${title}` }));
-/** Saves and waits until it has finished: the status is reloaded after the options, then the page renders. */
+/**
+ * Saves and waits until it has finished: the status is reloaded after the options, and the button stays busy until
+ * the section has taken over the saved values (an edit made before that would be overwritten by them).
+ */
 const statusLoads = (calls: Calls) => calls.filter((c) => c.url === '/api/status').length;
 async function saveAndWait(title: string, calls: Calls) {
+  const button = screen.getByRole('button', { name: `保存${title}` });
+  const idle = () => waitFor(() => expect(button.classList.contains('ant-btn-loading')).toBe(false));
+  // (A click on a busy button is ignored: the save before this one must have finished.)
+  await idle();
   const before = statusLoads(calls);
-  save(title);
+  fireEvent.click(button);
   await waitFor(() => expect(statusLoads(calls)).toBe(before + 1));
-  await settle();
+  await idle();
 }
 
 describe('operation settings', () => {

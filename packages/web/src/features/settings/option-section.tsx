@@ -39,6 +39,8 @@ export function OptionSection({
 }) {
   const initial = (field: OptionField) => (isSecretOptionKey(field.key) ? '' : (options[field.key] ?? ''));
   const [values, setValues] = useState<Record<string, string>>({});
+  /** A save under way: the button is busy (a second click would send the same keys again). */
+  const [saving, setSaving] = useState(false);
   // Take over a stored value only when it changed, so saving one section never wipes unsaved edits in another.
   const seen = useRef<OptionMap>({});
   useEffect(() => {
@@ -76,7 +78,12 @@ export function OptionSection({
       toast.info('没有需要保存的修改');
       return;
     }
-    if (await saveMany(changed)) toast.success('保存成功');
+    setSaving(true);
+    try {
+      if (await saveMany(changed)) toast.success('保存成功');
+    } finally {
+      setSaving(false);
+    }
   };
 
   const hasInputs = fields.some((f) => f.kind !== 'switch');
@@ -100,7 +107,7 @@ export function OptionSection({
         </Row>
         {extra}
         {hasInputs && (
-          <Button type="primary" onClick={() => void submit()}>
+          <Button type="primary" loading={saving} aria-label={`保存${title}`} onClick={() => void submit()}>
             保存{title}
           </Button>
         )}
