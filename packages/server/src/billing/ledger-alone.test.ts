@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test-support/databases.js';
-import { seedChannel, seedToken } from '../test-support/seed.js';
+import { seedChannel, seedToken, seedUser } from '../test-support/seed.js';
 import type { Storage } from '../storage/database.js';
-import { UsersRepository } from '../storage/repositories/users.js';
 import { QuotaLedger } from './ledger.js';
 
 // The batch in one round trip of ledger-alone.ts (PostgreSQL: one statement; MySQL and MariaDB: one text of several
@@ -13,10 +12,7 @@ describe.each(testDatabases())('a batch alone on $name', (database) => {
   let userId: number;
   beforeAll(async () => {
     storage = await database.open();
-    userId = await new UsersRepository(storage.db).insert({
-      username: 'payer', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-      access_token: null, quota: 10_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'PAY1', inviter_id: 0, created_at: 0,
-    });
+    userId = await seedUser(storage, 'payer', 10_000, 'PAY1');
   });
   afterAll(async () => {
     await storage?.drop();
@@ -86,10 +82,7 @@ describe.each(testDatabases())('a batch alone on $name', (database) => {
 
     // A user whose balance cannot cover the reservation in full: the careful way grants what is left.
     const three = watched();
-    const poor = await new UsersRepository(storage.db).insert({
-      username: 'alonepoor', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-      access_token: null, quota: 150, used_quota: 0, request_count: 0, group: 'default', aff_code: 'ALN1', inviter_id: 0, created_at: 0,
-    });
+    const poor = await seedUser(storage, 'alonepoor', 150, 'ALN1');
     const key = await seedToken(storage, poor, { unlimited: true });
     await three.ledger.reserve({ requestId: `alone-e-${key.id}`, userId: poor, tokenId: key.id, unlimited: true, amount: 100 });
     const partial = await three.ledger.reserve({ requestId: `alone-f-${key.id}`, userId: poor, tokenId: key.id, unlimited: true, amount: 100, minimum: 10 });
@@ -102,10 +95,7 @@ describe.each(testDatabases())('a batch alone on $name', (database) => {
     const crossed: Array<[number, number]> = [];
     const ledger = new QuotaLedger(storage, { lowQuota: { threshold: () => 1000, crossed: (id, quota) => crossed.push([id, quota]) } });
     const statements: number[] = [];
-    const owner = await new UsersRepository(storage.db).insert({
-      username: 'aloneremind', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-      access_token: null, quota: 1100, used_quota: 0, request_count: 0, group: 'default', aff_code: 'ALN2', inviter_id: 0, created_at: 0,
-    });
+    const owner = await seedUser(storage, 'aloneremind', 1100, 'ALN2');
     const key = await seedToken(storage, owner, { unlimited: true });
     const first = await ledger.reserve({ requestId: `alone-g-${key.id}`, userId: owner, tokenId: key.id, unlimited: true, amount: 200 });
     const second = await ledger.reserve({ requestId: `alone-h-${key.id}`, userId: owner, tokenId: key.id, unlimited: true, amount: 50 });
@@ -124,10 +114,7 @@ describe.each(testDatabases())('a batch alone on $name', (database) => {
   it('on MySQL and MariaDB a batch of several users, keys and channels is one round trip too, every balance exact', async () => {
     const ledger = new QuotaLedger(storage);
     const person = (name: string) =>
-      new UsersRepository(storage.db).insert({
-        username: name, password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-        access_token: null, quota: 1000, used_quota: 0, request_count: 0, group: 'default', aff_code: name.toUpperCase(), inviter_id: 0, created_at: 0,
-      });
+      seedUser(storage, name, 1000, name.toUpperCase());
     const [first, second] = [await person('alonem1'), await person('alonem2')];
     const limited = await seedToken(storage, first, { remain_quota: 500 });
     const unlimited = await seedToken(storage, second, { unlimited: true });

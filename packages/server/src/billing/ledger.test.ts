@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test-support/databases.js';
-import { seedChannel, seedToken } from '../test-support/seed.js';
+import { seedChannel, seedToken, seedUser } from '../test-support/seed.js';
 import type { Storage } from '../storage/database.js';
-import { UsersRepository } from '../storage/repositories/users.js';
 import { InsufficientQuotaError, QuotaLedger } from './ledger.js';
 
 describe.each(testDatabases())('quota ledger on $name', (database) => {
@@ -13,10 +12,7 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
   beforeAll(async () => {
     storage = await database.open();
     ledger = new QuotaLedger(storage);
-    userId = await new UsersRepository(storage.db).insert({
-      username: 'payer', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-      access_token: null, quota: 10_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'PAY1', inviter_id: 0, created_at: 0,
-    });
+    userId = await seedUser(storage, 'payer', 10_000, 'PAY1');
   });
   afterAll(async () => {
     await storage?.drop();
@@ -94,10 +90,7 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
   });
 
   it('a cost above the reservation never takes more than the user has', async () => {
-    const poor = await new UsersRepository(storage.db).insert({
-      username: 'poor', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-      access_token: null, quota: 1_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'POOR1', inviter_id: 0, created_at: 0,
-    });
+    const poor = await seedUser(storage, 'poor', 1_000, 'POOR1');
     const token = await seedToken(storage, poor, { unlimited: true });
     const reservation = await ledger.reserve({ requestId: `drain-${token.id}`, userId: poor, tokenId: token.id, unlimited: true, amount: 100 });
     expect(await ledger.settle(reservation, { cost: 50_000, channelId: 0 })).toBe(1_000);
@@ -163,15 +156,9 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
   });
 
   it('one busy unlimited key on two instances while a third settles batches of several users: exact, and no deadlock', async () => {
-    const owner = await new UsersRepository(storage.db).insert({
-      username: 'busy-owner', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-      access_token: null, quota: 1_000_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'BUSY1', inviter_id: 0, created_at: 0,
-    });
+    const owner = await seedUser(storage, 'busy-owner', 1_000_000, 'BUSY1');
     const user = (id: number) => storage.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const other = await new UsersRepository(storage.db).insert({
-      username: 'busy-other', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-      access_token: null, quota: 1_000_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'BUSY2', inviter_id: 0, created_at: 0,
-    });
+    const other = await seedUser(storage, 'busy-other', 1_000_000, 'BUSY2');
     const busy = await seedToken(storage, owner, { unlimited: true });
     const otherKey = await seedToken(storage, other, { remain_quota: 500_000 });
     const channel = await seedChannel(storage, { name: 'busy', key: 'busy', baseUrl: 'http://127.0.0.1:9', models: 'm' });
@@ -269,10 +256,7 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
   });
 
   it('parallel partial reservations on one user never take more than the user has', async () => {
-    const poor = await new UsersRepository(storage.db).insert({
-      username: 'partialuser', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-      access_token: null, quota: 1_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'PART1', inviter_id: 0, created_at: 0,
-    });
+    const poor = await seedUser(storage, 'partialuser', 1_000, 'PART1');
     const token = await seedToken(storage, poor, { unlimited: true });
     const results = await Promise.allSettled(
       Array.from({ length: 30 }, (_, i) => ledger.reserve({ requestId: `pp-${token.id}-${i}`, userId: poor, tokenId: token.id, unlimited: true, amount: 300, minimum: 50 })),
@@ -285,10 +269,7 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
   });
 
   it('reservations of one batch decide in queue order against what the earlier ones left: whole, partial or refused', async () => {
-    const user = await new UsersRepository(storage.db).insert({
-      username: 'batchuser', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-      access_token: null, quota: 1_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'BATCH1', inviter_id: 0, created_at: 0,
-    });
+    const user = await seedUser(storage, 'batchuser', 1_000, 'BATCH1');
     const limited = await seedToken(storage, user, { remain_quota: 500 });
     const unlimited = await seedToken(storage, user, { unlimited: true });
     const ask = (n: number, token: { id: number }, amount: number, minimum: number) =>
@@ -324,10 +305,7 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
   it('reports a user whose quota a settlement took below the reminder threshold, once, after the commit', async () => {
     const crossed: Array<[number, number]> = [];
     const watched = new QuotaLedger(storage, { lowQuota: { threshold: () => 1000, crossed: (id, quota) => crossed.push([id, quota]) } });
-    const low = await new UsersRepository(storage.db).insert({
-      username: 'lowuser', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-      access_token: null, quota: 1500, used_quota: 0, request_count: 0, group: 'default', aff_code: 'LOW1', inviter_id: 0, created_at: 0,
-    });
+    const low = await seedUser(storage, 'lowuser', 1500, 'LOW1');
     const token = await seedToken(storage, low, { unlimited: true });
     const spend = async (n: string, cost: number) => {
       const r = await watched.reserve({ requestId: `low-${n}-${token.id}`, userId: low, tokenId: token.id, unlimited: true, amount: 100 });

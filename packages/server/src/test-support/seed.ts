@@ -1,7 +1,17 @@
 import { randomAlphanumeric } from '../lib/random.js';
 import type { Storage } from '../storage/database.js';
+import { UsersRepository } from '../storage/repositories/users.js';
 
-/** Direct inserts for relay tests (the console APIs are tested on their own). */
+/** Direct inserts for relay and ledger tests (the console APIs are tested on their own). */
+
+/** A plain user (role 1, enabled, group default) with `quota`; its invite code must be unique. */
+export function seedUser(storage: Storage, username: string, quota: number, affCode: string): Promise<number> {
+  return new UsersRepository(storage.db).insert({
+    username, password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
+    access_token: null, quota, used_quota: 0, request_count: 0, group: 'default', aff_code: affCode, inviter_id: 0, created_at: 0,
+  });
+}
+
 export async function seedToken(storage: Storage, userId: number, fields: { remain_quota?: number; unlimited?: boolean; name?: string; models?: string; subnet?: string; expired_time?: number } = {}) {
   const key = randomAlphanumeric(48);
   await storage.db
