@@ -44,6 +44,8 @@ export interface StorageOptions {
   sqlitePath?: string;
   /** How often the WAL checkpointer runs (SQLite file only); 1 s unless told. */
   checkpointIntervalMs?: number;
+  /** How large the WAL may grow before it is started over, even under steady writes (SQLite file only); 64 MiB unless told. */
+  walLimitBytes?: number;
   /** Bring the schema up to date (default). Off for a look that must write nothing (the import's dry run). */
   migrate?: boolean;
 }
@@ -104,6 +106,9 @@ function namePreparedStatements(pool: pg.Pool): void {
   });
 }
 
+/** The WAL's size after which it is started over (and cut back to when it is). */
+const WAL_LIMIT_BYTES = 64 * 1024 * 1024;
+
 /** Opens the configured database and brings its schema up to date. */
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   const dialect = dialectOf(options.dsn);
@@ -122,9 +127,16 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB.writer}`);
     if (path !== ':memory:') {
       // Checkpoints run on a worker thread (see wal-checkpointer.ts); the WAL file is cut back after each reset.
+      const walLimitBytes = options.walLimitBytes ?? WAL_LIMIT_BYTES;
       sqlite.pragma('wal_autocheckpoint = 0');
-      sqlite.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
-      checkpointer = startWalCheckpointer(path, { intervalMs: options.checkpointIntervalMs, onFailure: () => sqlite?.open && sqlite.pragma('wal_autocheckpoint = 1000') });
+      sqlite.pragma(`journal_size_limit = ${walLimitBytes}`);
+      checkpointer = startWalCheckpointer(path, {
+        intervalMs: options.checkpointIntervalMs,
+        limitBytes: walLimitBytes,
+        // The main connection's queries all go through Kysely's driver, one at a time: holding its connection holds them.
+        hold: (whileHeld) => db.connection().execute(() => whileHeld()),
+        onFailure: () => sqlite?.open && sqlite.pragma('wal_autocheckpoint = 1000'),
+      });
     }
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   } else if (dialect === 'postgres') {
