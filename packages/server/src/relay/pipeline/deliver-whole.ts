@@ -8,6 +8,7 @@ import type { UpstreamResponse } from '../transport/send-upstream.js';
 import { badGateway, clientGone, streamFailure, vendorFailure } from './delivery-failures.js';
 import { relayHeaders, streamHeaders } from './delivery-headers.js';
 import type { DeliveryOutcome, DeliveryPlan, UpstreamFailure } from './delivery-types.js';
+import { pumpBody } from './pump-body.js';
 import { readStreamParts } from './read-answer.js';
 
 /**
@@ -19,15 +20,17 @@ import { readStreamParts } from './read-answer.js';
 /** Largest non-stream answer relayed (images as base64 can be large; anything bigger is an upstream fault). */
 const MAX_BODY_BYTES = 256 * 1024 * 1024;
 
+/** The whole body, from its events (pumpBody) rather than an async iterator's generator and promises per answer. */
 async function readAll(response: UpstreamResponse): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of response.body) {
-    size += (chunk as Buffer).length;
+  await pumpBody(response.body, (chunk) => {
+    size += chunk.length;
     if (size > MAX_BODY_BYTES) throw new Error('上游响应过大');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+    chunks.push(chunk);
+    return undefined;
+  });
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
 }
 
 /** An upstream's whole answer (not a stream), relayed as is or written in the client's dialect. */
