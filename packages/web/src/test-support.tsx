@@ -1,6 +1,6 @@
 import type { StatusObject } from '@model-relay/contract';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { ConfigProvider } from 'antd';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
@@ -58,4 +58,19 @@ export function mockApi(handlers: Record<string, (body: unknown, url: string) =>
     return new Response(JSON.stringify(data), { status: 200, headers: { 'content-type': 'application/json' } });
   }) as typeof fetch;
   return calls;
+}
+
+/**
+ * Does `action` (e.g. a click) and waits until an element with this text appears that was not on screen before (a
+ * toast left over from an earlier action does not count). It proves the action was handled, e.g. before checking that
+ * it sent nothing.
+ */
+export async function findNewText(text: string, action: () => void): Promise<HTMLElement> {
+  const earlier = screen.queryAllByText(text);
+  action();
+  return waitFor(() => {
+    const fresh = screen.queryAllByText(text).filter((element) => !earlier.includes(element));
+    if (fresh.length !== 1) throw new Error(`expected one new "${text}", found ${fresh.length}`);
+    return fresh[0];
+  });
 }
