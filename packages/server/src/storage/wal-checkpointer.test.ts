@@ -68,11 +68,11 @@ describe('WAL checkpoints on a worker thread (SQLite file)', () => {
   // Under steady writes the worker's checkpoint never catches the last commits (they land while it copies), and the
   // writer starts the WAL over only when everything was copied before its next write: without a pause the WAL
   // grew without end (1.2 GB in 6 s of back-to-back commits; 270 MB after 3,000 requests of one client).
-  it('steady writes with no pause between them: the WAL is started over once it passes its limit', async () => {
+  it('steady writes with no pause between them: the WAL is started over once it passes its size limit', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mr-wal-'));
     dirs.push(dir);
     const path = join(dir, 'gateway.db');
-    const storage = await openStorage({ sqlitePath: path, checkpointIntervalMs: 20, walLimitBytes: 512 * 1024 });
+    const storage = await openStorage({ sqlitePath: path, checkpointIntervalMs: 20, walRestartBytes: 512 * 1024 });
     opened.push(storage);
     const checkpointer = storage.checkpointer!;
     // The frames in the WAL at each checkpoint: they fall only when the WAL was started over.

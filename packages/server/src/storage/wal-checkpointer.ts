@@ -27,7 +27,7 @@ export interface WalCheckpointer {
  * The writer starts the WAL over (from its first frame) only when a checkpoint has copied all of it before the
  * writer's next transaction begins. Under steady writes that never happens: commits land while this worker copies,
  * so each checkpoint ends a few commits short and the WAL grows for as long as the writes go on (1.2 GB in 6 s of
- * back-to-back commits). Once the WAL holds more than `limitFrames` and a checkpoint found no reader in its way,
+ * back-to-back commits). Once the WAL holds more than `restartFrames` and a checkpoint found no reader in its way,
  * the worker asks the main thread to hold its queries ('hold'); when the main thread answers 'held', it copies the
  * few frames left, which lets the next write start the WAL over, and answers 'released'.
  */
@@ -37,7 +37,7 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.path);
 db.pragma('busy_timeout = 0');
 db.pragma('cache_size = -' + workerData.cacheKib);
-const limitFrames = workerData.limitBytes > 0 ? Math.max(1, Math.floor(workerData.limitBytes / (db.pragma('page_size', { simple: true }) + 24))) : 0;
+const restartFrames = workerData.restartBytes > 0 ? Math.max(1, Math.floor(workerData.restartBytes / (db.pragma('page_size', { simple: true }) + 24))) : 0;
 let holding = false;
 function checkpoint() {
   try {
@@ -52,7 +52,7 @@ const timer = setInterval(() => {
   const row = checkpoint();
   if (!row) return;
   if (row.checkpointed > 0) parentPort.postMessage({ log: row.log, checkpointed: row.checkpointed });
-  if (limitFrames > 0 && row.log > limitFrames && row.checkpointed === row.log) {
+  if (restartFrames > 0 && row.log > restartFrames && row.checkpointed === row.log) {
     holding = true;
     parentPort.postMessage('hold');
   }
@@ -84,7 +84,7 @@ export interface WalCheckpointerOptions {
    * query of the main connection runs (its transactions ended, the next waiting). Without `hold` the WAL is left to
    * restart by itself, when the writes pause.
    */
-  limitBytes?: number;
+  restartBytes?: number;
   hold?: (whileHeld: () => Promise<void>) => Promise<void>;
   onFailure?: (error: unknown) => void;
 }
@@ -92,8 +92,8 @@ export interface WalCheckpointerOptions {
 export function startWalCheckpointer(path: string, options: WalCheckpointerOptions = {}): WalCheckpointer {
   const intervalMs = options.intervalMs ?? 1000;
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const limitBytes = options.hold ? (options.limitBytes ?? 0) : 0;
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver, intervalMs, limitBytes, cacheKib: SQLITE_CACHE_KIB.checkpointer } });
+  const restartBytes = options.hold ? (options.restartBytes ?? 0) : 0;
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver, intervalMs, restartBytes, cacheKib: SQLITE_CACHE_KIB.checkpointer } });
   worker.unref();
   let checkpoints = 0;
   let restarts = 0;
