@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { costOf, pricesFor } from './billing/pricing.js';
 import { testDsns } from './test-support/databases.js';
 import { startMockUpstream, type MockUpstream } from './test-support/mock-openai.js';
-import { seedChannel, seedToken } from './test-support/seed.js';
+import { seedChannel, seedToken, seedUser } from './test-support/seed.js';
 import { readMail, startTestSmtp, type TestSmtp } from './test-support/smtp.js';
 import { createTestApp, type TestApp } from './test-support/test-app.js';
 
@@ -47,10 +47,7 @@ describe.each(testDsns())('hostile money on $name', (database) => {
 
   async function account(quota: number, key: Parameters<typeof seedToken>[2] = { unlimited: true }) {
     serial++;
-    const userId = await t.ctx.repositories.users.insert({
-      username: `hostile${serial}`, password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-      access_token: null, quota, used_quota: 0, request_count: 0, group: 'default', aff_code: `HOSTILE${serial}`, inviter_id: 0, created_at: 0,
-    });
+    const userId = await seedUser(t.ctx.storage, `hostile${serial}`, quota, `HOSTILE${serial}`);
     const token = await seedToken(t.ctx.storage, userId, key);
     return { userId, token, client: new OpenAI({ apiKey: `sk-${token.key}`, baseURL: `${gateway}/v1`, maxRetries: 0 }) };
   }

@@ -4,10 +4,9 @@ import { OptionStore } from '../options/option-store.js';
 import { InFlightRequests } from '../relay/pipeline/in-flight.js';
 import type { Storage } from '../storage/database.js';
 import { OptionsRepository } from '../storage/repositories/options.js';
-import { UsersRepository } from '../storage/repositories/users.js';
 import type { ChannelRow, TokenRow, UserRow } from '../storage/schema.js';
 import { testDatabases } from '../test-support/databases.js';
-import { seedToken } from '../test-support/seed.js';
+import { seedToken, seedUser } from '../test-support/seed.js';
 import { TokenCounter } from './count-tokens.js';
 import { QuotaLedger } from './ledger.js';
 import { BillingMeter, InsufficientQuotaError, ReservationRefused, type MeterDeps, type MeteredRequest } from './meter.js';
@@ -42,10 +41,7 @@ describe.each(testDatabases())('billing meter on $name', (database) => {
   /** A user with `quota` and a key with `keyQuota`, as the relay read them (`seen`: the user's balance it saw). */
   async function payer(quota: number, keyQuota: number, seen = quota) {
     serial++;
-    const userId = await new UsersRepository(storage.db).insert({
-      username: `meter${serial}`, password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-      access_token: null, quota, used_quota: 0, request_count: 0, group: 'default', aff_code: `MTR${serial}`, inviter_id: 0, created_at: 0,
-    });
+    const userId = await seedUser(storage, `meter${serial}`, quota, `MTR${serial}`);
     const seeded = await seedToken(storage, userId, { remain_quota: keyQuota });
     const user = { ...(await storage.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow()), quota: seen } as UserRow;
     const token = (await storage.db.selectFrom('tokens').selectAll().where('id', '=', seeded.id).executeTakeFirstOrThrow()) as TokenRow;

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MemorySharedStore } from '../cluster/shared-store.js';
 import { Notifier } from '../notify/notifier.js';
-import { UsersRepository } from '../storage/repositories/users.js';
-import { seedToken } from '../test-support/seed.js';
+import { seedToken, seedUser } from '../test-support/seed.js';
 import { startTestSmtp, type TestSmtp } from '../test-support/smtp.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
 import { QuotaLedger } from './ledger.js';
@@ -27,10 +26,7 @@ afterAll(async () => {
 });
 
 const user = (username: string, email: string, quota: number) =>
-  new UsersRepository(t.ctx.storage.db).insert({
-    username, password: 'x', display_name: '', role: 1, status: 1, email, github_id: '', wechat_id: '', lark_id: '',
-    access_token: null, quota, used_quota: 0, request_count: 0, group: 'default', aff_code: `A${username}`, inviter_id: 0, created_at: 0,
-  });
+  seedUser(t.ctx.storage, username, quota, `A${username}`, { email });
 
 it('mails a user over real SMTP when a request takes their quota below QuotaRemindThreshold, once, with the amount and the top-up link', async () => {
   await t.ctx.options.set('QuotaRemindThreshold', '500000');

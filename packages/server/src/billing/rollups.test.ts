@@ -1,9 +1,8 @@
 import { LogType } from '@model-relay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Storage } from '../storage/database.js';
-import { UsersRepository } from '../storage/repositories/users.js';
 import { testDatabases } from '../test-support/databases.js';
-import { seedToken } from '../test-support/seed.js';
+import { seedToken, seedUser } from '../test-support/seed.js';
 import { QuotaLedger } from './ledger.js';
 
 /**
@@ -16,16 +15,8 @@ describe.each(testDatabases())('usage rollups on $name', (database) => {
 
   beforeAll(async () => {
     storage = await database.open();
-    const repository = new UsersRepository(storage.db);
     users = [];
-    for (let i = 0; i < 3; i++) {
-      users.push(
-        await repository.insert({
-          username: `roll${i}`, password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-          access_token: null, quota: 10_000_000, used_quota: 0, request_count: 0, group: 'default', aff_code: `ROLL${i}`, inviter_id: 0, created_at: 0,
-        }),
-      );
-    }
+    for (let i = 0; i < 3; i++) users.push(await seedUser(storage, `roll${i}`, 10_000_000, `ROLL${i}`));
   });
   afterAll(async () => {
     await storage?.drop();

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OptionStore } from '../options/option-store.js';
 import type { Storage } from '../storage/database.js';
 import { OptionsRepository } from '../storage/repositories/options.js';
-import { UsersRepository } from '../storage/repositories/users.js';
 import { testDatabases } from '../test-support/databases.js';
-import { seedToken } from '../test-support/seed.js';
+import { seedToken, seedUser } from '../test-support/seed.js';
 import { QuotaLedger } from './ledger.js';
 import { Takeover } from './takeover.js';
 
@@ -21,10 +20,7 @@ describe.each(testDatabases())('crash takeover on $name', (database) => {
     await options.load();
     await options.set('ModelRatio', JSON.stringify({ 'gpt-4o-mini': 0.075 }));
     await options.set('CompletionRatio', JSON.stringify({ 'gpt-4o-mini': 4 }));
-    userId = await new UsersRepository(storage.db).insert({
-      username: 'victim', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-      access_token: null, quota: 100_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'VIC1', inviter_id: 0, created_at: 0,
-    });
+    userId = await seedUser(storage, 'victim', 100_000, 'VIC1');
   });
   afterAll(async () => {
     await storage?.drop();

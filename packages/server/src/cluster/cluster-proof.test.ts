@@ -3,7 +3,7 @@ import { openStorage, type Storage } from '../storage/database.js';
 import { createServerDatabase } from '../test-support/databases.js';
 import { serverBuilt, startInstance, type Instance } from '../test-support/instances.js';
 import { startMockUpstream, type MockUpstream } from '../test-support/mock-openai.js';
-import { seedChannel, seedToken } from '../test-support/seed.js';
+import { seedChannel, seedToken, seedUser } from '../test-support/seed.js';
 
 /**
  * The proof that several instances behave as one gateway (issue 10): three real server processes on one
@@ -45,11 +45,7 @@ describe.skipIf(!redisUrl || !serverBuilt() || servers.length === 0).each(server
     await seedChannel(storage, { name: 'endless', key: 'endless', baseUrl: mock.url, models: 'endless-model' });
     for (let u = 0; u < 8; u++) {
       const quota = u < 6 ? 200_000 : 2_000;
-      const result = await storage.db
-        .insertInto('users')
-        .values({ username: `load${u}`, username_key: `load${u}`, password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '', access_token: null, quota, used_quota: 0, request_count: 0, group: 'default', aff_code: `LOAD${u}`, inviter_id: 0, created_at: 0 })
-        .executeTakeFirst();
-      const id = Number(result.insertId ?? (await storage.db.selectFrom('users').select('id').where('username', '=', `load${u}`).executeTakeFirstOrThrow()).id);
+      const id = await seedUser(storage, `load${u}`, quota, `LOAD${u}`);
       users.push({ id, quota });
       // Two of the keys hold little: many of their requests must be refused, none may overdraw.
       const keyQuota = u < 6 ? 60_000 : 600;

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStatusProbe } from '../test-support/hostile/event-loop.js';
-import { seedChannel, seedToken } from '../test-support/seed.js';
+import { seedChannel, seedToken, seedUser } from '../test-support/seed.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
 
 /**
@@ -73,10 +73,7 @@ afterAll(async () => {
 });
 
 async function key(): Promise<{ id: number; key: string }> {
-  const userId = await t.ctx.repositories.users.insert({
-    username: `big${Date.now()}`, password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-    access_token: null, quota: 1e12, used_quota: 0, request_count: 0, group: 'default', aff_code: `BIG${Date.now()}`, inviter_id: 0, created_at: 0,
-  });
+  const userId = await seedUser(t.ctx.storage, `big${Date.now()}`, 1e12, `BIG${Date.now()}`);
   return seedToken(t.ctx.storage, userId, { unlimited: true });
 }
 

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { QuotaLedger } from '../billing/ledger.js';
 import { startMockUpstream, type MockUpstream } from '../test-support/mock-openai.js';
-import { seedChannel, seedToken } from '../test-support/seed.js';
+import { seedChannel, seedToken, seedUser } from '../test-support/seed.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
 
 /**
@@ -53,10 +53,7 @@ beforeEach(async () => {
 
 async function userWith(quota: number): Promise<number> {
   serial++;
-  return t.ctx.repositories.users.insert({
-    username: `optimist${serial}`, password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-    access_token: null, quota, used_quota: 0, request_count: 0, group: 'default', aff_code: `OPT${serial}`, inviter_id: 0, created_at: 0,
-  });
+  return seedUser(t.ctx.storage, `optimist${serial}`, quota, `OPT${serial}`);
 }
 
 async function settled(userId: number, tokenId: number) {

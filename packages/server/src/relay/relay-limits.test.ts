@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockUpstream, type MockUpstream } from '../test-support/mock-openai.js';
-import { seedChannel, seedToken } from '../test-support/seed.js';
+import { seedChannel, seedToken, seedUser } from '../test-support/seed.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
 
 /** Limits on /v1 (issue 11): OpenAI-style 429 with Retry-After, per key, per user and per group default. */
@@ -20,10 +20,7 @@ afterAll(async () => {
 
 async function user(group = 'default', limits: Partial<Record<'rpm_limit' | 'daily_quota_limit', number>> = {}) {
   serial++;
-  const id = await t.ctx.repositories.users.insert({
-    username: `lim${serial}`, password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-    access_token: null, quota: 1_000_000, used_quota: 0, request_count: 0, group, aff_code: `LIM${serial}`, inviter_id: 0, created_at: 0,
-  });
+  const id = await seedUser(t.ctx.storage, `lim${serial}`, 1_000_000, `LIM${serial}`, { group });
   if (Object.keys(limits).length) await t.ctx.storage.db.updateTable('users').set(limits).where('id', '=', id).execute();
   return id;
 }

@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { costOf, pricesFor } from '../billing/pricing.js';
 import { startMockUpstream, type MockUpstream } from '../test-support/mock-openai.js';
-import { seedChannel, seedToken } from '../test-support/seed.js';
+import { seedChannel, seedToken, seedUser } from '../test-support/seed.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
 
 /**
@@ -35,10 +35,7 @@ beforeEach(async () => {
 
 async function plainUser(quota: number): Promise<number> {
   serial++;
-  return t.ctx.repositories.users.insert({
-    username: `money${serial}`, password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-    access_token: null, quota, used_quota: 0, request_count: 0, group: 'default', aff_code: `MONEY${serial}`, inviter_id: 0, created_at: 0,
-  });
+  return seedUser(t.ctx.storage, `money${serial}`, quota, `MONEY${serial}`);
 }
 
 async function state(userId: number, tokenId: number) {
@@ -256,10 +253,7 @@ describe('client addresses', () => {
 
     const behindProxy = await createTestApp({ TRUSTED_PROXIES: '127.0.0.1' });
     try {
-      const user = await behindProxy.ctx.repositories.users.insert({
-        username: 'proxied', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-        access_token: null, quota: 100_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'PROXIED', inviter_id: 0, created_at: 0,
-      });
+      const user = await seedUser(behindProxy.ctx.storage, 'proxied', 100_000, 'PROXIED');
       await seedChannel(behindProxy.ctx.storage, { key: 'ok', baseUrl: mock.url, models: 'gpt-4o-mini' });
       const key = await seedToken(behindProxy.ctx.storage, user, { unlimited: true, subnet: '10.9.9.9' });
       fenced.key = key.key;

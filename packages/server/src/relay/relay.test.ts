@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { QuotaLedger } from '../billing/ledger.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
 import { MOCK_REPLY, startMockUpstream, type MockUpstream } from '../test-support/mock-openai.js';
-import { seedChannel, seedToken } from '../test-support/seed.js';
+import { seedChannel, seedToken, seedUser } from '../test-support/seed.js';
 
 let t: TestApp;
 let mock: MockUpstream;
@@ -204,7 +204,7 @@ describe('channel rules', () => {
     const token = await seedToken(t.ctx.storage, userId, { unlimited: true });
     await client(`${token.key}-${pinned}`).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
     expect(mock.requests.at(-1)?.key).toBe('ok:pinned');
-    const plainUser = await t.ctx.repositories.users.insert({ username: 'plainpin', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '', access_token: null, quota: 1000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'PIN1', inviter_id: 0, created_at: 0 });
+    const plainUser = await seedUser(t.ctx.storage, 'plainpin', 1000, 'PIN1');
     const plainToken = await seedToken(t.ctx.storage, plainUser, { unlimited: true });
     await expect(client(`${plainToken.key}-${pinned}`).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 403 });
   });

@@ -6,7 +6,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { costOf, pricesFor } from '../billing/pricing.js';
 import { startMockUpstream, type MockUpstream } from '../test-support/mock-openai.js';
-import { seedChannel, seedToken } from '../test-support/seed.js';
+import { seedChannel, seedToken, seedUser } from '../test-support/seed.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
 
 /** Session affinity and model fallbacks (issue 15, items 3 and 4). */
@@ -34,10 +34,7 @@ beforeEach(async () => {
 
 async function key(app: TestApp = t) {
   serial++;
-  const userId = await app.ctx.repositories.users.insert({
-    username: `route${serial}`, password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-    access_token: null, quota: 100_000_000, used_quota: 0, request_count: 0, group: 'default', aff_code: `ROUTE${serial}`, inviter_id: 0, created_at: 0,
-  });
+  const userId = await seedUser(app.ctx.storage, `route${serial}`, 100_000_000, `ROUTE${serial}`);
   return seedToken(app.ctx.storage, userId, { unlimited: true });
 }
 

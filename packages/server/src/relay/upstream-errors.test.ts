@@ -3,7 +3,7 @@ import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMockUpstream, type MockUpstream } from '../test-support/mock-openai.js';
-import { seedChannel, seedToken } from '../test-support/seed.js';
+import { seedChannel, seedToken, seedUser } from '../test-support/seed.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
 import { startMockAnthropic, type MockAnthropic } from '../test-support/upstreams/anthropic.js';
 
@@ -23,10 +23,7 @@ beforeAll(async () => {
   t = await createTestApp();
   gateway = await t.app.listen({ port: 0, host: '127.0.0.1' });
   await t.ctx.options.set('RetryTimes', '0');
-  const userId = await t.ctx.repositories.users.insert({
-    username: 'errors', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-    access_token: null, quota: 10_000_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'ERRORS', inviter_id: 0, created_at: 0,
-  });
+  const userId = await seedUser(t.ctx.storage, 'errors', 10_000_000, 'ERRORS');
   key = (await seedToken(t.ctx.storage, userId, { unlimited: true })).key;
 });
 afterAll(async () => {

@@ -1,14 +1,19 @@
 import { randomAlphanumeric } from '../lib/random.js';
 import type { Storage } from '../storage/database.js';
 import { UsersRepository } from '../storage/repositories/users.js';
+import type { NewUser } from '../storage/schema.js';
 
 /** Direct inserts for relay and ledger tests (the console APIs are tested on their own). */
 
-/** A plain user (role 1, enabled, group default) with `quota`; its invite code must be unique. */
-export function seedUser(storage: Storage, username: string, quota: number, affCode: string): Promise<number> {
+/**
+ * A plain user (role 1, enabled, group default, no email or display name unless `fields` says) with `quota`; its
+ * invite code must be unique.
+ */
+export function seedUser(storage: Storage, username: string, quota: number, affCode: string, fields: Partial<Pick<NewUser, 'group' | 'email' | 'display_name'>> = {}): Promise<number> {
   return new UsersRepository(storage.db).insert({
     username, password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
     access_token: null, quota, used_quota: 0, request_count: 0, group: 'default', aff_code: affCode, inviter_id: 0, created_at: 0,
+    ...fields,
   });
 }
 

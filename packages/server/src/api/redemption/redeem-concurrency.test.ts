@@ -5,9 +5,9 @@ import { RelayCache } from '../../storage/relay-cache.js';
 import { LogsRepository } from '../../storage/repositories/logs.js';
 import { OptionsRepository } from '../../storage/repositories/options.js';
 import { RedemptionsRepository } from '../../storage/repositories/redemptions.js';
-import { UsersRepository } from '../../storage/repositories/users.js';
 import type { Storage } from '../../storage/database.js';
 import { testDatabases } from '../../test-support/databases.js';
+import { seedUser } from '../../test-support/seed.js';
 import type { Caller } from '../../auth/caller.js';
 import { RedemptionService } from './redemption-service.js';
 
@@ -26,14 +26,10 @@ describe.each(testDatabases())('redeeming on $name', (database) => {
     await options.load();
     cache = new RelayCache(60_000);
     service = new RedemptionService(new RedemptionsRepository(storage.db, new LogsRepository(storage.db, storage.dialect), cache), options);
-    const users = new UsersRepository(storage.db, cache);
     callers = [];
     for (let i = 0; i < REDEEMERS; i++) {
       const username = `buyer${i}`;
-      const id = await users.insert({
-        username, password: 'x', display_name: username, role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-        access_token: null, quota: 0, used_quota: 0, request_count: 0, group: 'default', aff_code: `aff${i}`, inviter_id: 0, created_at: 0,
-      });
+      const id = await seedUser(storage, username, 0, `aff${i}`, { display_name: username });
       callers.push({ id, role: 1, username });
     }
   }, 60_000);

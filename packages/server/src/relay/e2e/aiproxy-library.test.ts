@@ -1,12 +1,10 @@
-import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { costOf, pricesFor } from '../../billing/pricing.js';
-import { seedChannel, seedToken } from '../../test-support/seed.js';
-import { createTestApp, type TestApp } from '../../test-support/test-app.js';
+import { seedChannel } from '../../test-support/seed.js';
 import { LIBRARY_ID, startMockAiProxyLibrary } from '../../test-support/upstreams/aiproxy-library.js';
-import type { MockHandle, MockMode } from '../../test-support/upstreams/mock-server.js';
-import { settledToken } from '../../test-support/settled-token.js';
+import type { MockMode } from '../../test-support/upstreams/mock-server.js';
+import { vendorGateway } from '../../test-support/vendor-gateway.js';
 
 /**
  * AI Proxy knowledge base channels (type 21) end to end: the official SDKs -> the gateway -> a local
@@ -17,57 +15,31 @@ const MODEL = 'gpt-3.5-turbo';
 const ANSWER = 'Hold the reset button on the back for ten seconds, until the power light blinks.';
 const REFERENCES = '\n\n参考文档：\n1. [Router handbook, chapter 3: Resetting](https://docs.example.com/router/reset)\n2. [Troubleshooting FAQ](https://docs.example.com/router/faq)';
 
-let t: TestApp;
-let mock: MockHandle;
-let gateway: string;
-let userId: number;
+const gw = vendorGateway({ mock: startMockAiProxyLibrary });
+const { seedKey, openai, anthropic, settled } = gw;
 
 const libraryChannel = (mode: MockMode | `${MockMode}:${string}`, fields: { priority?: number; library?: string } = {}) =>
-  seedChannel(t.ctx.storage, { name: `library-${mode}`, type: 21, key: mode, baseUrl: mock.url, models: MODEL, priority: fields.priority, other: fields.library ?? LIBRARY_ID });
-
-const openai = (key: string) => new OpenAI({ apiKey: `sk-${key}`, baseURL: `${gateway}/v1`, maxRetries: 0 });
-const anthropic = (key: string) => new Anthropic({ apiKey: `sk-${key}`, baseURL: gateway, maxRetries: 0 });
-
-const settled = (tokenId: number, logs: number) => settledToken(t.ctx.storage, tokenId, logs);
+  seedChannel(gw.t.ctx.storage, { name: `library-${mode}`, type: 21, key: mode, baseUrl: gw.mock.url, models: MODEL, priority: fields.priority, other: fields.library ?? LIBRARY_ID });
 
 /** Settled once at the gateway's own count: the delivered answer's tokens exactly, the prompt's counted too. */
 async function expectCountedOnce(tokenId: number, delivered: string) {
   const after = await settled(tokenId, 1);
   expect(after.logs).toHaveLength(1);
   const log = after.logs[0];
-  const [completion] = await t.ctx.relay.counter.count([delivered]);
+  const [completion] = await gw.t.ctx.relay.counter.count([delivered]);
   expect(log.completion_tokens).toBe(completion);
   expect(log.prompt_tokens).toBeGreaterThan(0);
-  expect(log.quota).toBe(costOf({ prompt_tokens: log.prompt_tokens, completion_tokens: log.completion_tokens }, pricesFor(t.ctx.options, MODEL, 'default')));
+  expect(log.quota).toBe(costOf({ prompt_tokens: log.prompt_tokens, completion_tokens: log.completion_tokens }, pricesFor(gw.t.ctx.options, MODEL, 'default')));
   expect(log.content).not.toContain('用量异常');
   expect(after.token.remain_quota).toBe(10_000_000 - log.quota);
   expect(after.open).toEqual([]);
   return log;
 }
 
-beforeAll(async () => {
-  mock = await startMockAiProxyLibrary();
-  t = await createTestApp({ RELAY_TIMEOUT_SECONDS: '5' });
-  gateway = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  userId = (await t.ctx.repositories.users.findByUsername('root'))!.id;
-});
-afterAll(async () => {
-  t.app.server.closeAllConnections();
-  await t.close();
-  await mock.close();
-});
-beforeEach(async () => {
-  await t.ctx.storage.db.deleteFrom('abilities').execute();
-  await t.ctx.storage.db.deleteFrom('channels').execute();
-  await t.ctx.options.set('RetryTimes', '0');
-  await t.ctx.options.set('AutomaticDisableChannelEnabled', 'false');
-  mock.requests.length = 0;
-});
-
 describe('the knowledge base answers as a chat model', () => {
   it('an OpenAI client: the last user message asks the library; the answer carries its documents as links', async () => {
     await libraryChannel('ok');
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const answer = await openai(token.key).chat.completions.create({
       model: MODEL,
       messages: [
@@ -77,7 +49,7 @@ describe('the knowledge base answers as a chat model', () => {
       ],
     });
     expect(answer.choices[0].message.content).toBe(ANSWER + REFERENCES);
-    const [sent] = mock.requests;
+    const [sent] = gw.mock.requests;
     expect(sent.path).toBe('/api/library/ask');
     expect(sent.headers['api-key']).toBe('ok');
     expect(sent.body).toEqual({ model: MODEL, query: 'How do I reset the router?', libraryId: LIBRARY_ID, stream: false });
@@ -86,7 +58,7 @@ describe('the knowledge base answers as a chat model', () => {
 
   it('an OpenAI stream: the library streams the answer, the references follow it, then the gateway-counted usage', async () => {
     await libraryChannel('ok');
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const stream = await openai(token.key).chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'How do I reset the router?' }], stream: true });
     let text = '';
     let finish: string | null | undefined;
@@ -96,13 +68,13 @@ describe('the knowledge base answers as a chat model', () => {
     }
     expect(text).toBe(ANSWER + REFERENCES);
     expect(finish).toBe('stop');
-    expect(mock.requests[0].body).toMatchObject({ stream: true });
+    expect(gw.mock.requests[0].body).toMatchObject({ stream: true });
     await expectCountedOnce(token.id, ANSWER + REFERENCES);
   });
 
   it('an Anthropic client gets the same answer', async () => {
     await libraryChannel('ok');
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const message = await anthropic(token.key).messages.create({ model: MODEL, max_tokens: 512, messages: [{ role: 'user', content: 'How do I reset the router?' }] });
     expect(message.content[0]).toMatchObject({ type: 'text', text: ANSWER + REFERENCES });
     await expectCountedOnce(token.id, ANSWER + REFERENCES);
@@ -110,36 +82,36 @@ describe('the knowledge base answers as a chat model', () => {
 
   it('a channel without its 知识库 ID is refused with the reason before anything is sent', async () => {
     await libraryChannel('ok', { library: '' });
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const error = await openai(token.key).chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }] }).catch((e: unknown) => e);
     expect((error as Error).message).toContain('知识库 ID');
-    expect(mock.requests).toHaveLength(0);
+    expect(gw.mock.requests).toHaveLength(0);
   });
 });
 
 describe('faults, each settled exactly once', () => {
   it('an invalid key (401) disables its channel and another answers', async () => {
-    await t.ctx.options.set('RetryTimes', '1');
-    await t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
+    await gw.t.ctx.options.set('RetryTimes', '1');
+    await gw.t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
     const dead = await libraryChannel('fail-401', { priority: 10 });
     await libraryChannel('ok', { priority: 0 });
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const answer = await openai(token.key).chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'How do I reset the router?' }] });
     expect(answer.choices[0].message.content).toBe(ANSWER + REFERENCES);
-    expect(mock.requests.map((r) => r.key)).toEqual(['fail-401', 'ok']);
-    expect((await t.ctx.storage.db.selectFrom('channels').select('status').where('id', '=', dead).executeTakeFirstOrThrow()).status).toBe(3);
+    expect(gw.mock.requests.map((r) => r.key)).toEqual(['fail-401', 'ok']);
+    expect((await gw.t.ctx.storage.db.selectFrom('channels').select('status').where('id', '=', dead).executeTakeFirstOrThrow()).status).toBe(3);
     await expectCountedOnce(token.id, ANSWER + REFERENCES);
   });
 
   it('an unknown library, said with status 200, reaches the client and costs nothing; no other channel is tried', async () => {
-    await t.ctx.options.set('RetryTimes', '1');
+    await gw.t.ctx.options.set('RetryTimes', '1');
     await libraryChannel('ok:a', { priority: 10, library: '99999' });
     await libraryChannel('ok:b', { priority: 0 });
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const error = await openai(token.key).chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as Error).message).toContain('Library not found');
-    expect(mock.requests).toHaveLength(1);
+    expect(gw.mock.requests).toHaveLength(1);
     const after = await settled(token.id, 0);
     expect(after.token.remain_quota).toBe(10_000_000);
     expect(after.open).toEqual([]);
@@ -147,8 +119,8 @@ describe('faults, each settled exactly once', () => {
 
   it('a failure event half way ends the OpenAI stream with its error chunk, billed for what was delivered', async () => {
     await libraryChannel('stream-error');
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
-    const res = await fetch(`${gateway}/v1/chat/completions`, {
+    const token = await seedKey();
+    const res = await fetch(`${gw.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'How do I reset the router?' }], stream: true }),
@@ -159,7 +131,7 @@ describe('faults, each settled exactly once', () => {
     expect(text).toContain('The model stopped answering');
     const after = await settled(token.id, 1);
     expect(after.logs).toHaveLength(1);
-    const [delivered] = await t.ctx.relay.counter.count(['Hold the reset button on the back for ten seconds,']);
+    const [delivered] = await gw.t.ctx.relay.counter.count(['Hold the reset button on the back for ten seconds,']);
     expect(after.logs[0].completion_tokens).toBe(delivered);
     expect(after.token.remain_quota).toBe(10_000_000 - after.logs[0].quota);
     expect(after.open).toEqual([]);
@@ -167,8 +139,8 @@ describe('faults, each settled exactly once', () => {
 
   it('a stream cut mid-way ends an Anthropic stream with its error event, settled once', async () => {
     await libraryChannel('break');
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
-    const res = await fetch(`${gateway}/v1/messages`, {
+    const token = await seedKey();
+    const res = await fetch(`${gw.url}/v1/messages`, {
       method: 'POST',
       headers: { 'x-api-key': `sk-${token.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: MODEL, max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'How do I reset the router?' }] }),
@@ -185,21 +157,21 @@ describe('faults, each settled exactly once', () => {
 
 describe('the channel test button', () => {
   it('tests a knowledge base channel saved with its 知识库 ID; an invalid key fails the test and disables it', async () => {
-    const root = await t.login('root', '123456');
+    const root = await gw.t.login('root', '123456');
     const create = (name: string, key: string) =>
-      t.call({ method: 'POST', url: '/api/channel/', cookie: root, payload: { name, type: 21, key, base_url: mock.url, models: MODEL, group: 'default', other: LIBRARY_ID } });
+      gw.t.call({ method: 'POST', url: '/api/channel/', cookie: root, payload: { name, type: 21, key, base_url: gw.mock.url, models: MODEL, group: 'default', other: LIBRARY_ID } });
     expect((await create('library-good', 'ok')).body.success).toBe(true);
     expect((await create('library-bad', 'not-a-key')).body.success).toBe(true);
-    const list = (await t.call({ method: 'GET', url: '/api/channel/?p=0', cookie: root })).body.data as Array<{ id: number; name: string }>;
+    const list = (await gw.t.call({ method: 'GET', url: '/api/channel/?p=0', cookie: root })).body.data as Array<{ id: number; name: string }>;
     const idOf = (name: string) => list.find((c) => c.name === name)!.id;
 
-    const good = await t.call({ method: 'GET', url: `/api/channel/test/${idOf('library-good')}`, cookie: root });
+    const good = await gw.t.call({ method: 'GET', url: `/api/channel/test/${idOf('library-good')}`, cookie: root });
     expect(good.body).toMatchObject({ success: true, model: MODEL, message: ANSWER + REFERENCES });
-    expect(mock.requests.at(-1)!.body).toEqual({ model: MODEL, query: 'hi', libraryId: LIBRARY_ID, stream: false });
+    expect(gw.mock.requests.at(-1)!.body).toEqual({ model: MODEL, query: 'hi', libraryId: LIBRARY_ID, stream: false });
 
-    await t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
-    const bad = await t.call({ method: 'GET', url: `/api/channel/test/${idOf('library-bad')}`, cookie: root });
+    await gw.t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
+    const bad = await gw.t.call({ method: 'GET', url: `/api/channel/test/${idOf('library-bad')}`, cookie: root });
     expect(bad.body).toMatchObject({ success: false, message: 'Invalid Api-Key' });
-    expect((await t.call({ method: 'GET', url: `/api/channel/${idOf('library-bad')}`, cookie: root })).body.data.status).toBe(3);
+    expect((await gw.t.call({ method: 'GET', url: `/api/channel/${idOf('library-bad')}`, cookie: root })).body.data.status).toBe(3);
   });
 });

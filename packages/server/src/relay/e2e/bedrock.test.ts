@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { costOf, pricesFor } from '../../billing/pricing.js';
+import { describe, expect, it } from 'vitest';
 import type { Usage } from '../../billing/usage.js';
-import { seedChannel, seedToken } from '../../test-support/seed.js';
-import { createTestApp, type TestApp } from '../../test-support/test-app.js';
+import { seedChannel } from '../../test-support/seed.js';
 import { HANDBOOK } from '../../test-support/dialect-providers.js';
-import { bedrockCredentials, startMockBedrock, type MockBedrock } from '../../test-support/upstreams/bedrock.js';
+import { bedrockCredentials, startMockBedrock } from '../../test-support/upstreams/bedrock.js';
 import type { MockMode } from '../../test-support/upstreams/mock-server.js';
-import { settledToken } from '../../test-support/settled-token.js';
+import { vendorGateway } from '../../test-support/vendor-gateway.js';
 
 /**
  * AWS Bedrock channels (type 33) end to end: the official SDKs -> the gateway -> a local Bedrock Runtime that
@@ -21,60 +19,24 @@ const CLAUDE_PATH = '/model/us.anthropic.claude-3-7-sonnet-20250219-v1%3A0';
 const NOVA = 'amazon.nova-lite-v1:0';
 const NOVA_PATH = '/model/amazon.nova-lite-v1%3A0';
 
-let t: TestApp;
-let mock: MockBedrock;
-let gateway: string;
-let userId: number;
+const gw = vendorGateway({
+  mock: () => startMockBedrock({ region: 'us-east-1', strictTurns: true }),
+  modelRatio: { [CLAUDE]: 1.5, [NOVA]: 0.03 },
+  completionRatio: { [CLAUDE]: 5, [NOVA]: 4 },
+});
+const { seedKey, openai, anthropic, settled, expectChargedOnce } = gw;
 
 const awsKey = (mode: MockMode | `${MockMode}:${string}` = 'ok', secret = bedrockCredentials(mode).secretAccessKey) => `${bedrockCredentials(mode).accessKeyId}|${secret}|us-east-1`;
 const bedrockChannel = (mode: MockMode | `${MockMode}:${string}`, model: string, fields: { priority?: number; secret?: string; name?: string } = {}) =>
-  seedChannel(t.ctx.storage, { name: fields.name ?? `aws-${mode}-${model}`, type: 33, key: awsKey(mode, fields.secret), baseUrl: mock.url, models: model, priority: fields.priority });
-
-const openai = (key: string) => new OpenAI({ apiKey: `sk-${key}`, baseURL: `${gateway}/v1`, maxRetries: 0 });
-const anthropic = (key: string) => new Anthropic({ apiKey: `sk-${key}`, baseURL: gateway, maxRetries: 0 });
-
-const settled = (tokenId: number, logs: number) => settledToken(t.ctx.storage, tokenId, logs);
-
-/** One request settled exactly once, charged what the usage prices at. */
-async function expectChargedOnce(tokenId: number, model: string, usage: Usage) {
-  const after = await settled(tokenId, 1);
-  expect(after.logs).toHaveLength(1);
-  expect({ prompt: after.logs[0].prompt_tokens, completion: after.logs[0].completion_tokens }).toEqual({ prompt: usage.prompt_tokens, completion: usage.completion_tokens });
-  expect(after.logs[0].quota).toBe(costOf(usage, pricesFor(t.ctx.options, model, 'default')));
-  expect(after.token.remain_quota).toBe(10_000_000 - after.logs[0].quota);
-  expect(after.open).toEqual([]);
-  return after.logs[0];
-}
-
-beforeAll(async () => {
-  mock = await startMockBedrock({ region: 'us-east-1', strictTurns: true });
-  t = await createTestApp({ RELAY_TIMEOUT_SECONDS: '5' });
-  gateway = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  userId = (await t.ctx.repositories.users.findByUsername('root'))!.id;
-  await t.ctx.options.set('ModelRatio', JSON.stringify({ [CLAUDE]: 1.5, [NOVA]: 0.03 }));
-  await t.ctx.options.set('CompletionRatio', JSON.stringify({ [CLAUDE]: 5, [NOVA]: 4 }));
-});
-afterAll(async () => {
-  // fetch (undici) leaves a spare connection open after an aborted request; it would hold the server's close.
-  t.app.server.closeAllConnections();
-  await t.close();
-  await mock.close();
-});
-beforeEach(async () => {
-  await t.ctx.storage.db.deleteFrom('abilities').execute();
-  await t.ctx.storage.db.deleteFrom('channels').execute();
-  await t.ctx.options.set('RetryTimes', '0');
-  await t.ctx.options.set('AutomaticDisableChannelEnabled', 'false');
-  mock.requests.length = 0;
-});
+  seedChannel(gw.t.ctx.storage, { name: fields.name ?? `aws-${mode}-${model}`, type: 33, key: awsKey(mode, fields.secret), baseUrl: gw.mock.url, models: model, priority: fields.priority });
 
 describe('requests as Bedrock wants them', () => {
   it('Claude goes through InvokeModel, signed with SigV4 over exactly the bytes sent; the friendly name becomes the inference profile', async () => {
     await bedrockChannel('ok', CLAUDE);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const answer = await openai(token.key).chat.completions.create({ model: CLAUDE, max_tokens: 300, messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'Hello' }] });
     expect(answer.choices[0].message.content).toBe('Hello! How can I help you today?');
-    const [sent] = mock.requests;
+    const [sent] = gw.mock.requests;
     expect(sent.path).toBe(`${CLAUDE_PATH}/invoke`);
     expect(String(sent.headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=ok\/\d{8}\/us-east-1\/bedrock\/aws4_request, SignedHeaders=[a-z0-9;-]*host[a-z0-9;-]*, Signature=[0-9a-f]{64}$/);
     expect(sent.headers['x-amz-content-sha256']).toBe(createHash('sha256').update(sent.rawBody).digest('hex'));
@@ -86,8 +48,8 @@ describe('requests as Bedrock wants them', () => {
 
   it('an Anthropic client passes through: betas Bedrock knows go in anthropic_beta, Anthropic-only fields are left out, the stream is re-framed as SSE', async () => {
     await bedrockChannel('ok', CLAUDE);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
-    const res = await fetch(`${gateway}/v1/messages`, {
+    const token = await seedKey();
+    const res = await fetch(`${gw.url}/v1/messages`, {
       method: 'POST',
       headers: { 'x-api-key': `sk-${token.key}`, 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'anthropic-beta': 'claude-code-20250219,interleaved-thinking-2025-05-14' },
       body: JSON.stringify({ model: CLAUDE, max_tokens: 512, stream: true, metadata: { user_id: 'u-1' }, service_tier: 'auto', messages: [{ role: 'user', content: 'Hello' }] }),
@@ -98,7 +60,7 @@ describe('requests as Bedrock wants them', () => {
     expect(events[0]).toBe('message_start');
     expect(events.at(-1)).toBe('message_stop');
     expect(events).toContain('content_block_delta');
-    const sent = mock.requests[0];
+    const sent = gw.mock.requests[0];
     expect(sent.path).toBe(`${CLAUDE_PATH}/invoke-with-response-stream`);
     expect(sent.body).toEqual({ anthropic_version: 'bedrock-2023-05-31', anthropic_beta: ['interleaved-thinking-2025-05-14'], max_tokens: 512, messages: [{ role: 'user', content: 'Hello' }] });
     await expectChargedOnce(token.id, CLAUDE, { prompt_tokens: 12, completion_tokens: 12 });
@@ -106,7 +68,7 @@ describe('requests as Bedrock wants them', () => {
 
   it('other families go through Converse; the OpenAI stream is translated from event-stream frames', async () => {
     await bedrockChannel('ok', NOVA);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const stream = await openai(token.key).chat.completions.create({ model: NOVA, messages: [{ role: 'user', content: 'Hello' }], stream: true, stream_options: { include_usage: true }, temperature: 1.5, top_p: 0.9 });
     let text = '';
     let usage: OpenAI.CompletionUsage | null | undefined;
@@ -116,9 +78,9 @@ describe('requests as Bedrock wants them', () => {
     }
     expect(text).toBe('Hello! How can I help you today?');
     expect(usage).toMatchObject({ prompt_tokens: 9, completion_tokens: 10 });
-    expect(mock.requests[0].path).toBe(`${NOVA_PATH}/converse-stream`);
+    expect(gw.mock.requests[0].path).toBe(`${NOVA_PATH}/converse-stream`);
     // OpenAI's temperature goes up to 2, Converse's to 1.
-    expect(mock.requests[0].body).toMatchObject({ messages: [{ role: 'user', content: [{ text: 'Hello' }] }], inferenceConfig: { temperature: 1, topP: 0.9 } });
+    expect(gw.mock.requests[0].body).toMatchObject({ messages: [{ role: 'user', content: [{ text: 'Hello' }] }], inferenceConfig: { temperature: 1, topP: 0.9 } });
     await expectChargedOnce(token.id, NOVA, { prompt_tokens: 9, completion_tokens: 10 });
   });
 });
@@ -128,7 +90,7 @@ describe('cache and reasoning are charged exactly', () => {
 
   it('Claude cache reads and 5-minute / 1-hour writes, through InvokeModel to an Anthropic client', async () => {
     const id = await bedrockChannel('cache', CLAUDE);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const message = await anthropic(`${token.key}-${id}`).messages.create({ model: CLAUDE, max_tokens: 256, system: [{ type: 'text', text: HANDBOOK, cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: `${HANDBOOK}\n\nHow do I reset the router?` }] });
     expect(message.usage).toMatchObject({ input_tokens: 14, cache_read_input_tokens: 1800, cache_creation_input_tokens: 1520, output_tokens: 31 });
     const log = await expectChargedOnce(token.id, CLAUDE, cacheUsage);
@@ -138,16 +100,16 @@ describe('cache and reasoning are charged exactly', () => {
 
   it('Converse cache usage (cacheDetails split by TTL) reaches an OpenAI client as cached tokens', async () => {
     const id = await bedrockChannel('cache', NOVA);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const answer = await openai(`${token.key}-${id}`).chat.completions.create({ model: NOVA, messages: [{ role: 'user', content: `${HANDBOOK}\n\nHow do I reset the router?` }] });
     expect(answer.usage).toMatchObject({ prompt_tokens: 3334, completion_tokens: 31, prompt_tokens_details: { cached_tokens: 1800 } });
-    expect(mock.requests[0].path).toBe(`${NOVA_PATH}/converse`);
+    expect(gw.mock.requests[0].path).toBe(`${NOVA_PATH}/converse`);
     await expectChargedOnce(token.id, NOVA, cacheUsage);
   });
 
   it('reasoning: thinking streamed through Converse as reasoning_content, its tokens billed within the completion', async () => {
     const id = await bedrockChannel('thinking', NOVA);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const stream = await openai(`${token.key}-${id}`).chat.completions.create({ model: NOVA, messages: [{ role: 'user', content: 'What is 27 * 453?' }], stream: true });
     let reasoning = '';
     let text = '';
@@ -163,9 +125,9 @@ describe('cache and reasoning are charged exactly', () => {
 
   it('Claude thinking requested by an OpenAI client becomes thinking on InvokeModel, and its signed block comes back to an Anthropic client', async () => {
     const id = await bedrockChannel('ok', CLAUDE);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const answer = await openai(`${token.key}-${id}`).chat.completions.create({ model: CLAUDE, max_tokens: 4000, reasoning_effort: 'low', messages: [{ role: 'user', content: 'What is 27 * 453?' }] });
-    expect(mock.requests[0].body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 2048 }, max_tokens: 4000 });
+    expect(gw.mock.requests[0].body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 2048 }, max_tokens: 4000 });
     expect((answer.choices[0].message as { reasoning_content?: string }).reasoning_content).toMatch(/^Split 453/);
     const message = await anthropic(`${token.key}-${id}`).messages.stream({ model: CLAUDE, max_tokens: 4000, thinking: { type: 'enabled', budget_tokens: 2048 }, messages: [{ role: 'user', content: 'What is 27 * 453?' }] }).finalMessage();
     expect(message.content[0]).toMatchObject({ type: 'thinking', signature: expect.stringMatching(/^623WZANP/) });
@@ -179,43 +141,43 @@ describe('cache and reasoning are charged exactly', () => {
 
 describe('faults, each settled exactly once', () => {
   it('throttling is retried on another channel; the throttled one stays enabled', async () => {
-    await t.ctx.options.set('RetryTimes', '2');
-    await t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
+    await gw.t.ctx.options.set('RetryTimes', '2');
+    await gw.t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
     const throttled = await bedrockChannel('fail-429', NOVA, { priority: 10 });
     const good = await bedrockChannel('ok', NOVA, { priority: 0 });
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const answer = await openai(token.key).chat.completions.create({ model: NOVA, messages: [{ role: 'user', content: 'Hello' }] });
     expect(answer.choices[0].message.content).toBe('Hello! How can I help you today?');
-    expect(mock.requests.map((r) => r.key)).toEqual(['fail-429', 'ok']);
+    expect(gw.mock.requests.map((r) => r.key)).toEqual(['fail-429', 'ok']);
     const log = await expectChargedOnce(token.id, NOVA, { prompt_tokens: 9, completion_tokens: 10 });
     expect(log.channel_id).toBe(good);
-    const row = await t.ctx.storage.db.selectFrom('channels').select('status').where('id', '=', throttled).executeTakeFirstOrThrow();
+    const row = await gw.t.ctx.storage.db.selectFrom('channels').select('status').where('id', '=', throttled).executeTakeFirstOrThrow();
     expect(row.status).toBe(1);
   });
 
   it('a wrong secret key is refused by the signature check: the channel is disabled and another one answers', async () => {
-    await t.ctx.options.set('RetryTimes', '1');
-    await t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
+    await gw.t.ctx.options.set('RetryTimes', '1');
+    await gw.t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
     const wrong = await bedrockChannel('ok:wrong', CLAUDE, { priority: 10, secret: 'not-the-secret' });
     await bedrockChannel('ok:right', CLAUDE, { priority: 0 });
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const message = await anthropic(token.key).messages.create({ model: CLAUDE, max_tokens: 100, messages: [{ role: 'user', content: 'Hello' }] });
     expect(message.content[0]).toMatchObject({ type: 'text', text: 'Hello! How can I help you today?' });
-    expect(mock.requests.map((r) => r.key)).toEqual([undefined, 'ok:right']);
-    const row = await t.ctx.storage.db.selectFrom('channels').select('status').where('id', '=', wrong).executeTakeFirstOrThrow();
+    expect(gw.mock.requests.map((r) => r.key)).toEqual([undefined, 'ok:right']);
+    const row = await gw.t.ctx.storage.db.selectFrom('channels').select('status').where('id', '=', wrong).executeTakeFirstOrThrow();
     expect(row.status).toBe(3);
     await expectChargedOnce(token.id, CLAUDE, { prompt_tokens: 12, completion_tokens: 12 });
   });
 
   it('a validation error is not retried and reaches the client in its own shape', async () => {
-    await t.ctx.options.set('RetryTimes', '2');
+    await gw.t.ctx.options.set('RetryTimes', '2');
     await bedrockChannel('fail-400', NOVA, { priority: 10 });
     await bedrockChannel('ok', NOVA, { priority: 0 });
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const error = await anthropic(token.key).messages.create({ model: NOVA, max_tokens: 100, messages: [{ role: 'user', content: 'Hello' }] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect((error as InstanceType<typeof Anthropic.BadRequestError>).error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('conversation must start with a user message') } });
-    expect(mock.requests).toHaveLength(1);
+    expect(gw.mock.requests).toHaveLength(1);
     const after = await settled(token.id, 0);
     expect(after.logs).toEqual([]);
     expect(after.token.remain_quota).toBe(10_000_000);
@@ -224,8 +186,8 @@ describe('faults, each settled exactly once', () => {
 
   it('an exception frame mid-stream ends an OpenAI client stream with its error chunk (Converse)', async () => {
     await bedrockChannel('stream-error', NOVA);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
-    const res = await fetch(`${gateway}/v1/chat/completions`, {
+    const token = await seedKey();
+    const res = await fetch(`${gw.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: NOVA, messages: [{ role: 'user', content: 'Hello' }], stream: true }),
@@ -244,7 +206,7 @@ describe('faults, each settled exactly once', () => {
 
   it('an exception frame mid-stream ends an Anthropic client stream with its error event (InvokeModel pass-through)', async () => {
     await bedrockChannel('stream-error', CLAUDE);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const error = await anthropic(token.key)
       .messages.stream({ model: CLAUDE, max_tokens: 100, messages: [{ role: 'user', content: 'Hello' }] })
       .finalMessage()
@@ -258,8 +220,8 @@ describe('faults, each settled exactly once', () => {
 
   it('a stream cut mid-frame ends an Anthropic client stream with its error event', async () => {
     await bedrockChannel('break', NOVA);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
-    const res = await fetch(`${gateway}/v1/messages`, {
+    const token = await seedKey();
+    const res = await fetch(`${gw.url}/v1/messages`, {
       method: 'POST',
       headers: { 'x-api-key': `sk-${token.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: NOVA, max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'Hello' }] }),
@@ -274,9 +236,9 @@ describe('faults, each settled exactly once', () => {
 
   it('a client that leaves mid-stream cancels the upstream call and is settled once', async () => {
     await bedrockChannel('slow-stream', NOVA);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const abort = new AbortController();
-    const res = await fetch(`${gateway}/v1/chat/completions`, {
+    const res = await fetch(`${gw.url}/v1/chat/completions`, {
       method: 'POST',
       signal: abort.signal,
       headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' },
@@ -286,7 +248,7 @@ describe('faults, each settled exactly once', () => {
     await reader.read();
     abort.abort();
     // The mock paces ten frames 60 ms apart; a cancelled upstream call leaves the pool at once.
-    const pool = t.ctx.relay.pools.get(new URL(mock.url).origin);
+    const pool = gw.t.ctx.relay.pools.get(new URL(gw.mock.url).origin);
     for (let i = 0; i < 20 && pool.stats.running > 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(pool.stats.running).toBe(0);
     const after = await settled(token.id, 1);
@@ -299,33 +261,33 @@ describe('faults, each settled exactly once', () => {
 
 describe('the channel test button', () => {
   it('tests a Bedrock channel saved the way the console saves it (AK|SK|Region and its fields in config)', async () => {
-    const root = await t.login('root', '123456');
+    const root = await gw.t.login('root', '123456');
     const { accessKeyId, secretAccessKey } = bedrockCredentials('ok');
     const create = (name: string, models: string, sk = secretAccessKey) =>
-      t.call({ method: 'POST', url: '/api/channel/', cookie: root, payload: { name, type: 33, key: `${accessKeyId}|${sk}|us-east-1`, base_url: mock.url, models, group: 'default', config: JSON.stringify({ region: 'us-east-1', ak: accessKeyId, sk }) } });
+      gw.t.call({ method: 'POST', url: '/api/channel/', cookie: root, payload: { name, type: 33, key: `${accessKeyId}|${sk}|us-east-1`, base_url: gw.mock.url, models, group: 'default', config: JSON.stringify({ region: 'us-east-1', ak: accessKeyId, sk }) } });
     expect((await create('bedrock-claude', `${CLAUDE},${NOVA}`)).body.success).toBe(true);
     expect((await create('bedrock-bad', CLAUDE, 'wrong-secret')).body.success).toBe(true);
-    const list = (await t.call({ method: 'GET', url: '/api/channel/?p=0', cookie: root })).body.data as Array<{ id: number; name: string }>;
+    const list = (await gw.t.call({ method: 'GET', url: '/api/channel/?p=0', cookie: root })).body.data as Array<{ id: number; name: string }>;
     const idOf = (name: string) => list.find((c) => c.name === name)!.id;
 
-    const claude = await t.call({ method: 'GET', url: `/api/channel/test/${idOf('bedrock-claude')}`, cookie: root });
+    const claude = await gw.t.call({ method: 'GET', url: `/api/channel/test/${idOf('bedrock-claude')}`, cookie: root });
     expect(claude.body).toMatchObject({ success: true, model: CLAUDE, message: 'Hello! How can I help you today?' });
-    expect(mock.requests.at(-1)!.path).toBe(`${CLAUDE_PATH}/invoke`);
-    const nova = await t.call({ method: 'GET', url: `/api/channel/test/${idOf('bedrock-claude')}?model=${encodeURIComponent(NOVA)}`, cookie: root });
+    expect(gw.mock.requests.at(-1)!.path).toBe(`${CLAUDE_PATH}/invoke`);
+    const nova = await gw.t.call({ method: 'GET', url: `/api/channel/test/${idOf('bedrock-claude')}?model=${encodeURIComponent(NOVA)}`, cookie: root });
     expect(nova.body).toMatchObject({ success: true, model: NOVA, message: 'Hello! How can I help you today?' });
-    expect(mock.requests.at(-1)!.path).toBe(`${NOVA_PATH}/converse`);
+    expect(gw.mock.requests.at(-1)!.path).toBe(`${NOVA_PATH}/converse`);
 
-    await t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
-    const bad = await t.call({ method: 'GET', url: `/api/channel/test/${idOf('bedrock-bad')}`, cookie: root });
+    await gw.t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
+    const bad = await gw.t.call({ method: 'GET', url: `/api/channel/test/${idOf('bedrock-bad')}`, cookie: root });
     expect(bad.body).toMatchObject({ success: false, message: expect.stringContaining('The request signature we calculated does not match') });
-    expect((await t.call({ method: 'GET', url: `/api/channel/${idOf('bedrock-bad')}`, cookie: root })).body.data.status).toBe(3);
+    expect((await gw.t.call({ method: 'GET', url: `/api/channel/${idOf('bedrock-bad')}`, cookie: root })).body.data.status).toBe(3);
   });
 
   it('a malformed AWS key fails the test with a clear message and no upstream call', async () => {
-    const id = await seedChannel(t.ctx.storage, { name: 'aws-malformed', type: 33, key: 'only-an-access-key', baseUrl: mock.url, models: CLAUDE });
-    const root = await t.login('root', '123456');
-    const result = await t.call({ method: 'GET', url: `/api/channel/test/${id}`, cookie: root });
+    const id = await seedChannel(gw.t.ctx.storage, { name: 'aws-malformed', type: 33, key: 'only-an-access-key', baseUrl: gw.mock.url, models: CLAUDE });
+    const root = await gw.t.login('root', '123456');
+    const result = await gw.t.call({ method: 'GET', url: `/api/channel/test/${id}`, cookie: root });
     expect(result.body).toMatchObject({ success: false, message: expect.stringContaining('AK|SK|Region') });
-    expect(mock.requests).toHaveLength(0);
+    expect(gw.mock.requests).toHaveLength(0);
   });
 });

@@ -1,14 +1,12 @@
-import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contextWindowOf } from '../../billing/media-bounds.js';
 import { costOf, pricesFor } from '../../billing/pricing.js';
 import type { Usage } from '../../billing/usage.js';
-import { seedChannel, seedToken } from '../../test-support/seed.js';
-import { createTestApp, type TestApp } from '../../test-support/test-app.js';
+import { seedChannel } from '../../test-support/seed.js';
 import { cozeToken, startMockCoze } from '../../test-support/upstreams/coze.js';
-import type { MockHandle, MockMode } from '../../test-support/upstreams/mock-server.js';
-import { settledToken } from '../../test-support/settled-token.js';
+import type { MockMode } from '../../test-support/upstreams/mock-server.js';
+import { vendorGateway } from '../../test-support/vendor-gateway.js';
 import { readFacts } from '../ingress/read-facts.js';
 
 /**
@@ -20,61 +18,25 @@ const BOT = 'bot-7379462189365198898';
 const ANSWER = '1 October 2024 is a Tuesday.';
 const USAGE: Usage = { prompt_tokens: 412, completion_tokens: 11 };
 
-let t: TestApp;
-let mock: MockHandle;
-let gateway: string;
-let userId: number;
+const gw = vendorGateway({
+  mock: startMockCoze,
+  // A bot's price is its admin's to set: this one as a small chat model.
+  modelRatio: { [BOT]: 0.5, 'my-assistant': 0.75 },
+  completionRatio: { [BOT]: 3, 'my-assistant': 2 },
+});
+const { seedKey, openai, anthropic, settled, expectChargedOnce } = gw;
 
 const cozeChannel = (mode: MockMode | `${MockMode}:${string}`, fields: { priority?: number; models?: string; mapping?: string; userId?: string } = {}) =>
-  seedChannel(t.ctx.storage, {
+  seedChannel(gw.t.ctx.storage, {
     name: `coze-${mode}`,
     type: 34,
     key: cozeToken(mode),
-    baseUrl: mock.url,
+    baseUrl: gw.mock.url,
     models: fields.models ?? BOT,
     priority: fields.priority,
     modelMapping: fields.mapping,
     config: JSON.stringify({ user_id: fields.userId ?? 'user-42' }),
   });
-
-const openai = (key: string) => new OpenAI({ apiKey: `sk-${key}`, baseURL: `${gateway}/v1`, maxRetries: 0 });
-const anthropic = (key: string) => new Anthropic({ apiKey: `sk-${key}`, baseURL: gateway, maxRetries: 0 });
-
-const settled = (tokenId: number, logs: number) => settledToken(t.ctx.storage, tokenId, logs);
-
-/** One request settled exactly once, charged what the bot's usage prices at. */
-async function expectChargedOnce(tokenId: number, model: string, usage: Usage) {
-  const after = await settled(tokenId, 1);
-  expect(after.logs).toHaveLength(1);
-  expect({ prompt: after.logs[0].prompt_tokens, completion: after.logs[0].completion_tokens }).toEqual({ prompt: usage.prompt_tokens, completion: usage.completion_tokens });
-  expect(after.logs[0].quota).toBe(costOf(usage, pricesFor(t.ctx.options, model, 'default')));
-  expect(after.logs[0].quota).toBeGreaterThan(0);
-  expect(after.token.remain_quota).toBe(10_000_000 - after.logs[0].quota);
-  expect(after.open).toEqual([]);
-  return after.logs[0];
-}
-
-beforeAll(async () => {
-  mock = await startMockCoze();
-  t = await createTestApp({ RELAY_TIMEOUT_SECONDS: '5' });
-  gateway = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  userId = (await t.ctx.repositories.users.findByUsername('root'))!.id;
-  // A bot's price is its admin's to set: this one as a small chat model.
-  await t.ctx.options.set('ModelRatio', JSON.stringify({ [BOT]: 0.5, 'my-assistant': 0.75 }));
-  await t.ctx.options.set('CompletionRatio', JSON.stringify({ [BOT]: 3, 'my-assistant': 2 }));
-});
-afterAll(async () => {
-  t.app.server.closeAllConnections();
-  await t.close();
-  await mock.close();
-});
-beforeEach(async () => {
-  await t.ctx.storage.db.deleteFrom('abilities').execute();
-  await t.ctx.storage.db.deleteFrom('channels').execute();
-  await t.ctx.options.set('RetryTimes', '0');
-  await t.ctx.options.set('AutomaticDisableChannelEnabled', 'false');
-  mock.requests.length = 0;
-});
 
 describe("a bot's own context is billed as the prompt Coze reports", () => {
   // A short question; the bot adds its persona, knowledge and plugin results to the prompt Coze bills.
@@ -83,9 +45,9 @@ describe("a bot's own context is billed as the prompt Coze reports", () => {
 
   it('412 prompt tokens for a question the gateway counts far fewer of: charged in full, no anomaly', async () => {
     await cozeChannel('ok');
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const answer = await openai(token.key).chat.completions.create(body);
-    const [counted] = await t.ctx.relay.counter.count([question]);
+    const [counted] = await gw.t.ctx.relay.counter.count([question]);
     expect(counted).toBeLessThan(58);
     expect(answer.usage).toMatchObject({ prompt_tokens: 412, completion_tokens: 11 });
     const log = await expectChargedOnce(token.id, BOT, USAGE);
@@ -94,7 +56,7 @@ describe("a bot's own context is billed as the prompt Coze reports", () => {
 
   it('a report beyond one context window more than the prompt is billed at that bound, as an anomaly; the client is told the same', async () => {
     await cozeChannel('ok:input-5000000');
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const answer = await openai(token.key).chat.completions.create(body);
     const bound = readFacts(body, { dialect: 'openai-chat', endpoint: 'chat' }).facts.promptBound + contextWindowOf(BOT);
     expect(bound).toBeLessThan(5_000_000);
@@ -106,7 +68,7 @@ describe("a bot's own context is billed as the prompt Coze reports", () => {
   it('just under that bound is still charged in full', async () => {
     const bound = readFacts(body, { dialect: 'openai-chat', endpoint: 'chat' }).facts.promptBound + contextWindowOf(BOT);
     await cozeChannel(`ok:input-${bound}`);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     await openai(token.key).chat.completions.create({ ...body, stream: true }).then(async (stream) => {
       for await (const _ of stream) void _;
     });
@@ -118,7 +80,7 @@ describe("a bot's own context is billed as the prompt Coze reports", () => {
 describe('a bot answers as a model', () => {
   it('a non-stream OpenAI client: Coze is asked for a stream, the answer collected; the body is Coze v3 chat', async () => {
     await cozeChannel('ok');
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const answer = await openai(token.key).chat.completions.create({
       model: BOT,
       messages: [
@@ -130,7 +92,7 @@ describe('a bot answers as a model', () => {
     });
     expect(answer.choices[0].message.content).toBe(ANSWER);
     expect(answer.usage).toMatchObject({ prompt_tokens: 412, completion_tokens: 11 });
-    const [sent] = mock.requests;
+    const [sent] = gw.mock.requests;
     expect(sent.path).toBe('/v3/chat');
     expect(sent.headers.authorization).toBe('Bearer pat_ok');
     expect(sent.body).toEqual({
@@ -149,7 +111,7 @@ describe('a bot answers as a model', () => {
 
   it("an OpenAI stream carries only the bot's answer (not its plugin calls, outputs or follow-up suggestions), then the usage", async () => {
     await cozeChannel('tool');
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const stream = await openai(token.key).chat.completions.create({ model: BOT, messages: [{ role: 'user', content: 'What day of the week is 1 October 2024?' }], stream: true, stream_options: { include_usage: true } });
     let text = '';
     let usage: OpenAI.CompletionUsage | null | undefined;
@@ -167,27 +129,27 @@ describe('a bot answers as a model', () => {
 
   it('an Anthropic client reaches a bot through model mapping, whole and streamed', async () => {
     await cozeChannel('ok', { models: 'my-assistant', mapping: JSON.stringify({ 'my-assistant': BOT }), userId: '' });
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const message = await anthropic(token.key).messages.create({ model: 'my-assistant', max_tokens: 256, system: 'Be brief.', messages: [{ role: 'user', content: 'What day of the week is 1 October 2024?' }] });
     expect(message.content[0]).toMatchObject({ type: 'text', text: ANSWER });
     expect(message.usage).toMatchObject({ input_tokens: 412, output_tokens: 11 });
     // No user id on the channel: the gateway's own.
-    expect(mock.requests[0].body).toMatchObject({ bot_id: '7379462189365198898', user_id: 'model-relay' });
+    expect(gw.mock.requests[0].body).toMatchObject({ bot_id: '7379462189365198898', user_id: 'model-relay' });
     const streamed = await anthropic(token.key).messages.stream({ model: 'my-assistant', max_tokens: 256, messages: [{ role: 'user', content: 'Again?' }] }).finalMessage();
     expect(streamed.content[0]).toMatchObject({ type: 'text', text: ANSWER });
     const after = await settled(token.id, 2);
     expect(after.logs.map((l) => [l.prompt_tokens, l.completion_tokens, l.quota])).toEqual([
-      [412, 11, costOf(USAGE, pricesFor(t.ctx.options, 'my-assistant', 'default'))],
-      [412, 11, costOf(USAGE, pricesFor(t.ctx.options, 'my-assistant', 'default'))],
+      [412, 11, costOf(USAGE, pricesFor(gw.t.ctx.options, 'my-assistant', 'default'))],
+      [412, 11, costOf(USAGE, pricesFor(gw.t.ctx.options, 'my-assistant', 'default'))],
     ]);
     expect(after.open).toEqual([]);
   });
 
   it('images by URL go as object_string; a base64 image is refused with the reason, before Coze is called', async () => {
     await cozeChannel('ok');
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     await openai(token.key).chat.completions.create({ model: BOT, messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }] }] });
-    expect((mock.requests[0].body as { additional_messages: unknown[] }).additional_messages).toEqual([
+    expect((gw.mock.requests[0].body as { additional_messages: unknown[] }).additional_messages).toEqual([
       { role: 'user', content_type: 'object_string', content: JSON.stringify([{ type: 'text', text: 'What is this?' }, { type: 'image', file_url: 'https://example.com/cat.png' }]) },
     ]);
     const error = await openai(token.key)
@@ -195,43 +157,43 @@ describe('a bot answers as a model', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as Error).message).toContain('http(s) 链接');
-    expect(mock.requests).toHaveLength(1);
+    expect(gw.mock.requests).toHaveLength(1);
   });
 });
 
 describe('faults, each settled exactly once', () => {
   it('an invalid token (4100, HTTP 401) disables its channel and another one answers', async () => {
-    await t.ctx.options.set('RetryTimes', '1');
-    await t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
+    await gw.t.ctx.options.set('RetryTimes', '1');
+    await gw.t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
     const dead = await cozeChannel('fail-401', { priority: 10 });
     await cozeChannel('ok', { priority: 0 });
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const answer = await openai(token.key).chat.completions.create({ model: BOT, messages: [{ role: 'user', content: 'Hello' }] });
     expect(answer.choices[0].message.content).toBe(ANSWER);
-    expect(mock.requests.map((r) => r.key)).toEqual(['pat_fail-401', 'pat_ok']);
-    expect((await t.ctx.storage.db.selectFrom('channels').select('status').where('id', '=', dead).executeTakeFirstOrThrow()).status).toBe(3);
+    expect(gw.mock.requests.map((r) => r.key)).toEqual(['pat_fail-401', 'pat_ok']);
+    expect((await gw.t.ctx.storage.db.selectFrom('channels').select('status').where('id', '=', dead).executeTakeFirstOrThrow()).status).toBe(3);
     await expectChargedOnce(token.id, BOT, USAGE);
   });
 
   it('a rate limit said inside a 200 answer (code 4013) is retried on another channel; the limited one stays enabled', async () => {
-    await t.ctx.options.set('RetryTimes', '1');
-    await t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
+    await gw.t.ctx.options.set('RetryTimes', '1');
+    await gw.t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
     const limited = await cozeChannel('fail-429', { priority: 10 });
     await cozeChannel('ok', { priority: 0 });
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const stream = await openai(token.key).chat.completions.create({ model: BOT, messages: [{ role: 'user', content: 'Hello' }], stream: true });
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     expect(text).toBe(ANSWER);
-    expect(mock.requests.map((r) => r.key)).toEqual(['pat_fail-429', 'pat_ok']);
-    expect((await t.ctx.storage.db.selectFrom('channels').select('status').where('id', '=', limited).executeTakeFirstOrThrow()).status).toBe(1);
+    expect(gw.mock.requests.map((r) => r.key)).toEqual(['pat_fail-429', 'pat_ok']);
+    expect((await gw.t.ctx.storage.db.selectFrom('channels').select('status').where('id', '=', limited).executeTakeFirstOrThrow()).status).toBe(1);
     await expectChargedOnce(token.id, BOT, USAGE);
   });
 
   it('a chat that fails half way ends the OpenAI stream with its error chunk, billed for what was delivered', async () => {
     await cozeChannel('stream-error');
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
-    const res = await fetch(`${gateway}/v1/chat/completions`, {
+    const token = await seedKey();
+    const res = await fetch(`${gw.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: BOT, messages: [{ role: 'user', content: 'Hello' }], stream: true }),
@@ -251,8 +213,8 @@ describe('faults, each settled exactly once', () => {
 
   it('a stream cut before the chat completes ends an Anthropic stream with its error event, settled once', async () => {
     await cozeChannel('break');
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
-    const res = await fetch(`${gateway}/v1/messages`, {
+    const token = await seedKey();
+    const res = await fetch(`${gw.url}/v1/messages`, {
       method: 'POST',
       headers: { 'x-api-key': `sk-${token.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: BOT, max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'Hello' }] }),
@@ -269,21 +231,21 @@ describe('faults, each settled exactly once', () => {
 
 describe('the channel test button', () => {
   it('tests a Coze channel saved the way the console saves it; an invalid token fails the test and disables it', async () => {
-    const root = await t.login('root', '123456');
+    const root = await gw.t.login('root', '123456');
     const create = (name: string, key: string) =>
-      t.call({ method: 'POST', url: '/api/channel/', cookie: root, payload: { name, type: 34, key, base_url: mock.url, models: BOT, group: 'default', config: JSON.stringify({ user_id: 'console-user' }) } });
+      gw.t.call({ method: 'POST', url: '/api/channel/', cookie: root, payload: { name, type: 34, key, base_url: gw.mock.url, models: BOT, group: 'default', config: JSON.stringify({ user_id: 'console-user' }) } });
     expect((await create('coze-good', cozeToken('ok'))).body.success).toBe(true);
     expect((await create('coze-bad', 'pat_not-a-token')).body.success).toBe(true);
-    const list = (await t.call({ method: 'GET', url: '/api/channel/?p=0', cookie: root })).body.data as Array<{ id: number; name: string }>;
+    const list = (await gw.t.call({ method: 'GET', url: '/api/channel/?p=0', cookie: root })).body.data as Array<{ id: number; name: string }>;
     const idOf = (name: string) => list.find((c) => c.name === name)!.id;
 
-    const good = await t.call({ method: 'GET', url: `/api/channel/test/${idOf('coze-good')}`, cookie: root });
+    const good = await gw.t.call({ method: 'GET', url: `/api/channel/test/${idOf('coze-good')}`, cookie: root });
     expect(good.body).toMatchObject({ success: true, model: BOT, message: ANSWER });
-    expect(mock.requests.at(-1)!.body).toMatchObject({ bot_id: '7379462189365198898', user_id: 'console-user', stream: true, additional_messages: [{ role: 'user', content: 'hi', content_type: 'text' }] });
+    expect(gw.mock.requests.at(-1)!.body).toMatchObject({ bot_id: '7379462189365198898', user_id: 'console-user', stream: true, additional_messages: [{ role: 'user', content: 'hi', content_type: 'text' }] });
 
-    await t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
-    const bad = await t.call({ method: 'GET', url: `/api/channel/test/${idOf('coze-bad')}`, cookie: root });
+    await gw.t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
+    const bad = await gw.t.call({ method: 'GET', url: `/api/channel/test/${idOf('coze-bad')}`, cookie: root });
     expect(bad.body).toMatchObject({ success: false, message: expect.stringContaining('4100') });
-    expect((await t.call({ method: 'GET', url: `/api/channel/${idOf('coze-bad')}`, cookie: root })).body.data.status).toBe(3);
+    expect((await gw.t.call({ method: 'GET', url: `/api/channel/${idOf('coze-bad')}`, cookie: root })).body.data.status).toBe(3);
   });
 });

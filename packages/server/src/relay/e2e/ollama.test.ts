@@ -1,12 +1,7 @@
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { costOf, pricesFor } from '../../billing/pricing.js';
-import type { Usage } from '../../billing/usage.js';
-import { seedChannel, seedToken } from '../../test-support/seed.js';
-import { createTestApp, type TestApp } from '../../test-support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { seedChannel } from '../../test-support/seed.js';
 import { OLLAMA_ANSWER, startMockOllama } from '../../test-support/upstreams/ollama.js';
-import type { MockHandle } from '../../test-support/upstreams/mock-server.js';
+import { vendorGateway } from '../../test-support/vendor-gateway.js';
 import { testChannel } from '../channel-health/test-channel.js';
 
 /**
@@ -14,66 +9,28 @@ import { testChannel } from '../channel-health/test-channel.js';
  * (/api/chat with NDJSON streams, /api/embed), which refuses what Ollama refuses (OpenAI-only fields, data: URLs
  * for images, tool arguments as strings).
  */
-let t: TestApp;
-let mock: MockHandle;
-let gateway: string;
-let userId: number;
 const MODEL = 'llama3.2';
 
-const openai = (key: string) => new OpenAI({ apiKey: `sk-${key}`, baseURL: `${gateway}/v1`, maxRetries: 0 });
-const anthropic = (key: string) => new Anthropic({ apiKey: `sk-${key}`, baseURL: gateway, maxRetries: 0 });
-const channel = (key = '', models = `${MODEL},all-minilm`) => seedChannel(t.ctx.storage, { name: `ollama-${key || 'local'}`, type: 30, key, baseUrl: mock.url, models });
+const gw = vendorGateway({ mock: startMockOllama, modelRatio: { [MODEL]: 0.05, 'all-minilm': 0.01 } });
+const { seedKey, openai, anthropic, settled, expectChargedOnce } = gw;
 
-async function settled(tokenId: number) {
-  for (let i = 0; i < 200; i++) {
-    const logs = await t.ctx.storage.db.selectFrom('logs').selectAll().where('token_id', '=', tokenId).where('type', '=', 2).execute();
-    const open = await t.ctx.storage.db.selectFrom('quota_reservations').selectAll().where('status', '=', 'open').execute();
-    if (logs.length > 0 && open.length === 0) return logs;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('the request was not settled');
-}
-
-async function expectCharged(tokenId: number, model: string, usage: Usage) {
-  const logs = await settled(tokenId);
-  expect(logs).toHaveLength(1);
-  expect({ prompt: logs[0].prompt_tokens, completion: logs[0].completion_tokens }).toEqual({ prompt: usage.prompt_tokens, completion: usage.completion_tokens });
-  expect(logs[0].quota).toBe(costOf(usage, pricesFor(t.ctx.options, model, 'default')));
-}
-
-beforeAll(async () => {
-  mock = await startMockOllama();
-  t = await createTestApp({ RELAY_TIMEOUT_SECONDS: '5' });
-  gateway = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  userId = (await t.ctx.repositories.users.findByUsername('root'))!.id;
-  await t.ctx.options.set('ModelRatio', JSON.stringify({ [MODEL]: 0.05, 'all-minilm': 0.01 }));
-});
-afterAll(async () => {
-  t.app.server.closeAllConnections();
-  await t.close();
-  await mock.close();
-});
-beforeEach(async () => {
-  await t.ctx.storage.db.deleteFrom('abilities').execute();
-  await t.ctx.storage.db.deleteFrom('channels').execute();
-  mock.requests.length = 0;
-});
+const channel = (key = '', models = `${MODEL},all-minilm`) => seedChannel(gw.t.ctx.storage, { name: `ollama-${key || 'local'}`, type: 30, key, baseUrl: gw.mock.url, models });
 
 describe('Ollama through its own API', () => {
   it('an OpenAI chat becomes /api/chat with options, answered whole and billed from Ollama\'s counts', async () => {
     await channel();
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const answer = await openai(token.key).chat.completions.create({ model: MODEL, max_tokens: 100, temperature: 0.2, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Why is the sky blue?' }] });
     expect(answer.choices[0].message.content).toBe(OLLAMA_ANSWER);
     expect(answer.usage).toMatchObject({ prompt_tokens: 26, completion_tokens: 12 });
-    expect(mock.requests[0].path).toBe('/api/chat');
-    expect(mock.requests[0].body).toEqual({ model: MODEL, stream: false, options: { temperature: 0.2, num_predict: 100 }, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Why is the sky blue?' }] });
-    await expectCharged(token.id, MODEL, { prompt_tokens: 26, completion_tokens: 12 });
+    expect(gw.mock.requests[0].path).toBe('/api/chat');
+    expect(gw.mock.requests[0].body).toEqual({ model: MODEL, stream: false, options: { temperature: 0.2, num_predict: 100 }, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Why is the sky blue?' }] });
+    await expectChargedOnce(token.id, MODEL, { prompt_tokens: 26, completion_tokens: 12 });
   });
 
   it('a stream is read from Ollama\'s NDJSON lines and streamed to an OpenAI client with usage', async () => {
     await channel();
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const stream = await openai(token.key).chat.completions.create({ model: MODEL, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Why is the sky blue?' }] });
     let text = '';
     let usage: unknown;
@@ -83,12 +40,12 @@ describe('Ollama through its own API', () => {
     }
     expect(text).toBe(OLLAMA_ANSWER);
     expect(usage).toMatchObject({ prompt_tokens: 26, completion_tokens: 12 });
-    await expectCharged(token.id, MODEL, { prompt_tokens: 26, completion_tokens: 12 });
+    await expectChargedOnce(token.id, MODEL, { prompt_tokens: 26, completion_tokens: 12 });
   });
 
   it('tools: the call comes back as an OpenAI tool call, and its result goes to Ollama with the arguments as an object', async () => {
     await channel();
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const tools = [{ type: 'function' as const, function: { name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
     const first = await openai(token.key).chat.completions.create({ model: MODEL, tools, messages: [{ role: 'user', content: 'Weather in Paris?' }] });
     const call = first.choices[0].message.tool_calls![0];
@@ -100,41 +57,42 @@ describe('Ollama through its own API', () => {
       messages: [{ role: 'user', content: 'Weather in Paris?' }, first.choices[0].message, { role: 'tool', tool_call_id: call.id, content: '18°C, sunny' }],
     });
     expect(second.choices[0].message.content).toBe(OLLAMA_ANSWER);
-    expect((mock.requests[1].body as { messages: unknown[] }).messages[1]).toEqual({ role: 'assistant', content: '', tool_calls: [{ function: { name: 'get_weather', arguments: { city: 'Paris' } } }] });
+    expect((gw.mock.requests[1].body as { messages: unknown[] }).messages[1]).toEqual({ role: 'assistant', content: '', tool_calls: [{ function: { name: 'get_weather', arguments: { city: 'Paris' } } }] });
   });
 
   it('Claude Code\'s Messages API reaches Ollama translated, streamed as Anthropic events', async () => {
     await channel();
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const stream = anthropic(token.key).messages.stream({ model: MODEL, max_tokens: 200, messages: [{ role: 'user', content: 'Why is the sky blue?' }] });
     const message = await stream.finalMessage();
     expect(message.content[0]).toMatchObject({ type: 'text', text: OLLAMA_ANSWER });
     expect(message.usage).toMatchObject({ input_tokens: 26, output_tokens: 12 });
-    await expectCharged(token.id, MODEL, { prompt_tokens: 26, completion_tokens: 12 });
+    await expectChargedOnce(token.id, MODEL, { prompt_tokens: 26, completion_tokens: 12 });
   });
 
   it('embeddings go to /api/embed', async () => {
     await channel();
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const result = await openai(token.key).embeddings.create({ model: 'all-minilm', input: ['a', 'b'] });
     expect(result.data.map((d) => d.index)).toEqual([0, 1]);
     // the SDK asked for base64 (its default) and decoded the float32s the gateway encoded
     result.data[0].embedding.forEach((value, i) => expect(value).toBeCloseTo([0.01, -0.02, 0.03][i], 6));
-    expect(mock.requests[0].path).toBe('/api/embed');
-    await expectCharged(token.id, 'all-minilm', { prompt_tokens: 8, completion_tokens: 0 });
+    expect(gw.mock.requests[0].path).toBe('/api/embed');
+    await expectChargedOnce(token.id, 'all-minilm', { prompt_tokens: 8, completion_tokens: 0 });
   });
 
   it('an error line mid-stream ends the client\'s stream with an error, billed for what was delivered; a model Ollama lacks is its 404', async () => {
     await channel('stream-error');
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
-    const res = await fetch(`${gateway}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'hi' }] }) });
+    const token = await seedKey();
+    const res = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'hi' }] }) });
     const text = await res.text();
     expect(text).toContain('an error was encountered while running the model');
-    const logs = await settled(token.id);
-    expect(logs[0].completion_tokens).toBeGreaterThan(0);
+    const after = await settled(token.id, 1);
+    expect(after.open).toEqual([]);
+    expect(after.logs[0].completion_tokens).toBeGreaterThan(0);
 
-    await t.ctx.storage.db.deleteFrom('abilities').execute();
-    await t.ctx.storage.db.deleteFrom('channels').execute();
+    await gw.t.ctx.storage.db.deleteFrom('abilities').execute();
+    await gw.t.ctx.storage.db.deleteFrom('channels').execute();
     await channel('', 'llama9');
     const missing = await openai(token.key).chat.completions.create({ model: 'llama9', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e as { status: number; message: string });
     expect(missing).toMatchObject({ status: 404 });
@@ -142,14 +100,14 @@ describe('Ollama through its own API', () => {
   });
 
   it('the channel test passes against Ollama\'s own API; a base URL ending in /v1 uses its OpenAI-compatible API instead', async () => {
-    const deps = { store: t.ctx.relay.store, options: t.ctx.options, pools: t.ctx.relay.pools, notifier: t.ctx.notifier, credentials: t.ctx.relay.credentials };
-    const row = async (id: number) => t.ctx.storage.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const deps = { store: gw.t.ctx.relay.store, options: gw.t.ctx.options, pools: gw.t.ctx.relay.pools, notifier: gw.t.ctx.notifier, credentials: gw.t.ctx.relay.credentials };
+    const row = async (id: number) => gw.t.ctx.storage.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(await testChannel(deps, await row(await channel()), MODEL)).toMatchObject({ success: true, message: OLLAMA_ANSWER });
-    expect(mock.requests.at(-1)!.path).toBe('/api/chat');
+    expect(gw.mock.requests.at(-1)!.path).toBe('/api/chat');
 
     // behind /v1: the OpenAI-compatible API (this mock has none: its 404 is the proof of the path taken)
-    const compatible = await seedChannel(t.ctx.storage, { name: 'ollama-v1', type: 30, key: '', baseUrl: `${mock.url}/v1`, models: MODEL });
+    const compatible = await seedChannel(gw.t.ctx.storage, { name: 'ollama-v1', type: 30, key: '', baseUrl: `${gw.mock.url}/v1`, models: MODEL });
     expect(await testChannel(deps, await row(compatible), MODEL)).toMatchObject({ success: false });
-    expect(mock.requests.at(-1)!.path).toBe('/v1/chat/completions');
+    expect(gw.mock.requests.at(-1)!.path).toBe('/v1/chat/completions');
   });
 });

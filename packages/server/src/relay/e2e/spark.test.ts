@@ -1,12 +1,9 @@
-import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { costOf, pricesFor } from '../../billing/pricing.js';
 import type { Usage } from '../../billing/usage.js';
-import { seedChannel, seedToken } from '../../test-support/seed.js';
-import { createTestApp, type TestApp } from '../../test-support/test-app.js';
+import { seedChannel } from '../../test-support/seed.js';
 import type { MockMode } from '../../test-support/upstreams/mock-server.js';
-import { settledToken } from '../../test-support/settled-token.js';
 import {
   SPARK_AFTER_TOOL,
   SPARK_AFTER_TOOL_USAGE,
@@ -17,8 +14,8 @@ import {
   sparkCredentials,
   sparkKey,
   startMockSpark,
-  type MockSpark,
 } from '../../test-support/upstreams/spark.js';
+import { vendorGateway } from '../../test-support/vendor-gateway.js';
 
 /**
  * iFlytek Spark channels (type 18) end to end: the official SDKs -> the gateway -> a local Spark whose WebSocket
@@ -29,73 +26,37 @@ import {
 const MAX = 'Spark-Max';
 const LITE = 'Spark-Lite';
 
-let t: TestApp;
-let mock: MockSpark;
-let gateway: string;
-let userId: number;
+const gw = vendorGateway({
+  mock: startMockSpark,
+  // Spark is sold in token packages (no per-token list price): these tests price it themselves.
+  modelRatio: { [MAX]: 1.5, [LITE]: 0.25 },
+  completionRatio: { [MAX]: 2, [LITE]: 1 },
+});
+const { seedKey, openai, anthropic, settled, expectChargedOnce } = gw;
 
 type Mode = MockMode | `${MockMode}:${string}`;
 const sparkChannel = (mode: Mode, model: string, fields: { priority?: number; secret?: string; http?: boolean; name?: string } = {}) =>
-  seedChannel(t.ctx.storage, {
+  seedChannel(gw.t.ctx.storage, {
     name: fields.name ?? `spark-${mode}-${model}`,
     type: 18,
     key: sparkKey(mode, fields.secret ? { apiSecret: fields.secret } : {}),
-    baseUrl: fields.http ? mock.url : mock.wsUrl,
+    baseUrl: fields.http ? gw.mock.url : gw.mock.wsUrl,
     models: model,
     priority: fields.priority,
   });
 
-const openai = (key: string) => new OpenAI({ apiKey: `sk-${key}`, baseURL: `${gateway}/v1`, maxRetries: 0 });
-const anthropic = (key: string) => new Anthropic({ apiKey: `sk-${key}`, baseURL: gateway, maxRetries: 0 });
 const usageOf = (u: { prompt_tokens: number; completion_tokens: number }): Usage => ({ prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens });
-const statusOf = async (id: number) => (await t.ctx.storage.db.selectFrom('channels').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
-
-const settled = (tokenId: number, logs: number) => settledToken(t.ctx.storage, tokenId, logs);
-
-/** One request settled exactly once, charged what the usage the mock reported prices at. */
-async function expectChargedOnce(tokenId: number, model: string, usage: Usage) {
-  const after = await settled(tokenId, 1);
-  expect(after.logs).toHaveLength(1);
-  expect({ prompt: after.logs[0].prompt_tokens, completion: after.logs[0].completion_tokens }).toEqual({ prompt: usage.prompt_tokens, completion: usage.completion_tokens });
-  const cost = costOf(usage, pricesFor(t.ctx.options, model, 'default'));
-  expect(cost).toBeGreaterThan(0);
-  expect(after.logs[0].quota).toBe(cost);
-  expect(after.token.remain_quota).toBe(10_000_000 - cost);
-  expect(after.open).toEqual([]);
-  return after.logs[0];
-}
-
-beforeAll(async () => {
-  mock = await startMockSpark();
-  t = await createTestApp({ RELAY_TIMEOUT_SECONDS: '5' });
-  gateway = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  userId = (await t.ctx.repositories.users.findByUsername('root'))!.id;
-  // Spark is sold in token packages (no per-token list price): these tests price it themselves.
-  await t.ctx.options.set('ModelRatio', JSON.stringify({ [MAX]: 1.5, [LITE]: 0.25 }));
-  await t.ctx.options.set('CompletionRatio', JSON.stringify({ [MAX]: 2, [LITE]: 1 }));
-});
-afterAll(async () => {
-  t.app.server.closeAllConnections();
-  await t.close();
-  await mock.close();
-});
-beforeEach(async () => {
-  await t.ctx.storage.db.deleteFrom('abilities').execute();
-  await t.ctx.storage.db.deleteFrom('channels').execute();
-  await t.ctx.options.set('RetryTimes', '0');
-  await t.ctx.options.set('AutomaticDisableChannelEnabled', 'false');
-  mock.requests.length = 0;
-});
+const statusOf = async (id: number) => (await gw.t.ctx.storage.db.selectFrom('channels').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
 
 describe('the WebSocket API, signed', () => {
   it('an OpenAI chat reaches the version of the model over a signed socket, and is charged the last frame\'s usage', async () => {
     await sparkChannel('ok', MAX);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const answer = await openai(token.key).chat.completions.create({ model: MAX, max_tokens: 300, temperature: 1.8, messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: '你是谁' }] });
     expect(answer.choices[0].message.content).toBe(SPARK_TEXT);
     expect(answer.choices[0].finish_reason).toBe('stop');
     expect(answer.usage).toMatchObject({ prompt_tokens: SPARK_TEXT_USAGE.prompt_tokens, completion_tokens: SPARK_TEXT_USAGE.completion_tokens });
-    const [sent] = mock.requests;
+    const [sent] = gw.mock.requests;
     expect(sent.path).toBe('/v3.5/chat');
     expect(Object.keys(sent.query)).toEqual(['authorization', 'date', 'host']);
     expect(sent.key).toBe('ok');
@@ -109,7 +70,7 @@ describe('the WebSocket API, signed', () => {
 
   it('an OpenAI stream gets the frames as they arrive, with the usage at the end', async () => {
     await sparkChannel('ok', LITE);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const stream = await openai(token.key).chat.completions.create({ model: LITE, messages: [{ role: 'user', content: '你是谁' }], stream: true, stream_options: { include_usage: true } });
     const pieces: string[] = [];
     let usage: OpenAI.CompletionUsage | null | undefined;
@@ -120,48 +81,48 @@ describe('the WebSocket API, signed', () => {
     expect(pieces.join('')).toBe(SPARK_TEXT);
     expect(pieces.length).toBeGreaterThan(3);
     expect(usage).toMatchObject({ prompt_tokens: SPARK_TEXT_USAGE.prompt_tokens, completion_tokens: SPARK_TEXT_USAGE.completion_tokens });
-    expect(mock.requests[0].path).toBe('/v1.1/chat');
-    expect((mock.requests[0].body as { parameter: unknown }).parameter).toEqual({ chat: { domain: 'lite' } });
+    expect(gw.mock.requests[0].path).toBe('/v1.1/chat');
+    expect((gw.mock.requests[0].body as { parameter: unknown }).parameter).toEqual({ chat: { domain: 'lite' } });
     await expectChargedOnce(token.id, LITE, usageOf(SPARK_TEXT_USAGE));
   });
 
   it('tools: a function_call comes back as an OpenAI tool call, and its result goes back as the user telling it', async () => {
     const id = await sparkChannel('ok', MAX);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const tools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
     const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: '合肥天气怎么样？' }];
     const first = await openai(`${token.key}-${id}`).chat.completions.create({ model: MAX, tools, messages });
     const call = first.choices[0].message.tool_calls?.[0];
     expect(first.choices[0].finish_reason).toBe('tool_calls');
     expect(call).toMatchObject({ type: 'function', function: { name: SPARK_CALL.name, arguments: SPARK_CALL.arguments } });
-    expect((mock.requests[0].body as { payload: { functions: unknown } }).payload.functions).toEqual({ text: [{ name: 'get_weather', description: 'Weather of a city', parameters: tools[0].type === 'function' ? tools[0].function.parameters : {} }] });
+    expect((gw.mock.requests[0].body as { payload: { functions: unknown } }).payload.functions).toEqual({ text: [{ name: 'get_weather', description: 'Weather of a city', parameters: tools[0].type === 'function' ? tools[0].function.parameters : {} }] });
 
     messages.push(first.choices[0].message, { role: 'tool', tool_call_id: call!.id, content: '晴，25 度' });
     const second = await openai(`${token.key}-${id}`).chat.completions.create({ model: MAX, tools, messages, stream: true });
     let text = '';
     for await (const chunk of second) text += chunk.choices[0]?.delta?.content ?? '';
     expect(text).toBe(SPARK_AFTER_TOOL);
-    expect((mock.requests[1].body as { payload: { message: { text: unknown[] } } }).payload.message.text.slice(1)).toEqual([
+    expect((gw.mock.requests[1].body as { payload: { message: { text: unknown[] } } }).payload.message.text.slice(1)).toEqual([
       { role: 'assistant', content: `调用函数 get_weather，参数：${SPARK_CALL.arguments}` },
       { role: 'user', content: '函数 get_weather 的返回结果：晴，25 度' },
     ]);
     const after = await settled(token.id, 2);
     expect(after.logs.map((l) => [l.prompt_tokens, l.completion_tokens, l.quota]).sort()).toEqual(
-      [SPARK_CALL_USAGE, SPARK_AFTER_TOOL_USAGE].map((u) => [u.prompt_tokens, u.completion_tokens, costOf(usageOf(u), pricesFor(t.ctx.options, MAX, 'default'))]).sort(),
+      [SPARK_CALL_USAGE, SPARK_AFTER_TOOL_USAGE].map((u) => [u.prompt_tokens, u.completion_tokens, costOf(usageOf(u), pricesFor(gw.t.ctx.options, MAX, 'default'))]).sort(),
     );
   });
 
   it('an Anthropic client (whole and streamed) is answered from the same frames', async () => {
     const id = await sparkChannel('ok', LITE);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const message = await anthropic(`${token.key}-${id}`).messages.create({ model: LITE, max_tokens: 200, messages: [{ role: 'user', content: '你是谁' }] });
     expect(message.content[0]).toMatchObject({ type: 'text', text: SPARK_TEXT });
     expect(message.usage).toMatchObject({ input_tokens: SPARK_TEXT_USAGE.prompt_tokens, output_tokens: SPARK_TEXT_USAGE.completion_tokens });
     const streamed = await anthropic(`${token.key}-${id}`).messages.stream({ model: LITE, max_tokens: 200, messages: [{ role: 'user', content: '你是谁' }] }).finalMessage();
     expect(streamed.content[0]).toMatchObject({ type: 'text', text: SPARK_TEXT });
-    expect(mock.requests.map((r) => r.path)).toEqual(['/v1.1/chat', '/v1.1/chat']);
+    expect(gw.mock.requests.map((r) => r.path)).toEqual(['/v1.1/chat', '/v1.1/chat']);
     const after = await settled(token.id, 2);
-    const cost = costOf(usageOf(SPARK_TEXT_USAGE), pricesFor(t.ctx.options, LITE, 'default'));
+    const cost = costOf(usageOf(SPARK_TEXT_USAGE), pricesFor(gw.t.ctx.options, LITE, 'default'));
     expect(after.logs.map((l) => l.quota)).toEqual([cost, cost]);
     expect(after.token.remain_quota).toBe(10_000_000 - 2 * cost);
   });
@@ -170,73 +131,73 @@ describe('the WebSocket API, signed', () => {
 describe('the HTTP OpenAI-compatible API (an http(s):// base URL)', () => {
   it('the same key is sent as Bearer APIKey:APISecret with the domain as the model, whole and streamed', async () => {
     const id = await sparkChannel('ok', MAX, { http: true });
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const answer = await openai(`${token.key}-${id}`).chat.completions.create({ model: MAX, messages: [{ role: 'user', content: '你是谁' }] });
     expect(answer.choices[0].message.content).toBe(SPARK_TEXT);
     const { apiKey, apiSecret } = sparkCredentials('ok');
-    expect(mock.requests[0]).toMatchObject({ method: 'POST', path: '/v1/chat/completions', headers: expect.objectContaining({ authorization: `Bearer ${apiKey}:${apiSecret}` }), body: { model: 'generalv3.5' } });
+    expect(gw.mock.requests[0]).toMatchObject({ method: 'POST', path: '/v1/chat/completions', headers: expect.objectContaining({ authorization: `Bearer ${apiKey}:${apiSecret}` }), body: { model: 'generalv3.5' } });
     const stream = await openai(`${token.key}-${id}`).chat.completions.create({ model: MAX, messages: [{ role: 'user', content: '你是谁' }], stream: true });
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     expect(text).toBe(SPARK_TEXT);
-    expect(mock.requests[1].body).toMatchObject({ model: 'generalv3.5', stream: true });
-    expect(mock.requests[1].body).not.toHaveProperty('stream_options');
+    expect(gw.mock.requests[1].body).toMatchObject({ model: 'generalv3.5', stream: true });
+    expect(gw.mock.requests[1].body).not.toHaveProperty('stream_options');
     const after = await settled(token.id, 2);
-    const cost = costOf(usageOf(SPARK_TEXT_USAGE), pricesFor(t.ctx.options, MAX, 'default'));
+    const cost = costOf(usageOf(SPARK_TEXT_USAGE), pricesFor(gw.t.ctx.options, MAX, 'default'));
     expect(after.logs.map((l) => l.quota)).toEqual([cost, cost]);
   });
 });
 
 describe('faults, each settled exactly once', () => {
   it('a wrong APISecret fails the handshake (401, signature recomputed): the channel is disabled and another one answers', async () => {
-    await t.ctx.options.set('RetryTimes', '1');
-    await t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
+    await gw.t.ctx.options.set('RetryTimes', '1');
+    await gw.t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
     const wrong = await sparkChannel('ok:wrong', MAX, { priority: 10, secret: 'not-the-secret' });
     const good = await sparkChannel('ok:right', MAX, { priority: 0 });
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const answer = await openai(token.key).chat.completions.create({ model: MAX, messages: [{ role: 'user', content: '你是谁' }] });
     expect(answer.choices[0].message.content).toBe(SPARK_TEXT);
-    expect(mock.requests.map((r) => r.key)).toEqual([undefined, 'ok:right']);
+    expect(gw.mock.requests.map((r) => r.key)).toEqual([undefined, 'ok:right']);
     expect(await statusOf(wrong)).toBe(3);
     const log = await expectChargedOnce(token.id, MAX, usageOf(SPARK_TEXT_USAGE));
     expect(log.channel_id).toBe(good);
   });
 
   it('an 11200 licence error frame disables the channel and another one answers', async () => {
-    await t.ctx.options.set('RetryTimes', '1');
-    await t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
+    await gw.t.ctx.options.set('RetryTimes', '1');
+    await gw.t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
     const dead = await sparkChannel('fail-401', MAX, { priority: 10 });
     await sparkChannel('ok', MAX, { priority: 0 });
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const answer = await openai(token.key).chat.completions.create({ model: MAX, messages: [{ role: 'user', content: '你是谁' }] });
     expect(answer.choices[0].message.content).toBe(SPARK_TEXT);
-    expect(mock.requests.map((r) => r.key)).toEqual(['fail-401', 'ok']);
+    expect(gw.mock.requests.map((r) => r.key)).toEqual(['fail-401', 'ok']);
     expect(await statusOf(dead)).toBe(3);
     await expectChargedOnce(token.id, MAX, usageOf(SPARK_TEXT_USAGE));
   });
 
   it('a rate limit (11202) is retried on another channel; the limited one stays enabled', async () => {
-    await t.ctx.options.set('RetryTimes', '1');
-    await t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
+    await gw.t.ctx.options.set('RetryTimes', '1');
+    await gw.t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
     const limited = await sparkChannel('fail-429', LITE, { priority: 10 });
     await sparkChannel('ok', LITE, { priority: 0 });
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const message = await anthropic(token.key).messages.create({ model: LITE, max_tokens: 100, messages: [{ role: 'user', content: '你是谁' }] });
     expect(message.content[0]).toMatchObject({ type: 'text', text: SPARK_TEXT });
-    expect(mock.requests.map((r) => r.key)).toEqual(['fail-429', 'ok']);
+    expect(gw.mock.requests.map((r) => r.key)).toEqual(['fail-429', 'ok']);
     expect(await statusOf(limited)).toBe(1);
     await expectChargedOnce(token.id, LITE, usageOf(SPARK_TEXT_USAGE));
   });
 
   it('a content refusal (10013) is not retried, reaches the client as a 400 with Spark\'s reason, and costs nothing', async () => {
-    await t.ctx.options.set('RetryTimes', '2');
+    await gw.t.ctx.options.set('RetryTimes', '2');
     await sparkChannel('fail-400', MAX, { priority: 10 });
     await sparkChannel('ok', MAX, { priority: 0 });
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const error = await openai(token.key).chat.completions.create({ model: MAX, messages: [{ role: 'user', content: '你是谁' }] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as Error).message).toContain('讯飞星火返回错误 10013');
-    expect(mock.requests).toHaveLength(1);
+    expect(gw.mock.requests).toHaveLength(1);
     const after = await settled(token.id, 0);
     expect(after.logs).toEqual([]);
     expect(after.token.remain_quota).toBe(10_000_000);
@@ -245,8 +206,8 @@ describe('faults, each settled exactly once', () => {
 
   it('a socket that drops mid-answer ends the stream with an error chunk and is billed for what was delivered', async () => {
     await sparkChannel('break', MAX);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
-    const res = await fetch(`${gateway}/v1/chat/completions`, {
+    const token = await seedKey();
+    const res = await fetch(`${gw.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: MAX, messages: [{ role: 'user', content: '你是谁' }], stream: true }),
@@ -260,15 +221,15 @@ describe('faults, each settled exactly once', () => {
     expect(after.logs[0].content).toContain('上游流式响应中断');
     // No usage frame arrived: the delivered half is counted, and charged at the model's price.
     expect(after.logs[0].completion_tokens).toBeGreaterThan(0);
-    expect(after.logs[0].quota).toBe(costOf({ prompt_tokens: after.logs[0].prompt_tokens, completion_tokens: after.logs[0].completion_tokens }, pricesFor(t.ctx.options, MAX, 'default')));
+    expect(after.logs[0].quota).toBe(costOf({ prompt_tokens: after.logs[0].prompt_tokens, completion_tokens: after.logs[0].completion_tokens }, pricesFor(gw.t.ctx.options, MAX, 'default')));
     expect(after.token.remain_quota).toBe(10_000_000 - after.logs[0].quota);
     expect(after.open).toEqual([]);
   });
 
   it('an error frame mid-stream (10014) ends the stream with Spark\'s reason', async () => {
     await sparkChannel('stream-error', MAX);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
-    const res = await fetch(`${gateway}/v1/chat/completions`, {
+    const token = await seedKey();
+    const res = await fetch(`${gw.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: MAX, messages: [{ role: 'user', content: '你是谁' }], stream: true }),
@@ -283,9 +244,9 @@ describe('faults, each settled exactly once', () => {
 
   it('a client that leaves mid-stream closes the upstream socket and is settled once', async () => {
     await sparkChannel('slow-stream', MAX);
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+    const token = await seedKey();
     const abort = new AbortController();
-    const res = await fetch(`${gateway}/v1/chat/completions`, {
+    const res = await fetch(`${gw.url}/v1/chat/completions`, {
       method: 'POST',
       signal: abort.signal,
       headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' },
@@ -295,8 +256,8 @@ describe('faults, each settled exactly once', () => {
     await reader.read();
     abort.abort();
     // The mock paces its frames 60 ms apart: the socket is closed long before the answer would end.
-    for (let i = 0; i < 50 && !mock.requests[0].aborted; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(mock.requests[0].aborted).toBe(true);
+    for (let i = 0; i < 50 && !gw.mock.requests[0].aborted; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(gw.mock.requests[0].aborted).toBe(true);
     const after = await settled(token.id, 1);
     expect(after.logs).toHaveLength(1);
     expect(after.logs[0].content).toContain('客户端中途断开');
@@ -307,23 +268,23 @@ describe('faults, each settled exactly once', () => {
 
 describe('the channel test button', () => {
   it('tests a Spark channel saved the way the console saves it, and disables one whose secret is wrong', async () => {
-    const root = await t.login('root', '123456');
-    const create = (name: string, key: string) => t.call({ method: 'POST', url: '/api/channel/', cookie: root, payload: { name, type: 18, key, base_url: mock.wsUrl, models: `${MAX},${LITE}`, group: 'default' } });
+    const root = await gw.t.login('root', '123456');
+    const create = (name: string, key: string) => gw.t.call({ method: 'POST', url: '/api/channel/', cookie: root, payload: { name, type: 18, key, base_url: gw.mock.wsUrl, models: `${MAX},${LITE}`, group: 'default' } });
     expect((await create('spark-good', sparkKey('ok'))).body.success).toBe(true);
     expect((await create('spark-bad', sparkKey('ok', { apiSecret: 'wrong-secret' }))).body.success).toBe(true);
-    const list = (await t.call({ method: 'GET', url: '/api/channel/?p=0', cookie: root })).body.data as Array<{ id: number; name: string }>;
+    const list = (await gw.t.call({ method: 'GET', url: '/api/channel/?p=0', cookie: root })).body.data as Array<{ id: number; name: string }>;
     const idOf = (name: string) => list.find((c) => c.name === name)!.id;
 
-    const good = await t.call({ method: 'GET', url: `/api/channel/test/${idOf('spark-good')}`, cookie: root });
+    const good = await gw.t.call({ method: 'GET', url: `/api/channel/test/${idOf('spark-good')}`, cookie: root });
     expect(good.body).toMatchObject({ success: true, model: MAX, message: SPARK_TEXT });
-    expect(mock.requests.at(-1)!.path).toBe('/v3.5/chat');
-    const lite = await t.call({ method: 'GET', url: `/api/channel/test/${idOf('spark-good')}?model=${LITE}`, cookie: root });
+    expect(gw.mock.requests.at(-1)!.path).toBe('/v3.5/chat');
+    const lite = await gw.t.call({ method: 'GET', url: `/api/channel/test/${idOf('spark-good')}?model=${LITE}`, cookie: root });
     expect(lite.body).toMatchObject({ success: true, model: LITE, message: SPARK_TEXT });
-    expect(mock.requests.at(-1)!.path).toBe('/v1.1/chat');
+    expect(gw.mock.requests.at(-1)!.path).toBe('/v1.1/chat');
 
-    await t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
-    const bad = await t.call({ method: 'GET', url: `/api/channel/test/${idOf('spark-bad')}`, cookie: root });
+    await gw.t.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
+    const bad = await gw.t.call({ method: 'GET', url: `/api/channel/test/${idOf('spark-bad')}`, cookie: root });
     expect(bad.body).toMatchObject({ success: false, message: expect.stringContaining('HMAC signature does not match') });
-    expect((await t.call({ method: 'GET', url: `/api/channel/${idOf('spark-bad')}`, cookie: root })).body.data.status).toBe(3);
+    expect((await gw.t.call({ method: 'GET', url: `/api/channel/${idOf('spark-bad')}`, cookie: root })).body.data.status).toBe(3);
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { costOf, pricesFor } from '../../../billing/pricing.js';
 import { PROVIDERS } from '../../../test-support/dialect-providers.js';
 import { startMockUpstream } from '../../../test-support/mock-openai.js';
-import { seedChannel, seedToken } from '../../../test-support/seed.js';
+import { seedChannel, seedToken, seedUser } from '../../../test-support/seed.js';
 import { createTestApp, type TestApp } from '../../../test-support/test-app.js';
 import { startMockAnthropic } from '../../../test-support/upstreams/anthropic.js';
 import { startMockGemini } from '../../../test-support/upstreams/gemini.js';
@@ -52,10 +52,7 @@ beforeAll(async () => {
   await seedChannel(t.ctx.storage, { name: 'gemini', type: 24, key: 'ok', baseUrl: gemini.url, models: MODELS.gemini });
   await seedChannel(t.ctx.storage, { name: 'vertex', type: 42, baseUrl: vertex.url, models: MODELS.vertex, ...vertex.channel!('ok') });
   await seedChannel(t.ctx.storage, { name: 'bedrock', type: 33, baseUrl: bedrock.url, models: MODELS.bedrock, ...bedrock.channel!('ok') });
-  userId = await t.ctx.repositories.users.insert({
-    username: 'agents', password: 'x', display_name: '', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '',
-    access_token: null, quota: 500_000_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'AGENTS', inviter_id: 0, created_at: 0,
-  });
+  userId = await seedUser(t.ctx.storage, 'agents', 500_000_000, 'AGENTS');
 }, 900_000);
 afterAll(async () => {
   reportMeasuredUsage(false);
