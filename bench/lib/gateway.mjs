@@ -12,15 +12,17 @@ export const gatewayBuilt = () => existsSync(GATEWAY_MAIN);
 /**
  * `data`: { SQLITE_PATH } or { SQL_DSN, REDIS_CONN_STRING }. Nothing else of the orchestrator's environment is
  * passed on (a LOG_LEVEL or rate limit set in the shell must not change what is measured): only PATH and HOME.
- * `main`: another build's main.js (cpu.mjs compares two builds).
+ * `main`: another build's main.js (cpu.mjs compares two builds). `launcher`: a command the gateway runs under
+ * (instructions.mjs: valgrind and its flags), with `startTimeoutMs` for how long its start may take.
  */
-export async function startGateway({ data, cwd, logFile, nodeArgs = [], main = GATEWAY_MAIN }) {
+export async function startGateway({ data, cwd, logFile, nodeArgs = [], main = GATEWAY_MAIN, launcher = [], startTimeoutMs = 60_000 }) {
   const port = await freePort();
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), ...data };
-  const started = start(process.execPath, [...nodeArgs, main], { env, cwd, logFile });
+  const [command, ...args] = [...launcher, process.execPath, ...nodeArgs, main];
+  const started = start(command, args, { env, cwd, logFile });
   const url = `http://127.0.0.1:${port}`;
   await Promise.race([
-    waitFor(`${url}/api/status`, undefined, { ok: (status) => status === 200 }),
+    waitFor(`${url}/api/status`, undefined, { ok: (status) => status === 200, timeoutMs: startTimeoutMs }),
     started.exited.then((code) => {
       throw new Error(`gateway exited with ${code} before answering; see ${logFile}`);
     }),
