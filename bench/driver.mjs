@@ -7,7 +7,7 @@
 //   {"mode":"hold", "url":"...", "headers":{}, "body":"...", "streams":1000}
 //       that many concurrent streams; a line {"event":"holding",...} once every one has its first chunk (or
 //       after 30 s), then {"event":"done",...} when they have all finished
-//   {"mode":"mixed", "kinds":[{name, method, url, headers, body?, abortAfterFirst?}], "rate":20, "seconds":300}
+//   {"mode":"mixed", "kinds":[{name, method, url, headers, body?, abortAfterFirst?}], "order":[0,1,0,2], "rate":20, "seconds":300}
 //       the soak's load: one request of the next kind (round-robin) at evenly spaced times, each read to its end
 //       (or cut by the client after its first chunk); a line per minute {"event":"minute", counts per kind}
 import { Agent, request } from 'undici';
@@ -86,6 +86,8 @@ if (job.mode === 'paced') {
       if (!controller.signal.aborted) count.errors++;
     }
   };
+  // The kinds in the order they are sent, round-robin, as indices (a schedule of whole kinds outgrew a command line).
+  const order = job.order ?? job.kinds.map((_, i) => i);
   const running = new Set();
   const started = performance.now();
   const interval = 1000 / job.rate;
@@ -99,7 +101,7 @@ if (job.mode === 'paced') {
       print({ event: 'minute', counts });
       nextMinute += 60_000;
     }
-    const p = one(job.kinds[i % job.kinds.length]);
+    const p = one(job.kinds[order[i % order.length]]);
     running.add(p);
     p.finally(() => running.delete(p));
   }

@@ -90,8 +90,9 @@ const readKinds = [
 ];
 // The driver sends this list round-robin: the relay kinds repeated so that one cycle takes about 2 s, then one read of each.
 const rounds = Math.max(1, Math.floor((RATE * 2 - readKinds.length) / relayKinds.length));
-const schedule = [...Array.from({ length: rounds }, () => relayKinds).flat(), ...readKinds];
 const kinds = [...relayKinds, ...readKinds];
+const relayIndices = relayKinds.map((_, i) => i);
+const order = [...Array.from({ length: rounds }, () => relayIndices).flat(), ...readKinds.map((_, i) => relayKinds.length + i)];
 for (const kind of kinds) {
   const res = await fetch(kind.url, { method: kind.method, headers: kind.headers, body: kind.body });
   await res.arrayBuffer();
@@ -99,7 +100,7 @@ for (const kind of kinds) {
 }
 
 console.log(`soak: ${MINUTES} min at ${RATE} req/s over ${kinds.length} kinds of request, warm-up ${WARMUP} min; gateway log ${gateway.logFile} (removed at exit)`);
-const load = start(process.execPath, [join(benchDir, 'driver.mjs'), JSON.stringify({ mode: 'mixed', kinds: schedule, rate: RATE, seconds: MINUTES * 60 })], { cwd: benchDir, capture: true });
+const load = start(process.execPath, [join(benchDir, 'driver.mjs'), JSON.stringify({ mode: 'mixed', kinds, order, rate: RATE, seconds: MINUTES * 60 })], { cwd: benchDir, capture: true });
 await sample(gateway); // resets the event-loop histogram
 const samples = [];
 const startedAt = Date.now();
