@@ -27,9 +27,10 @@ export interface WalCheckpointer {
  * The writer starts the WAL over (from its first frame) only when a checkpoint has copied all of it before the
  * writer's next transaction begins. Under steady writes that never happens: commits land while this worker copies,
  * so each checkpoint ends a few commits short and the WAL grows for as long as the writes go on (1.2 GB in 6 s of
- * back-to-back commits). Once the WAL holds more than `restartFrames` and a checkpoint found no reader in its way,
- * the worker asks the main thread to hold its queries ('hold'); when the main thread answers 'held', it copies the
- * few frames left, which lets the next write start the WAL over, and answers 'released'.
+ * back-to-back commits). Once the WAL holds more than `restartFrames`, has grown since the last checkpoint (a writer
+ * idle since then starts it over by itself) and a checkpoint found no reader in its way, the worker asks the main
+ * thread to hold its queries ('hold'); when the main thread answers 'held', it copies the few frames left, which lets
+ * the next write start the WAL over, and answers 'released'.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -39,6 +40,7 @@ db.pragma('busy_timeout = 0');
 db.pragma('cache_size = -' + workerData.cacheKib);
 const restartFrames = workerData.restartBytes > 0 ? Math.max(1, Math.floor(workerData.restartBytes / (db.pragma('page_size', { simple: true }) + 24))) : 0;
 let holding = false;
+let lastLog = 0;
 function checkpoint() {
   try {
     const [row] = db.pragma('wal_checkpoint(PASSIVE)');
@@ -52,7 +54,9 @@ const timer = setInterval(() => {
   const row = checkpoint();
   if (!row) return;
   if (row.checkpointed > 0) parentPort.postMessage({ log: row.log, checkpointed: row.checkpointed });
-  if (restartFrames > 0 && row.log > restartFrames && row.checkpointed === row.log) {
+  const growing = row.log > lastLog;
+  lastLog = row.log;
+  if (restartFrames > 0 && growing && row.log > restartFrames && row.checkpointed === row.log) {
     holding = true;
     parentPort.postMessage('hold');
   }
@@ -61,6 +65,7 @@ parentPort.on('message', (message) => {
   if (message === 'held') {
     const row = checkpoint();
     holding = false;
+    if (row) lastLog = row.log;
     parentPort.postMessage({ log: row ? row.log : 0, checkpointed: row ? row.checkpointed : 0, released: true });
     return;
   }
