@@ -107,10 +107,12 @@ describe('system settings', () => {
     const secret = () => screen.getByLabelText(label, { selector: 'input' }) as HTMLInputElement;
     const save = async (sent: boolean) => {
       const button = screen.getByRole('button', { name: `保存${section}` });
+      // Nothing to send: the click has been handled once the section says so.
+      if (!sent) return void (await findNewText('没有需要保存的修改', () => fireEvent.click(button)));
       const before = statusLoads(calls);
       fireEvent.click(button);
-      if (sent) await waitFor(() => expect(statusLoads(calls)).toBe(before + 1));
-      // The button is busy until the page has taken over the saved values (nothing to send: it never is).
+      await waitFor(() => expect(statusLoads(calls)).toBe(before + 1));
+      // The button is busy until the page has taken over the saved values.
       await waitFor(() => expect(button.classList.contains('ant-btn-loading')).toBe(false));
     };
     // Empty (the server never returns it): nothing is sent, not even the unchanged plain field beside it.
@@ -118,7 +120,6 @@ describe('system settings', () => {
     expect(secret().type).toBe('password');
     await save(false);
     expect(puts(calls)).toEqual([]);
-    expect((await screen.findAllByText('没有需要保存的修改')).length).toBeGreaterThan(0);
 
     fireEvent.change(secret(), { target: { value: 'first-secret' } });
     await save(true);
