@@ -140,7 +140,17 @@ await gateway.stop();
 const ledger = await openDatabase('sqlite', dbPath);
 await waitForSettlement(ledger);
 const money = await moneyCheck(ledger, seeded);
+// A reservation left open is a money fault to chase: name it, show what the gateway logged of it, keep the folder.
+const open = money.figures.openReservations > 0 ? await ledger.all('select request_id, user_id, token_id, amount, created_at, model, channel_id, delivered_chars, is_stream from quota_reservations') : [];
 await ledger.close();
+if (open.length > 0) {
+  const lines = readFileSync(gateway.logFile, 'utf8').split('\n');
+  for (const row of open) {
+    console.log(`open reservation: ${JSON.stringify(row)}`);
+    for (const line of lines.filter((l) => l.includes(row.request_id))) console.log(`  ${line}`);
+  }
+  process.env.KEEP_TEMP = '1';
+}
 console.log(`money: ${money.figures.consumeRows} consume log rows, user charged ${money.figures.userUsedQuota}, open reservations ${money.figures.openReservations}: ${money.ok ? 'adds up' : `does NOT add up (${money.checks.filter(([, ok]) => !ok).map(([what]) => what).join('; ')})`}`);
 console.log(`verdict: ${flat ? 'FLAT (memory within 10 % after the warm-up)' : 'NOT flat (memory moved more than 10 % after the warm-up)'}`);
 await shutdown(flat && money.ok ? 0 : 1);
