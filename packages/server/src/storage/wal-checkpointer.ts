@@ -104,14 +104,20 @@ export function startWalCheckpointer(path: string, options: WalCheckpointerOptio
   let restarts = 0;
   let waiters: Array<(result: CheckpointResult) => void> = [];
   let release: (() => void) | undefined;
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  let gone = false;
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      // A stop (or a crash) must not leave the main connection held.
+      gone = true;
+      release?.();
+      release = undefined;
+      resolve();
+    }),
+  );
   worker.on('message', (message: CheckpointResult | 'hold') => {
     if (message === 'hold') {
-      // Held until the worker has copied the rest (or has exited: a stop must not leave the main connection held).
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-        void exited.then(resolve);
-      });
+      // Held until the worker has copied the rest, or has exited.
+      const held = gone ? Promise.resolve() : new Promise<void>((resolve) => (release = resolve));
       let asked = false;
       const copyNow = () => {
         if (!asked) worker.postMessage('held');
