@@ -7,12 +7,17 @@ import type { UpstreamResponse } from '../transport/send-upstream.js';
  */
 export function pumpBody(body: UpstreamResponse['body'], onChunk: (chunk: Buffer) => Promise<unknown> | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
+    // A body that failed (or was destroyed) before anything listened has no events left to give: the upstream broke
+    // while the relay waited to read it (the reservation's commit). Waiting for its events would hold the client's
+    // stream and the reservation open for ever.
+    if (body.destroyed) return reject(body.errored ?? new Error('upstream body closed before it was read'));
     let settled = false;
     const finish = (error?: unknown) => {
       if (settled) return;
       settled = true;
       body.off('data', onData);
       body.off('end', finish);
+      body.off('close', onClose);
       if (error === undefined) resolve();
       else {
         body.destroy();
@@ -30,10 +35,16 @@ export function pumpBody(body: UpstreamResponse['body'], onChunk: (chunk: Buffer
       body.pause();
       waiting.then(() => !settled && body.resume(), finish);
     }
-    // `on`, not `once` (its wrapper costs an object and a bound function per open stream): `finish` removes the data
-    // and end listeners; the error listener stays, for an error after the end.
+    // Closed without its end or an error (destroyed without a reason): cut short all the same. After 'end' or
+    // 'error', 'close' finds the pump finished already.
+    function onClose() {
+      finish(body.errored ?? new Error('upstream body closed before its end'));
+    }
+    // `on`, not `once` (its wrapper costs an object and a bound function per open stream): `finish` removes the data,
+    // end and close listeners; the error listener stays, for an error after the end.
     body.on('data', onData);
     body.on('end', finish);
+    body.on('close', onClose);
     body.on('error', (error: unknown) => finish(error ?? new Error('upstream body failed')));
   });
 }
