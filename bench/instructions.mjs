@@ -24,7 +24,7 @@ import { Agent, request } from 'undici';
 import { openDatabase, root, seed } from './lib/database.mjs';
 import { startGateway } from './lib/gateway.mjs';
 import { PATHS, targetsOf } from './lib/paths.mjs';
-import { freePort, shutdown, start, tempDir, waitFor } from './lib/processes.mjs';
+import { freePort, shutdown, start, startMock, tempDir, waitFor } from './lib/processes.mjs';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const pathName = process.env.PATH_NAME ?? 'openai';
@@ -37,12 +37,6 @@ const builds = (process.env.BUILDS ?? 'packages/server').split(',');
 const rounds = Number(process.env.ROUNDS ?? 1);
 const work = tempDir('mr-instr-');
 
-async function startMock(file) {
-  const port = await freePort();
-  start(process.execPath, [join(benchDir, file)], { env: { ...process.env, PORT: String(port) }, cwd: benchDir });
-  await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
-  return `http://127.0.0.1:${port}`;
-}
 
 /** `count` requests over `connections` keep-alive connections, each sent when the previous answer has ended. */
 async function send(target, count) {
@@ -87,7 +81,8 @@ const callgrindLauncher = (dir) => ['valgrind', '--tool=callgrind', '--smc-check
 async function launchBare(dir, mocks) {
   const port = await freePort();
   const upstream = pathName === 'openai' ? mocks.openai : mocks.anthropic;
-  const started = start(callgrindLauncher(dir)[0], [...callgrindLauncher(dir).slice(1), process.execPath, join(benchDir, 'bare-passthrough.mjs')], {
+  const [command, ...args] = [...callgrindLauncher(dir), process.execPath, join(benchDir, 'bare-passthrough.mjs')];
+  const started = start(command, args, {
     env: { PATH: process.env.PATH, PORT: String(port), UPSTREAM: upstream },
     cwd: dir,
     logFile: join(dir, 'bare.log'),

@@ -17,7 +17,7 @@ import { openDatabase, seed } from './lib/database.mjs';
 import { startGateway } from './lib/gateway.mjs';
 import { collectGarbage, driver } from './lib/load.mjs';
 import { PATHS, targetsOf } from './lib/paths.mjs';
-import { freePort, shutdown, sleep, start, tempDir, waitFor } from './lib/processes.mjs';
+import { freePort, shutdown, sleep, start, startMock, tempDir, waitFor } from './lib/processes.mjs';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const STREAMS = Number(process.env.STREAMS ?? 1000);
@@ -28,12 +28,6 @@ const GC = process.env.GC !== '0';
 const chosen = (process.env.PATHS ?? Object.keys(PATHS).join(',')).split(',');
 const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 
-async function startMock(file) {
-  const port = await freePort();
-  start(process.execPath, [join(benchDir, file)], { env: { ...process.env, PORT: String(port), HOLD_MS: String(SNAPSHOT ? 120_000 : 60_000) }, cwd: benchDir });
-  await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
-  return `http://127.0.0.1:${port}`;
-}
 
 /** Asks the gateway for a heap snapshot (SIGUSR2) and waits for the file to be complete. */
 async function snapshot(pid, dir) {
@@ -200,6 +194,8 @@ async function measure(path, mocks) {
   }
 }
 
-const mocks = { openaiMock: await startMock('mock-upstream.mjs'), anthropicMock: await startMock('mock-anthropic.mjs') };
+// The held streams stay open for the whole measure (a snapshot takes longer).
+const MOCK_ENV = { HOLD_MS: String(SNAPSHOT ? 120_000 : 60_000) };
+const mocks = { openaiMock: await startMock('mock-upstream.mjs', { env: MOCK_ENV }), anthropicMock: await startMock('mock-anthropic.mjs', { env: MOCK_ENV }) };
 for (const path of chosen) await measure(path, mocks);
 await shutdown(0);

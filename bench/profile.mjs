@@ -11,15 +11,13 @@
 //                                          commit times after the load
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { freshMysql, freshPostgres, REDIS_URL } from './lib/cluster.mjs';
 import { openDatabase, seed } from './lib/database.mjs';
 import { startGateway } from './lib/gateway.mjs';
 import { driver, wrk } from './lib/load.mjs';
 import { PATHS, targetsOf } from './lib/paths.mjs';
-import { freePort, shutdown, start, tempDir, waitFor } from './lib/processes.mjs';
+import { shutdown, startMock, tempDir, waitFor } from './lib/processes.mjs';
 
-const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const seconds = Number(process.argv[2] ?? 8);
 const rate = Number(process.env.RATE ?? 0);
 const pathName = process.env.PATH_NAME ?? 'openai';
@@ -28,12 +26,6 @@ const work = tempDir('mr-prof-');
 const profileDir = process.env.PROFILE_DIR ?? join(work, 'profiles');
 mkdirSync(profileDir, { recursive: true });
 
-async function startMock(file) {
-  const port = await freePort();
-  start(process.execPath, [join(benchDir, file)], { env: { ...process.env, PORT: String(port) }, cwd: benchDir });
-  await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
-  return `http://127.0.0.1:${port}`;
-}
 
 const openaiMock = await startMock('mock-upstream.mjs');
 const anthropicMock = await startMock('mock-anthropic.mjs');

@@ -14,7 +14,7 @@ import { moneyCheck, openDatabase, seed, waitForSettlement } from './lib/databas
 import { gatewayBuilt, startGateway } from './lib/gateway.mjs';
 import { driver, heldStreams, throughput } from './lib/load.mjs';
 import { PATHS, targetsOf } from './lib/paths.mjs';
-import { freePort, isShuttingDown, shutdown, start, tempDir, waitFor } from './lib/processes.mjs';
+import { freePort, isShuttingDown, shutdown, start, startMock, tempDir, waitFor } from './lib/processes.mjs';
 import { renderReport } from './lib/report.mjs';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
@@ -43,11 +43,6 @@ function preflight() {
 const wrkVersion = () => /wrk (\S+)/.exec(spawnSync('wrk', ['--version'], { encoding: 'utf8' }).stdout)?.[1] ?? 'unknown';
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
-async function startMock(file, port) {
-  start(process.execPath, [join(benchDir, file)], { env: { ...process.env, PORT: String(port), HOLD_MS: String(HOLD_MS) }, cwd: benchDir });
-  await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
-  return `http://127.0.0.1:${port}`;
-}
 
 /** The bare pass-through (node:http + undici, nothing of the gateway) in front of `upstream`: the transport's limit. */
 async function startBare(upstream) {
@@ -153,7 +148,7 @@ async function main() {
     paths: {},
   };
   log(`load average ${report.loadBefore}; ${ONLY.join(', ')}${QUICK ? ' (QUICK)' : ''}`);
-  const mocks = { openaiMock: await startMock('mock-upstream.mjs', await freePort()), anthropicMock: await startMock('mock-anthropic.mjs', await freePort()) };
+  const mocks = { openaiMock: await startMock('mock-upstream.mjs', { env: { HOLD_MS: String(HOLD_MS) } }), anthropicMock: await startMock('mock-anthropic.mjs', { env: { HOLD_MS: String(HOLD_MS) } }) };
   const paths = Object.keys(PATHS).filter((name) => ONLY.includes(name));
   if (paths.length > 0) await singleInstanceRun(paths, report, mocks);
   if (report.paths.openai && report.paths.translated) report.translationCost = 1 - report.paths.translated.throughput.gateway.rps / report.paths.openai.throughput.gateway.rps;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLAUDE_MODEL, moneyCheck, openDatabase, seed, waitForSettlement } from './lib/database.mjs';
 import { startGateway } from './lib/gateway.mjs';
-import { freePort, shutdown, sleep, start, tempDir, waitFor } from './lib/processes.mjs';
+import { shutdown, sleep, start, startMock, tempDir } from './lib/processes.mjs';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const MINUTES = Number(process.env.MINUTES ?? 30);
@@ -22,12 +22,6 @@ const WARMUP = Number(process.env.WARMUP ?? 2);
 const METRICS_TOKEN = 'soak-metrics';
 const ACCESS_TOKEN = 'soak-access-token';
 
-async function startMock(file) {
-  const port = await freePort();
-  start(process.execPath, [join(benchDir, file)], { env: { ...process.env, PORT: String(port) }, cwd: benchDir });
-  await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
-  return `http://127.0.0.1:${port}`;
-}
 
 const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 

@@ -5,6 +5,7 @@ import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const children = new Set();
 const dirs = [];
@@ -128,3 +129,13 @@ export async function waitFor(url, init, { timeoutMs = 60_000, ok = (status) => 
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const benchDir = fileURLToPath(new URL('..', import.meta.url));
+
+/** Starts one of the bench's mock upstreams (a file of bench/) on a free port, or `port`; answers its URL once it answers. */
+export async function startMock(file, { env = {}, port } = {}) {
+  const listen = port ?? (await freePort());
+  start(process.execPath, [join(benchDir, file)], { env: { ...process.env, PORT: String(listen), ...env }, cwd: benchDir });
+  await waitFor(`http://127.0.0.1:${listen}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
+  return `http://127.0.0.1:${listen}`;
+}
