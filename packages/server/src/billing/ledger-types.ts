@@ -52,6 +52,11 @@ export type ReserveInput = Reservation & {
    * than it holds.
    */
   minimum?: number;
+  /**
+   * The request's upstream call is sent while this reservation commits (a stream's optimistic reservation): its
+   * batch waits a turn of the event loop, so that the call is on the wire before the commit (ledger.ts, enqueue).
+   */
+  alongsideCall?: boolean;
   /** What a surviving instance needs to charge a takeover fairly if this one dies mid-request. */
   model?: string;
   promptEstimate?: number;

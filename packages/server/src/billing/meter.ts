@@ -324,6 +324,7 @@ export class Meter {
         unlimited: Boolean(auth.token.unlimited_quota),
         amount: plan.amount,
         minimum: optimistic ? plan.amount : plan.minimum,
+        alongsideCall: optimistic,
         // For a crash takeover: bytes overstate tokens about threefold for English and Chinese alike.
         model: request.facts.model,
         promptEstimate: request.facts.promptBound * 0.3,
