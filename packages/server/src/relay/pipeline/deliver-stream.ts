@@ -14,6 +14,11 @@ import { pumpBody } from './pump-body.js';
 /** How often a stream tells how much it has delivered (for a crash takeover's charge). */
 const PROGRESS_EVERY_MS = 2_000;
 
+/** Sends a stream's headers if nothing has yet (a second call, or one after the end, writes nothing). */
+const flushHeaders = (res: FastifyReply['raw']) => {
+  if (!res.writableEnded && !res.destroyed) res.flushHeaders();
+};
+
 /** Usage and generated text read from what was delivered, for billing. */
 class Tally {
   usage?: Usage;
@@ -56,7 +61,9 @@ export function deliverStream(response: UpstreamResponse, decoder: FrameDecoder,
     reply.hijack();
     if (raw) res.writeHead(response.status, { ...relayHeaders(response, plan.requestId), 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
     else res.writeHead(200, streamHeaders(plan));
-    res.flushHeaders();
+    // The headers go out with the first bytes, in one write and one wake-up of the client, when those bytes came
+    // with the upstream's headers (as they mostly do: they are relayed before this turn ends); else a turn later.
+    setImmediate(flushHeaders, res);
   };
   // A vendor's own stream (a codec) opens the client's with its first bytes, so a vendor error in its first frame
   // (Spark's 11200, ERNIE's 110) is still a failure another channel may take; every other stream opens at once.
