@@ -155,6 +155,7 @@ describe('the access token', () => {
     await openai(token.key).chat.completions.create({ model: ERNIE35, messages: [{ role: 'user', content: '你好' }] });
     gw.mock.expireAll();
     gw.mock.requests.length = 0;
+    await gw.t.ctx.relay.ledger.drain();
     const first = await gw.t.ctx.storage.db.selectFrom('logs').select('id').where('token_id', '=', token.id).execute();
     expect(first).toHaveLength(1);
     const stream = await openai(token.key).chat.completions.create({ model: ERNIE35, messages: [{ role: 'user', content: '你好' }], stream: true });

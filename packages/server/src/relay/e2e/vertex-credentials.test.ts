@@ -43,6 +43,7 @@ describe('Vertex AI credentials', () => {
     expect(mock.tokenExchanges).toHaveLength(2);
 
     // The channel stays enabled, and each of the three requests was logged and charged once.
+    await t.ctx.relay.ledger.drain();
     const channel = await t.ctx.storage.db.selectFrom('channels').select('status').where('id', '=', channelId).executeTakeFirstOrThrow();
     expect(channel.status).toBe(1);
     const logs = await t.ctx.storage.db.selectFrom('logs').select(['quota', 'type']).where('type', 'in', [2, 5]).execute();
