@@ -14,11 +14,6 @@ import { pumpBody } from './pump-body.js';
 /** How often a stream tells how much it has delivered (for a crash takeover's charge). */
 const PROGRESS_EVERY_MS = 2_000;
 
-/** Sends a stream's headers if nothing has yet (a second call, or one after the end, writes nothing). */
-const flushHeaders = (res: FastifyReply['raw']) => {
-  if (!res.writableEnded && !res.destroyed) res.flushHeaders();
-};
-
 /** Usage and generated text read from what was delivered, for billing. */
 class Tally {
   usage?: Usage;
@@ -55,6 +50,14 @@ export function deliverStream(response: UpstreamResponse, decoder: FrameDecoder,
   let last: Frame | undefined;
 
   let opened = false;
+  /** The client's socket holds the headers back until the first bytes join them (or a turn has passed). */
+  let corked = false;
+  const uncork = () => {
+    if (!corked) return;
+    corked = false;
+    // An ended answer has already let go of it: node's `end` uncorks fully.
+    if (!res.writableEnded) res.socket?.uncork();
+  };
   const open = () => {
     if (opened) return;
     opened = true;
@@ -63,7 +66,13 @@ export function deliverStream(response: UpstreamResponse, decoder: FrameDecoder,
     else res.writeHead(200, streamHeaders(plan));
     // The headers go out with the first bytes, in one write and one wake-up of the client, when those bytes came
     // with the upstream's headers (as they mostly do: they are relayed before this turn ends); else a turn later.
-    setImmediate(flushHeaders, res);
+    // Corked around flushHeaders rather than left to the first write: node then writes its header string as it is,
+    // which flattens it, where a first write would send a copy joined to the chunk and leave the header's pieces in
+    // the heap for the life of the stream (1.2 KB per held stream, bench/README.md 2026-11-28 evening).
+    corked = res.socket !== null;
+    res.socket?.cork();
+    res.flushHeaders();
+    setImmediate(uncork);
   };
   // A vendor's own stream (a codec) opens the client's with its first bytes, so a vendor error in its first frame
   // (Spark's 11200, ERNIE's 110) is still a failure another channel may take; every other stream opens at once.
@@ -75,7 +84,9 @@ export function deliverStream(response: UpstreamResponse, decoder: FrameDecoder,
     if (data.length === 0) return undefined;
     open();
     firstByteAt ??= Date.now();
-    return res.write(data) ? undefined : once(res, 'drain', { signal: abort.signal });
+    const flowing = res.write(data);
+    uncork();
+    return flowing ? undefined : once(res, 'drain', { signal: abort.signal });
   };
   // Frames the client holds (counted once their bytes are sent), for an error event that must continue them.
   let decoded = 0;
