@@ -10,9 +10,10 @@ import { QuotaLedger } from './ledger.js';
 
 /**
  * A stream's optimistic reservation is queued just before its upstream call, and the two run side by side
- * (`alongsideCall`): the upstream request must be on the wire before the batch commits, not after it. undici writes a request on a reused
- * keep-alive connection only in the event loop's check phase (it first checks that the socket is still open); a
- * batch committed in that same phase went first and held every stream's upstream request back for its length.
+ * (`alongsideCall`): the upstream request must be on the wire before the batch commits, not after it. undici writes
+ * a request on a reused keep-alive connection only in the event loop's check phase (it first checks that the socket
+ * is still open); a batch committed in that same phase went first and held every stream's upstream request back for
+ * its length.
  */
 describe('a reservation made alongside its upstream call', () => {
   let storage: Storage;

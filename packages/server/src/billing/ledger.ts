@@ -139,7 +139,7 @@ export class QuotaLedger {
    * the same check phase, the commit (synchronous on SQLite) went first and held the call back for its whole length,
    * 0.2 ms of every stream's first byte (bench/README.md, 2026-11-28 evening). Now the call is on the wire while the
    * batch commits. Other batches are not held: a careful reservation's call waits for its commit anyway, and a
-   * settlement's log is there as soon as the answer has gone.
+   * settlement has no call to let go first.
    */
   private readonly startFlush = (): void => {
     if (!this.callsAlongside) return void this.flush();
