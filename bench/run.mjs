@@ -14,7 +14,7 @@ import { moneyCheck, openDatabase, seed, waitForSettlement } from './lib/databas
 import { gatewayBuilt, startGateway } from './lib/gateway.mjs';
 import { driver, heldStreams, throughput } from './lib/load.mjs';
 import { PATHS, targetsOf } from './lib/paths.mjs';
-import { freePort, isShuttingDown, shutdown, start, startMock, tempDir, waitFor } from './lib/processes.mjs';
+import { freePort, isShuttingDown, shutdown, start, startBare, startMock, tempDir, waitFor } from './lib/processes.mjs';
 import { renderReport } from './lib/report.mjs';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
@@ -45,13 +45,6 @@ const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 
 /** The bare pass-through (node:http + undici, nothing of the gateway) in front of `upstream`: the transport's limit. */
-async function startBare(upstream) {
-  const port = await freePort();
-  start(process.execPath, [join(benchDir, 'bare-passthrough.mjs')], { env: { PATH: process.env.PATH, PORT: String(port), UPSTREAM: upstream }, cwd: benchDir });
-  await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
-  return `http://127.0.0.1:${port}`;
-}
-
 /** Measures each distinct target once per phase (the translated and Anthropic paths share their direct target). */
 async function phase(name, paths, targets, measure) {
   const done = new Map();

@@ -3,25 +3,16 @@
 // Usage: cd bench && node ttfb.mjs      ROUNDS (default 5)  N per round and target (default 200)  ONLY=openai,anthropic,translated
 //   GATEWAY_MAIN=packages/<copy>/dist/main.js (another build)  GATEWAY_NODE_ARGS='["--import","/path/marks.mjs"]' (node options of the gateway)
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openDatabase, seed } from './lib/database.mjs';
 import { startGateway } from './lib/gateway.mjs';
 import { driver } from './lib/load.mjs';
 import { targetsOf } from './lib/paths.mjs';
-import { freePort, shutdown, start, startMock, tempDir, waitFor } from './lib/processes.mjs';
+import { shutdown, startBare, startMock, tempDir } from './lib/processes.mjs';
 
-const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const N = Number(process.env.N ?? 200);
 const PATHS = (process.env.ONLY ?? 'openai,anthropic').split(',');
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-async function startBare(upstream) {
-  const port = await freePort();
-  start(process.execPath, [join(benchDir, 'bare-passthrough.mjs')], { env: { PATH: process.env.PATH, PORT: String(port), UPSTREAM: upstream }, cwd: benchDir });
-  await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
-  return `http://127.0.0.1:${port}`;
-}
 
 const work = tempDir('mr-ttfb-');
 const openaiMock = await startMock('mock-upstream.mjs');

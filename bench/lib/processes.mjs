@@ -132,6 +132,14 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
 
+/** Starts the bare pass-through (bare-passthrough.mjs) in front of `upstream` on a free port; answers its URL once it answers. */
+export async function startBare(upstream) {
+  const port = await freePort();
+  start(process.execPath, [join(benchDir, 'bare-passthrough.mjs')], { env: { PATH: process.env.PATH, PORT: String(port), UPSTREAM: upstream }, cwd: benchDir });
+  await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
+  return `http://127.0.0.1:${port}`;
+}
+
 /** Starts one of the bench's mock upstreams (a file of bench/) on a free port, or `port`; answers its URL once it answers. */
 export async function startMock(file, { env = {}, port } = {}) {
   const listen = port ?? (await freePort());
