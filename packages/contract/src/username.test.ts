@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createUserSchema, registerSchema, updateSelfSchema } from './users.js';
+import { createUserSchema, registerSchema, updateSelfSchema, usernameChangeProblem } from './users.js';
 import { firstIssueMessage } from './input.js';
 import { normaliseUsername, usernameProblem } from './username.js';
 
@@ -38,7 +38,13 @@ describe('usernames', () => {
 
   it('apply to admin create and rename too', () => {
     expect(createUserSchema.safeParse({ username: 'root\u200b', password: 'password123' }).success).toBe(false);
-    expect(updateSelfSchema.safeParse({ username: 'r\u043e\u043et' }).success).toBe(false);
+    // A rename is checked against the account's stored name: a new name must follow the rules, the stored one
+    // (an imported account's, up to 20 characters on new-api) is kept as it is.
+    const renamed = updateSelfSchema.parse({ username: 'r\u043e\u043et' }).username!;
+    expect(usernameChangeProblem(renamed, 'bob')).toBe('用户名不能混用多种文字（例如拉丁字母与西里尔字母）');
+    expect(usernameChangeProblem('a_name_of_twenty_chr', 'bob')).toBe('用户名长度不得超过 12 个字符');
+    expect(usernameChangeProblem('a_name_of_twenty_chr', 'a_name_of_twenty_chr')).toBeUndefined();
+    expect(usernameChangeProblem('', 'bob')).toBe('用户名不能为空');
     expect(updateSelfSchema.parse({ username: 'ｂｏｂ' }).username).toBe('bob');
   });
 });

@@ -41,6 +41,22 @@ const username = z
         if (problem) ctx.addIssue({ code: 'custom', message: problem });
       }),
   );
+/**
+ * A username as the edit forms send it back: bounded and normalised only. The account's own name unchanged is
+ * always accepted (one imported from new-api may have up to 20 characters); a different one must pass
+ * `usernameChangeProblem`, which the server checks against the stored name.
+ */
+const keptOrNewUsername = z
+  .string({ error: UserMessages.usernameRequired })
+  .max(LOGIN_FIELD_MAX, UserMessages.usernameTooLong)
+  .transform(normaliseUsername);
+
+/** Why `name` cannot replace the account's `stored` name (undefined: it may, or it is that name unchanged). */
+export function usernameChangeProblem(name: string, stored: string): string | undefined {
+  if (name === stored) return undefined;
+  const result = username.safeParse(name);
+  return result.success ? undefined : result.error.issues[0].message;
+}
 const password = z
   .string({ error: '密码必须是字符串' })
   .min(PASSWORD_MIN, UserMessages.passwordTooShort)
@@ -112,7 +128,7 @@ export type CreateUserInput = z.output<typeof createUserSchema>;
 
 /** PUT /api/user/self: only non-empty fields change. */
 export const updateSelfSchema = z.object({
-  username: username.optional(),
+  username: keptOrNewUsername.optional(),
   display_name: displayName.optional(),
   password: passwordOrEmpty.optional(),
 });
@@ -121,7 +137,7 @@ export type UpdateSelfInput = z.output<typeof updateSelfSchema>;
 /** PUT /api/user/ (admin edits a user): id plus the fields to change. */
 export const updateUserSchema = z.object({
   id: idInput('用户'),
-  username: username.optional(),
+  username: keptOrNewUsername.optional(),
   display_name: displayName.optional(),
   password: passwordOrEmpty.optional(),
   email: emailOrEmpty.optional(),

@@ -71,6 +71,28 @@ for (const database of testDsns()) {
       expect(adminRename.body.success).toBe(false);
       expect((await t.ctx.repositories.users.findById(benId))?.username).toBe('ben');
     });
+
+    // An account imported from new-api may have a name of up to 20 characters: its forms send that name back unchanged.
+    it('a longer imported name is kept when the account is edited; a new name still follows the rules', async () => {
+      const register = await t.call({ method: 'POST', url: '/api/user/register', payload: { username: 'imported', password: 'password123' } });
+      expect(register.body.success).toBe(true);
+      const id = (await t.ctx.repositories.users.findByUsername('imported'))!.id;
+      const longName = 'newapi_user_name_20c';
+      await t.ctx.storage.db.updateTable('users').set({ username: longName }).where('id', '=', id).execute();
+
+      const admin = await t.call({ method: 'PUT', url: '/api/user/', cookie: root, payload: { id, username: longName, display_name: 'Imported', password: '', quota: 4321 } });
+      expect(admin.body).toMatchObject({ success: true });
+      const self = await t.login(longName, 'password123');
+      const own = await t.call({ method: 'PUT', url: '/api/user/self', cookie: self, payload: { username: longName, display_name: 'Mine', password: '' } });
+      expect(own.body).toMatchObject({ success: true });
+      expect(await t.ctx.repositories.users.findById(id)).toMatchObject({ username: longName, display_name: 'Mine', quota: 4321 });
+
+      const renamed = await t.call({ method: 'PUT', url: '/api/user/self', cookie: self, payload: { username: 'another_name_of_20ch' } });
+      expect(renamed.body).toEqual({ success: false, message: '用户名长度不得超过 12 个字符' });
+      const adminRenamed = await t.call({ method: 'PUT', url: '/api/user/', cookie: root, payload: { id, username: '' } });
+      expect(adminRenamed.body).toEqual({ success: false, message: '用户名不能为空' });
+      expect((await t.ctx.repositories.users.findById(id))?.username).toBe(longName);
+    });
   });
 }
 

@@ -11,6 +11,7 @@ import {
   registerSchema,
   updateSelfSchema,
   updateUserSchema,
+  usernameChangeProblem,
   type UserDto,
 } from '@model-relay/contract';
 import type { Kysely } from 'kysely';
@@ -192,7 +193,9 @@ export class UserService {
   async updateSelf(caller: Caller, body: unknown): Promise<boolean> {
     const input = parseInput(updateSelfSchema, body);
     const changes: Partial<UserRow> = {};
-    if (input.username && input.username !== caller.username) {
+    if (input.username !== undefined && input.username !== caller.username) {
+      const problem = usernameChangeProblem(input.username, caller.username);
+      if (problem) fail(problem);
       if (((await this.users.findByUsername(input.username))?.id ?? caller.id) !== caller.id) fail('用户名已存在');
       changes.username = input.username;
     }
@@ -280,7 +283,9 @@ export class UserService {
     const user = await this.mustFind(input.id);
     this.assertCanManage(caller, user, '无权更新同权限等级或更高权限等级的用户信息');
     const changes: Partial<UserRow> = {};
-    if (input.username && input.username !== user.username) {
+    if (input.username !== undefined && input.username !== user.username) {
+      const problem = usernameChangeProblem(input.username, user.username);
+      if (problem) fail(problem);
       if (((await this.users.findByUsername(input.username))?.id ?? user.id) !== user.id) fail('用户名已存在');
       changes.username = input.username;
     }

@@ -86,4 +86,22 @@ describe('user edit', () => {
     expect(await screen.findByText('密码长度不得小于 8 位！')).toBeTruthy();
     expect(calls.filter((c) => c.method === 'PUT')).toEqual([]);
   });
+
+  it('a longer name imported from new-api is sent back unchanged; a new name must follow the rules', async () => {
+    const imported = { ...target, username: 'newapi_user_name_20c' };
+    const calls = mockApi({ 'GET /api/user/self': () => ({ success: true, message: '', data: imported }), 'PUT /api/user/self': () => ({ success: true, message: '' }) });
+    renderWith(page, { user: users.common, path: '/user/edit' });
+    const name = await waitFor(() => {
+      const input = screen.getByPlaceholderText('请输入新的用户名') as HTMLInputElement;
+      expect(input.value).toBe('newapi_user_name_20c');
+      return input;
+    });
+    fireEvent.click(screen.getByRole('button', { name: '提交' }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ username: 'newapi_user_name_20c', display_name: 'Amy', password: '' }));
+
+    fireEvent.change(name, { target: { value: 'another_name_of_20ch' } });
+    fireEvent.click(screen.getByRole('button', { name: '提交' }));
+    expect(await screen.findByText('用户名长度不得超过 12 个字符')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1);
+  });
 });

@@ -1,4 +1,4 @@
-import { firstIssueMessage, LIMIT_FIELDS, updateSelfSchema, updateUserSchema, type Limits, type UserDto } from '@model-relay/contract';
+import { firstIssueMessage, LIMIT_FIELDS, updateSelfSchema, updateUserSchema, usernameChangeProblem, USERNAME_MAX, type Limits, type UserDto } from '@model-relay/contract';
 import { LimitInputs, NO_LIMITS } from '../../components/limit-inputs';
 import { Button, Card, Form, Input, InputNumber, Select, Space } from 'antd';
 import { useEffect, useState } from 'react';
@@ -67,6 +67,12 @@ export default function UserEditPage() {
       toast.error(firstIssueMessage(parsed.error));
       return;
     }
+    // A new name must follow the rules; the account's own (an imported one may be longer) is kept as it is.
+    const renamed = user && usernameChangeProblem(parsed.data.username ?? '', user.username);
+    if (renamed) {
+      toast.error(renamed);
+      return;
+    }
     try {
       if (id) await updateUser.mutateAsync({ ...body, id: Number(id), ...adminFields, ...(editingOther ? { quota: Math.trunc(Number(values.quota)) } : {}) });
       else await updateSelf.mutateAsync(body);
@@ -85,7 +91,7 @@ export default function UserEditPage() {
     <Card className="page-card" title="更新用户信息" style={{ maxWidth: 640 }}>
       <Form form={form} layout="vertical" onFinish={(v) => void submit(v)}>
         <Form.Item label="用户名" name="username" rules={[{ required: true, message: '请输入用户名' }]}>
-          <Input placeholder="请输入新的用户名" maxLength={12} />
+          <Input placeholder="请输入新的用户名" maxLength={Math.max(USERNAME_MAX, user?.username.length ?? 0)} />
         </Form.Item>
         <Form.Item label="密码" name="password">
           <Input.Password placeholder="请输入新的密码，最短 8 位" autoComplete="new-password" maxLength={20} />
