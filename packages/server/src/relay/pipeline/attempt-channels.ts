@@ -23,6 +23,7 @@ import { isUpload, type IncomingCall, type RelayDeps } from './types.js';
 import { mapModel } from './map-model.js';
 import { sessionOf, type SessionAffinity } from './route-request.js';
 import { selectChannel } from './select-channel.js';
+import { Cancel } from '../transport/cancel.js';
 
 /**
  * The upstream half of a relayed request: channels tried in turn, each one's request built (passed through or
@@ -136,7 +137,7 @@ export async function attemptChannels(
     const build = () =>
       call.body instanceof LargeJson ? deps.bodies.build(call.body, spec) : buildUpstream(upload ? upload.raw : (call.body as Record<string, unknown>), spec, canonical);
 
-    const abort = new AbortController();
+    const abort = new Cancel();
     const unwatch = watchClient(reply.raw, abort);
     /** A stream under way keeps watching the client until it ends. */
     let flowing = false;
@@ -215,7 +216,7 @@ export async function attemptChannels(
  */
 
 /** Cancels the upstream call when the client leaves before its answer was written; answers the listener's removal. */
-function watchClient(res: FastifyReply['raw'], abort: AbortController): () => void {
+function watchClient(res: FastifyReply['raw'], abort: Cancel): () => void {
   const onClose = () => {
     if (!res.writableFinished) abort.abort();
   };

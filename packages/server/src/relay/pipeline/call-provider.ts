@@ -4,6 +4,7 @@ import { CredentialError, type CredentialResolver } from '../credentials/credent
 import type { ChannelTarget, ProviderAdapter, UpstreamRequest } from '../providers/types.js';
 import { sendUpstream, type UpstreamResponse } from '../transport/send-upstream.js';
 import type { UpstreamPools } from '../transport/upstream-pools.js';
+import type { CancelSignal } from '../transport/cancel.js';
 
 /** What calling a provider needs: the upstream connection pools and the credential resolver. */
 export interface ProviderCallDeps {
@@ -35,7 +36,7 @@ export async function callProvider(
   provider: ProviderAdapter,
   target: ChannelTarget,
   build: () => UpstreamRequest | Promise<UpstreamRequest>,
-  signal: AbortSignal,
+  signal: CancelSignal,
 ): Promise<UpstreamResponse> {
   if (provider.credentials) {
     try {

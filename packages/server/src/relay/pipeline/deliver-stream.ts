@@ -1,4 +1,4 @@
-import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { Usage } from '../../billing/usage.js';
 import type { StreamPart } from '../canonical.js';
@@ -10,6 +10,7 @@ import { clientGone, streamBreak, streamFailure } from './delivery-failures.js';
 import { relayHeaders, streamHeaders } from './delivery-headers.js';
 import type { DeliveryOutcome, DeliveryPlan, Streaming, UpstreamFailure } from './delivery-types.js';
 import { pumpBody } from './pump-body.js';
+import type { Cancel } from '../transport/cancel.js';
 
 /** How often a stream tells how much it has delivered (for a crash takeover's charge). */
 const PROGRESS_EVERY_MS = 2_000;
@@ -36,7 +37,7 @@ class Tally {
  * answers `streaming` and the rest runs from the body's events: no async frame waits for the stream's end, only
  * `finished`, whose reactions hold what settlement needs.
  */
-export function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome | UpstreamFailure | Streaming> {
+export function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, plan: DeliveryPlan, reply: FastifyReply, abort: Cancel): Promise<DeliveryOutcome | UpstreamFailure | Streaming> {
   const res = reply.raw;
   const tally = new Tally();
   const reader = plan.upstream.createStreamReader();
@@ -86,7 +87,7 @@ export function deliverStream(response: UpstreamResponse, decoder: FrameDecoder,
     firstByteAt ??= Date.now();
     const flowing = res.write(data);
     uncork();
-    return flowing ? undefined : once(res, 'drain', { signal: abort.signal });
+    return flowing ? undefined : drained(res, abort);
   };
   // Frames the client holds (counted once their bytes are sent), for an error event that must continue them.
   let decoded = 0;
@@ -176,4 +177,23 @@ export function deliverStream(response: UpstreamResponse, decoder: FrameDecoder,
   // Open from the start, a stream can no longer fail over to another channel: every outcome is delivered.
   if (opened) return Promise.resolve({ kind: 'streaming', finished: finished as Promise<DeliveryOutcome> });
   return finished;
+}
+
+/** Resolves once the client's buffer has drained; rejects when the request is cancelled (the client left) or its response fails. */
+function drained(res: ServerResponse, cancel: Cancel): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (cancel.aborted) return reject(cancel.reason);
+    const done = (error?: unknown) => {
+      res.off('drain', onDrain);
+      res.off('error', done);
+      cancel.removeEventListener('abort', onCancel);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const onDrain = () => done();
+    const onCancel = () => done(cancel.reason);
+    res.on('drain', onDrain);
+    res.on('error', done);
+    cancel.addEventListener('abort', onCancel);
+  });
 }

@@ -10,6 +10,7 @@ import { relayHeaders, streamHeaders } from './delivery-headers.js';
 import type { DeliveryOutcome, DeliveryPlan, UpstreamFailure } from './delivery-types.js';
 import { pumpBody } from './pump-body.js';
 import { readStreamParts } from './read-answer.js';
+import type { Cancel } from '../transport/cancel.js';
 
 /**
  * Answers read whole before anything is written to the client: an upstream that answered whole (relayed as is, or
@@ -34,7 +35,7 @@ async function readAll(response: UpstreamResponse): Promise<Buffer> {
 }
 
 /** An upstream's whole answer (not a stream), relayed as is or written in the client's dialect. */
-export async function deliverWhole(response: UpstreamResponse, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome | UpstreamFailure> {
+export async function deliverWhole(response: UpstreamResponse, plan: DeliveryPlan, reply: FastifyReply, abort: Cancel): Promise<DeliveryOutcome | UpstreamFailure> {
   let buffer: Buffer;
   try {
     buffer = await readAll(response);
@@ -105,7 +106,7 @@ function writeWhole(answer: ChatResponse, plan: DeliveryPlan, reply: FastifyRepl
 }
 
 /** A streamed answer read to its end and written whole, for a client that did not ask for a stream. */
-export async function deliverCollected(response: UpstreamResponse, decoder: FrameDecoder, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome | UpstreamFailure> {
+export async function deliverCollected(response: UpstreamResponse, decoder: FrameDecoder, plan: DeliveryPlan, reply: FastifyReply, abort: Cancel): Promise<DeliveryOutcome | UpstreamFailure> {
   const unwrap = plan.codec?.stream?.();
   let parts: StreamPart[];
   try {

@@ -4,6 +4,7 @@ import type { UpstreamResponse } from '../transport/send-upstream.js';
 import { deliverStream } from './deliver-stream.js';
 import { deliverCollected, deliverWhole } from './deliver-whole.js';
 import type { DeliveryOutcome, DeliveryPlan, Streaming, UpstreamFailure } from './delivery-types.js';
+import type { Cancel } from '../transport/cancel.js';
 
 /**
  * Delivery (docs/architecture.md, the request path): relays an upstream answer to the client and reads its usage
@@ -17,7 +18,7 @@ import type { DeliveryOutcome, DeliveryPlan, Streaming, UpstreamFailure } from '
  * stream relayed as it comes, pumped by pump-body.ts); delivery-headers.ts and delivery-failures.ts serve both, and
  * delivery-types.ts holds what delivery is told and answers.
  */
-export async function deliver(response: UpstreamResponse, plan: DeliveryPlan, reply: FastifyReply, abort: AbortController): Promise<DeliveryOutcome | UpstreamFailure | Streaming> {
+export async function deliver(response: UpstreamResponse, plan: DeliveryPlan, reply: FastifyReply, abort: Cancel): Promise<DeliveryOutcome | UpstreamFailure | Streaming> {
   // Gemini streams a JSON array when not asked for SSE.
   const decoder = frameDecoderFor(response.contentType, plan.stream && plan.upstream.jsonArrayStreams === true);
   if (!decoder) return deliverWhole(response, plan, reply, abort);

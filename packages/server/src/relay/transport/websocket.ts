@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import WebSocket from 'ws';
 import type { UpstreamRequest } from '../providers/types.js';
 import type { UpstreamBody, UpstreamResponse } from './send-upstream.js';
+import type { CancelSignal } from './cancel.js';
 
 /** What a WebSocket upstream's messages read as: one JSON value a line (frame-decoders.ts reads `ndjson`). */
 export const WEBSOCKET_CONTENT_TYPE = 'application/x-ndjson';
@@ -20,7 +21,7 @@ const CLEAN_CLOSE = new Set([1000, 1005]);
  * (the HTTP pools' headers and body timeouts). A socket that drops without a close frame mid-answer fails the body,
  * so the relay ends the client's stream as broken, never as a finished answer.
  */
-export function openWebSocket(request: UpstreamRequest, signal: AbortSignal, timeoutMs: number): Promise<UpstreamResponse> {
+export function openWebSocket(request: UpstreamRequest, signal: CancelSignal, timeoutMs: number): Promise<UpstreamResponse> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(abortError(signal));
     const socket = new WebSocket(request.url, { headers: request.headers, perMessageDeflate: false, followRedirects: false });
@@ -74,7 +75,7 @@ export function openWebSocket(request: UpstreamRequest, signal: AbortSignal, tim
   });
 }
 
-function abortError(signal: AbortSignal): Error {
+function abortError(signal: CancelSignal): Error {
   return signal.reason instanceof Error ? signal.reason : Object.assign(new Error('aborted'), { name: 'AbortError' });
 }
 
@@ -91,7 +92,7 @@ class MessageBody extends Readable implements UpstreamBody {
 
   constructor(
     private readonly socket?: WebSocket,
-    private readonly signal?: AbortSignal,
+    private readonly signal?: CancelSignal,
     private readonly timeoutMs = 0,
   ) {
     super();
