@@ -76,7 +76,21 @@ export class QuotaLedger {
   reserve(input: ReserveInput): Promise<Reservation> {
     // Quota columns are 64-bit; anything beyond a safe integer (an absurd request) is held at the safe maximum.
     const amount = Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.ceil(Number.isFinite(input.amount) ? input.amount : Number.MAX_SAFE_INTEGER)));
-    const reservation: Claim = { ...input, amount, requested: amount, minimum: Math.min(amount, Math.max(0, Math.ceil(input.minimum ?? amount))) };
+    // Every field named, not `{ ...input, requested }`: on node 20 a spread copy that gains a field gets hidden classes
+    // of its own, and a stream holds its reservation for as long as it runs (bench/README.md, 2026-11-28 night).
+    const reservation: { [K in keyof Required<Claim>]: Claim[K] } = {
+      requestId: input.requestId,
+      userId: input.userId,
+      tokenId: input.tokenId,
+      unlimited: input.unlimited,
+      amount,
+      requested: amount,
+      minimum: Math.min(amount, Math.max(0, Math.ceil(input.minimum ?? amount))),
+      alongsideCall: input.alongsideCall,
+      model: input.model,
+      promptEstimate: input.promptEstimate,
+      stream: input.stream,
+    };
     return new Promise((resolve, reject) => this.enqueue({ kind: 'reserve', reservation, resolve, reject }));
   }
 

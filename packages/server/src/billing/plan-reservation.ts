@@ -54,7 +54,7 @@ export function planReservation(request: ReservationRequest, prices: Prices): Re
   const dearest = dearestUsage(prices, request.cacheWrites);
   const full = Math.max(
     costOf(dearest(request.promptBound, outputTokens * request.choices + images * IMAGE_OUTPUT_TOKENS), prices),
-    costOf({ ...dearest(request.promptBound, outputTokens * request.choices), images }, prices),
+    costOf(Object.assign(dearest(request.promptBound, outputTokens * request.choices), { images }), prices),
   );
   const floor = prices.modelRatio > 0 && prices.groupRatio > 0 ? request.floor : 0;
   const amount = Math.min(Math.max(full, floor), Number.MAX_SAFE_INTEGER);

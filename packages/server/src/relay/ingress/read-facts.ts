@@ -37,7 +37,7 @@ export function readFacts(outer: Record<string, unknown>, reading: Reading): { f
   const body = isRecord(wrapped) ? wrapped : outer;
   let facts: RequestFacts;
   if (reading.dialect === 'openai-chat') facts = inspectOpenAi(body, OPENAI_PROMPT_PARTS[reading.endpoint](body), mediaBoundsFor);
-  else if (reading.model !== undefined) facts = { ...dialect.inspect(body, () => mediaBoundsFor(reading.model!)), model: reading.model, stream: reading.stream ?? false };
+  else if (reading.model !== undefined) facts = Object.assign(dialect.inspect(body, () => mediaBoundsFor(reading.model!)), { model: reading.model, stream: reading.stream ?? false });
   else facts = dialect.inspect(body, mediaBoundsFor);
   return { facts, problem: reading.endpoint === 'chat' ? dialect.validate?.(body) : undefined };
 }

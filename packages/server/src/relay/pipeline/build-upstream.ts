@@ -53,7 +53,7 @@ export function buildUpstream(body: Record<string, unknown> | Buffer, spec: Upst
   } else {
     canonical.request ??= client.parseRequest(body);
     const limit = Math.min(canonical.request.maxOutputTokens ?? spec.allowance, spec.cap ?? Infinity, upstreamLimit ?? Infinity);
-    payload = upstream.buildRequest({ ...canonical.request, model: spec.model, maxOutputTokens: limit, stream: spec.stream });
+    payload = upstream.buildRequest(Object.assign({}, canonical.request, { model: spec.model, maxOutputTokens: limit, stream: spec.stream }));
   }
   const same = spec.client === spec.upstream || spec.endpoint !== 'chat';
   return provider.build({

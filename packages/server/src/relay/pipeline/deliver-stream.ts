@@ -63,7 +63,7 @@ export function deliverStream(response: UpstreamResponse, decoder: FrameDecoder,
     if (opened) return;
     opened = true;
     reply.hijack();
-    if (raw) res.writeHead(response.status, { ...relayHeaders(response, plan.requestId), 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+    if (raw) res.writeHead(response.status, Object.assign(relayHeaders(response, plan.requestId), { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }));
     else res.writeHead(200, streamHeaders(plan));
     // The headers go out with the first bytes, in one write and one wake-up of the client, when those bytes came
     // with the upstream's headers (as they mostly do: they are relayed before this turn ends); else a turn later.

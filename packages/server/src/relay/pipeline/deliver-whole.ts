@@ -66,8 +66,9 @@ export async function deliverWhole(response: UpstreamResponse, plan: DeliveryPla
   if (!plan.translate && !(plan.stream && plan.codec?.answer)) {
     const usage = json ? wholeUsage(plan, json) : undefined;
     reply.hijack();
-    const headers = plan.codec?.answer ? { 'content-type': 'application/json', 'x-request-id': plan.requestId } : relayHeaders(response, plan.requestId);
-    res.writeHead(response.status, { ...headers, 'content-length': String(buffer.length) });
+    const headers: Record<string, string | string[]> = plan.codec?.answer ? { 'content-type': 'application/json', 'x-request-id': plan.requestId } : relayHeaders(response, plan.requestId);
+    headers['content-length'] = String(buffer.length);
+    res.writeHead(response.status, headers);
     res.end(buffer);
     return { kind: 'success', usage: usage?.usage, text: usage?.text ?? '', firstByteAt: Date.now(), billed };
   }

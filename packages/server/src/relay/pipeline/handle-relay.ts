@@ -131,11 +131,11 @@ async function serve(job: Job): Promise<boolean | { settled: Promise<void> }> {
 function settleStream(meter: Meter, streaming: Streaming, finish: Omit<Finish, 'outcome' | 'failure'>): Promise<void> {
   return streaming.finished.then(
     async (outcome) => {
-      await meter.close({ ...finish, outcome });
+      await meter.close({ model: finish.model, channel: finish.channel, routing: finish.routing, attempts: finish.attempts, outcome });
     },
     async (error: unknown) => {
       // A fault of the gateway's own while the stream ran: settled like one thrown before it, then thrown.
-      await meter.close({ ...finish, channel: undefined, outcome: undefined, failure: failureOf(error) });
+      await meter.close({ model: finish.model, channel: undefined, routing: finish.routing, attempts: finish.attempts, outcome: undefined, failure: failureOf(error) });
       throw error;
     },
   );

@@ -68,7 +68,7 @@ export const anthropicDialect: Dialect = {
   parseResponse: parseMessagesResponse,
   createStreamReader: createMessagesStreamReader,
   rewrite(body, changes) {
-    const copy: Record<string, unknown> = { ...body, model: changes.model };
+    const copy: Record<string, unknown> = Object.assign({}, body, { model: changes.model });
     if (changes.stream !== undefined) copy.stream = changes.stream;
     if (changes.maxOutputTokens !== undefined) {
       const current = asNumber(body.max_tokens);

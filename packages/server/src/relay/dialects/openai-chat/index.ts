@@ -42,7 +42,7 @@ export const openAiChatDialect: Dialect = {
   parseResponse: parseChatResponse,
   createStreamReader: createChatStreamReader,
   rewrite(body, changes) {
-    const copy: Record<string, unknown> = { ...body, model: changes.model };
+    const copy: Record<string, unknown> = Object.assign({}, body, { model: changes.model });
     if (changes.stream !== undefined) copy.stream = changes.stream;
     if (changes.maxOutputTokens !== undefined) capOutput(copy, changes.maxOutputTokens, changes.model);
     return copy;

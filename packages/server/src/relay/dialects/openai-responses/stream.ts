@@ -196,26 +196,25 @@ export function createResponsesStreamWriter(context: WriteContext, continuing?: 
     const item = open;
     if (!item) return '';
     open = undefined;
-    const at = { item_id: item.id, output_index: item.index };
     let out = '';
     if (item.kind === 'message') {
-      out += event('response.output_text.done', { ...at, content_index: 0, text: item.text, logprobs: [] });
-      out += event('response.content_part.done', { ...at, content_index: 0, part: textPart(item.text) });
+      out += event('response.output_text.done', { item_id: item.id, output_index: item.index, content_index: 0, text: item.text, logprobs: [] });
+      out += event('response.content_part.done', { item_id: item.id, output_index: item.index, content_index: 0, part: textPart(item.text) });
     } else if (item.kind === 'reasoning' && item.summary) {
-      out += event('response.reasoning_summary_text.done', { ...at, summary_index: 0, text: item.text });
-      out += event('response.reasoning_summary_part.done', { ...at, summary_index: 0, part: { type: 'summary_text', text: item.text } });
+      out += event('response.reasoning_summary_text.done', { item_id: item.id, output_index: item.index, summary_index: 0, text: item.text });
+      out += event('response.reasoning_summary_part.done', { item_id: item.id, output_index: item.index, summary_index: 0, part: { type: 'summary_text', text: item.text } });
     } else if (item.kind === 'whole') {
       // Added only now that its arguments are complete: the item is whole from the start.
       const done = itemOf(item, 'completed', context.clientTools);
       output[item.index] = done;
       return out + event('response.output_item.added', { output_index: item.index, item: done }) + event('response.output_item.done', { output_index: item.index, item: done });
     } else if (item.kind === 'function_call') {
-      out += event('response.function_call_arguments.done', { ...at, name: context.clientTools?.get(item.name)?.name ?? item.name, arguments: argumentsOf(item) });
+      out += event('response.function_call_arguments.done', { item_id: item.id, output_index: item.index, name: context.clientTools?.get(item.name)?.name ?? item.name, arguments: argumentsOf(item) });
     } else if (item.kind === 'custom_tool_call') {
       // The provider wrote JSON arguments around the text: the text is known whole only now, and goes out in one delta.
       const input = freeformInput(item.arguments);
-      if (input) out += event('response.custom_tool_call_input.delta', { ...at, delta: input });
-      out += event('response.custom_tool_call_input.done', { ...at, input });
+      if (input) out += event('response.custom_tool_call_input.delta', { item_id: item.id, output_index: item.index, delta: input });
+      out += event('response.custom_tool_call_input.done', { item_id: item.id, output_index: item.index, input });
     }
     const done = itemOf(item, 'completed', context.clientTools);
     output[item.index] = done;
@@ -225,9 +224,9 @@ export function createResponsesStreamWriter(context: WriteContext, continuing?: 
   const openMessage = (): string => {
     const out = close();
     const id = itemId(responseId, 'msg', output.length);
-    open = { kind: 'message', index: output.length, id, text: '' };
-    const at = { item_id: id, output_index: output.length };
-    return out + add({ id, type: 'message', status: 'in_progress', role: 'assistant', content: [] }) + event('response.content_part.added', { ...at, content_index: 0, part: textPart('') });
+    const index = output.length;
+    open = { kind: 'message', index, id, text: '' };
+    return out + add({ id, type: 'message', status: 'in_progress', role: 'assistant', content: [] }) + event('response.content_part.added', { item_id: id, output_index: index, content_index: 0, part: textPart('') });
   };
 
   const reasoning = (part: Extract<StreamPart, { type: 'reasoning' }>): string => {
@@ -240,14 +239,13 @@ export function createResponsesStreamWriter(context: WriteContext, continuing?: 
       out += add({ id, type: 'reasoning', summary: [] });
     }
     const item = open;
-    const at = { item_id: item.id, output_index: item.index, summary_index: 0 };
     if (part.text) {
       if (!item.summary) {
         item.summary = true;
-        out += event('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } });
+        out += event('response.reasoning_summary_part.added', { item_id: item.id, output_index: item.index, summary_index: 0, part: { type: 'summary_text', text: '' } });
       }
       item.text += part.text;
-      out += event('response.reasoning_summary_text.delta', { ...at, delta: part.text });
+      out += event('response.reasoning_summary_text.delta', { item_id: item.id, output_index: item.index, summary_index: 0, delta: part.text });
     }
     if (part.signature) item.signature += part.signature;
     return out;

@@ -103,7 +103,7 @@ export function claudeApiRequest(input: BuildInput, url: string): UpstreamReques
 
 /** JSON bodies are serialised with usage requested for streams; uploads pass through byte for byte. */
 export function openAiBody(input: BuildInput, authHeaders: Record<string, string>): Pick<UpstreamRequest, 'body' | 'headers'> {
-  const headers: Record<string, string> = { ...authHeaders };
+  const headers: Record<string, string> = Object.assign({}, authHeaders);
   if (Buffer.isBuffer(input.body)) {
     headers['content-type'] = input.contentType ?? 'application/octet-stream';
     return { headers, body: input.body };
@@ -111,7 +111,7 @@ export function openAiBody(input: BuildInput, authHeaders: Record<string, string
   let body = input.body;
   if (input.stream && input.dialect === 'openai-chat' && (input.endpoint === 'chat' || input.endpoint === 'completions')) {
     const options = typeof body.stream_options === 'object' && body.stream_options !== null ? body.stream_options : {};
-    body = { ...body, stream_options: { ...options, include_usage: true } };
+    body = Object.assign({}, body, { stream_options: Object.assign({}, options, { include_usage: true }) });
   }
   headers['content-type'] = 'application/json';
   return { headers, body: JSON.stringify(body) };
