@@ -9,8 +9,9 @@
 //                 inspector: the target runs with --inspect on a port of its own)
 //   SNAPSHOT=1    also a heap snapshot at rest and one with the streams held (the gateway runs with
 //                 --heapsnapshot-signal); prints the objects that grew, by constructor, per stream (TOP=n rows)
+//   SNAPSHOT_DIR=d  keeps the two snapshots in d (node ids are stable between them: what is new, and who holds it)
 // The numbers are the same measurement as RESULTS.md's memory rows (a fresh gateway per path, 50 warm-up streams).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, seed } from './lib/database.mjs';
@@ -38,7 +39,10 @@ async function snapshot(pid, dir) {
     const file = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot') && !before.has(f));
     if (!file) continue;
     try {
-      return summarise(JSON.parse(readFileSync(join(dir, file), 'utf8')));
+      const text = readFileSync(join(dir, file), 'utf8');
+      const summary = summarise(JSON.parse(text));
+      if (process.env.SNAPSHOT_DIR) writeFileSync(join(process.env.SNAPSHOT_DIR, file), text);
+      return summary;
     } catch {
       // still being written
     }
