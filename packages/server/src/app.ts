@@ -92,8 +92,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // A callback hook, not an async one: the relay's requests pass it without a promise of their own.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
-    applySecurityHeaders(request, reply, ctx.options, ctx.config.TURNSTILE_SCRIPT_URL);
-    if (isRelayRequest(request.url)) return done();
+    const relay = isRelayRequest(request.url);
+    applySecurityHeaders(request, reply, ctx.options, ctx.config.TURNSTILE_SCRIPT_URL, relay);
+    if (relay) return done();
     const cookieHeader = request.headers.cookie;
     request.cookies = cookieHeader ? app.parseCookie(cookieHeader) : {};
     if (isGuardedApiRequest(request) && isCrossSiteRequest(request, ctx.options)) {

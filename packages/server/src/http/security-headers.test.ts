@@ -102,6 +102,31 @@ describe('security headers', () => {
     expectCommonHeaders(res.headers);
   });
 
+  // Browser chat clients (NextChat, LobeHub) call /v1 from their own origin: a successful answer without the CORS
+  // header is refused by the browser even though the request was served and billed.
+  it('every relay answer carries CORS and the security headers: whole, streamed, refused, in each dialect', async () => {
+    const root = (await ctx.repositories.users.findByUsername('root'))!;
+    await seedChannel(ctx.storage, { key: 'ok', baseUrl: mock.url, models: 'gpt-4o-mini' });
+    const token = await seedToken(ctx.storage, root.id, { unlimited: true });
+    const answers = [
+      { stream: false, key: `sk-${token.key}`, status: 200 },
+      { stream: true, key: `sk-${token.key}`, status: 200 },
+      { stream: true, key: 'sk-wrong', status: 401 },
+    ];
+    for (const { stream, key, status } of answers) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        headers: { authorization: `Bearer ${key}`, origin: 'https://chat.example.org' },
+        payload: { model: 'gpt-4o-mini', stream, messages: [{ role: 'user', content: 'hi' }] },
+      });
+      expect(res.statusCode, `stream ${stream}`).toBe(status);
+      expect(res.headers['access-control-allow-origin'], `stream ${stream}`).toBe('*');
+      expect(res.headers['x-request-id']).toMatch(/\S/);
+      expectCommonHeaders(res.headers);
+    }
+  });
+
   it('HSTS only over HTTPS', async () => {
     expect((await app.inject({ method: 'GET', url: '/api/status' })).headers['strict-transport-security']).toBeUndefined();
     const headers = new Map<string, unknown>();

@@ -51,17 +51,20 @@ export function consolePolicy(options: OptionStore, turnstileScript?: string): s
 }
 
 /**
- * Sets the headers on the raw response, so they also reach answers written around fastify (relay streams
- * write their head themselves) and files sent by the static plugin.
+ * Sets the security headers. On the raw response by default, so they also reach files sent by the static plugin;
+ * on fastify's reply for the relay (`onReply`), whose answers written around fastify take fastify's headers with
+ * them (relay/pipeline/delivery-headers.ts, `writeHead`). The raw response keeps each header it is given as an
+ * array for its whole life, which an open stream would hold for minutes.
  */
-export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply, options: OptionStore, turnstileScript?: string): void {
+export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply, options: OptionStore, turnstileScript?: string, onReply = false): void {
   const raw = reply.raw;
+  const set = onReply ? (name: string, value: string) => void reply.header(name, value) : (name: string, value: string) => void raw.setHeader(name, value);
   const path = request.url.split('?')[0];
-  raw.setHeader('X-Content-Type-Options', 'nosniff');
-  raw.setHeader('X-Frame-Options', 'DENY');
-  raw.setHeader('Referrer-Policy', 'same-origin');
-  raw.setHeader('Content-Security-Policy', API_PREFIXES.some((prefix) => path.startsWith(prefix)) ? API_POLICY : consolePolicy(options, turnstileScript));
-  if (request.protocol === 'https') raw.setHeader('Strict-Transport-Security', 'max-age=15552000');
+  set('X-Content-Type-Options', 'nosniff');
+  set('X-Frame-Options', 'DENY');
+  set('Referrer-Policy', 'same-origin');
+  set('Content-Security-Policy', API_PREFIXES.some((prefix) => path.startsWith(prefix)) ? API_POLICY : consolePolicy(options, turnstileScript));
+  if (request.protocol === 'https') set('Strict-Transport-Security', 'max-age=15552000');
 }
 
 function originOf(url: string | undefined): string | undefined {

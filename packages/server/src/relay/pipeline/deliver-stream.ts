@@ -7,7 +7,7 @@ import type { Frame, StreamWriter } from '../dialects/types.js';
 import type { FrameDecoder } from '../transport/frame-decoders.js';
 import type { UpstreamResponse } from '../transport/send-upstream.js';
 import { clientGone, streamBreak, streamFailure } from './delivery-failures.js';
-import { relayHeaders, streamHeaders } from './delivery-headers.js';
+import { relayHeaders, streamHeaders, writeHead } from './delivery-headers.js';
 import type { DeliveryOutcome, DeliveryPlan, Streaming, UpstreamFailure } from './delivery-types.js';
 import { pumpBody } from './pump-body.js';
 import type { Cancel } from '../transport/cancel.js';
@@ -63,8 +63,8 @@ export function deliverStream(response: UpstreamResponse, decoder: FrameDecoder,
     if (opened) return;
     opened = true;
     reply.hijack();
-    if (raw) res.writeHead(response.status, Object.assign(relayHeaders(response, plan.requestId), { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }));
-    else res.writeHead(200, streamHeaders(plan));
+    if (raw) writeHead(reply, response.status, Object.assign(relayHeaders(response, plan.requestId), { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }));
+    else writeHead(reply, 200, streamHeaders(plan));
     // The headers go out with the first bytes, in one write and one wake-up of the client, when those bytes came
     // with the upstream's headers (as they mostly do: they are relayed before this turn ends); else a turn later.
     // Corked around flushHeaders rather than left to the first write: node then writes its header string as it is,

@@ -6,7 +6,7 @@ import { parseEvent } from '../dialects/shared.js';
 import type { FrameDecoder } from '../transport/frame-decoders.js';
 import type { UpstreamResponse } from '../transport/send-upstream.js';
 import { badGateway, clientGone, streamFailure, vendorFailure } from './delivery-failures.js';
-import { relayHeaders, streamHeaders } from './delivery-headers.js';
+import { relayHeaders, streamHeaders, writeHead } from './delivery-headers.js';
 import type { DeliveryOutcome, DeliveryPlan, UpstreamFailure } from './delivery-types.js';
 import { pumpBody } from './pump-body.js';
 import { readStreamParts } from './read-answer.js';
@@ -68,7 +68,7 @@ export async function deliverWhole(response: UpstreamResponse, plan: DeliveryPla
     reply.hijack();
     const headers: Record<string, string | string[]> = plan.codec?.answer ? { 'content-type': 'application/json', 'x-request-id': plan.requestId } : relayHeaders(response, plan.requestId);
     headers['content-length'] = String(buffer.length);
-    res.writeHead(response.status, headers);
+    writeHead(reply, response.status, headers);
     res.end(buffer);
     return { kind: 'success', usage: usage?.usage, text: usage?.text ?? '', firstByteAt: Date.now(), billed };
   }
@@ -96,11 +96,11 @@ function writeWhole(answer: ChatResponse, plan: DeliveryPlan, reply: FastifyRepl
     });
     parts.push({ type: 'finish', reason: answer.finishReason });
     if (answer.usage) parts.push({ type: 'usage', usage: answer.usage });
-    res.writeHead(200, streamHeaders(plan));
+    writeHead(reply, 200, streamHeaders(plan));
     res.end(parts.map((p) => writer.write(p)).join('') + writer.end());
   } else {
     const out = JSON.stringify(plan.client.writeResponse(answer, plan.context));
-    res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': plan.requestId, 'content-length': String(Buffer.byteLength(out)) });
+    writeHead(reply, 200, { 'content-type': 'application/json', 'x-request-id': plan.requestId, 'content-length': String(Buffer.byteLength(out)) });
     res.end(out);
   }
   return { kind: 'success', usage: answer.usage, text, firstByteAt: Date.now(), billed };

@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { UpstreamResponse } from '../transport/send-upstream.js';
 import type { DeliveryPlan } from './delivery-types.js';
 
@@ -13,6 +14,20 @@ export function relayHeaders(response: UpstreamResponse, requestId: string): Rec
     if (value !== undefined && !HOP_HEADERS.has(name.toLowerCase())) headers[name] = value;
   }
   return headers;
+}
+
+/**
+ * Writes the head of an answer written around fastify (after `reply.hijack()`): `headers` with the ones set on
+ * fastify's reply for every relay answer (CORS, the security headers, the request id), which fastify would have
+ * added itself. Given whole to `writeHead`, nothing of them stays on the response once the head is written.
+ */
+export function writeHead(reply: FastifyReply, status: number, headers: Record<string, string | string[]>): void {
+  const common = reply.getHeaders();
+  for (const name in common) {
+    const value = common[name];
+    if (value !== undefined && headers[name] === undefined) headers[name] = typeof value === 'number' ? String(value) : value;
+  }
+  reply.raw.writeHead(status, headers);
 }
 
 /** The headers of a stream the gateway writes in the client's dialect. */
