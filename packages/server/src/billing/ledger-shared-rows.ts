@@ -118,7 +118,10 @@ export async function writeSharedRows(sql: RawSql, trx: Transaction<Database>, c
  * (covered by their user's lock), channels, each by ascending id. A limited key the batch only reserves from loses
  * what it takes. A limited key a settlement touched gets its refund and counters, and becomes "exhausted" in the same
  * statement when nothing is left and no request of its own is still in flight (a balance that is zero because
- * other requests hold it comes back when they settle, and must not lock the key for good); its status is set first,
+ * other requests hold it comes back when they settle, and must not lock the key for good). An exhausted key that a
+ * refund leaves with something is enabled again: a statement that waited for another transaction's lock on the key
+ * decides from reservation rows as they were when it began, so it can miss a request that transaction reserved for
+ * (PostgreSQL and MySQL at READ COMMITTED), and that request's refund must not find the key locked. Its status is set first,
  * because MySQL evaluates SET left to right and later expressions see the new remain_quota; `accessed_time` moves
  * only when the settlement served a request. An unlimited key gets its counters and access time only.
  */
@@ -131,9 +134,9 @@ export function rowStatements({ keys, users, channels }: RowsToWrite, accessed: 
     }
     statements.push({
       text:
-        'update tokens set status = case when remain_quota + ? <= 0 and status = ? and not exists (select 1 from quota_reservations r where r.token_id = tokens.id and r.amount > 0) then ? else status end, ' +
+        'update tokens set status = case when remain_quota + ? <= 0 and status = ? and not exists (select 1 from quota_reservations r where r.token_id = tokens.id and r.amount > 0) then ? when status = ? and remain_quota + ? > 0 then ? else status end, ' +
         'remain_quota = remain_quota + ?, used_quota = used_quota + ?, request_count = request_count + ?, accessed_time = case when ? > 0 then ? else accessed_time end where id = ?',
-      parameters: [t.delta, TokenStatus.Enabled, TokenStatus.Exhausted, t.delta, t.charged, t.count, t.count, accessed, t.id],
+      parameters: [t.delta, TokenStatus.Enabled, TokenStatus.Exhausted, TokenStatus.Exhausted, t.delta, TokenStatus.Enabled, t.delta, t.charged, t.count, t.count, accessed, t.id],
     });
   }
   for (const t of users) {
@@ -321,7 +324,8 @@ export function sharedRowsStatement(
   if (keys.length > 0) {
     ctes.push(
       `k as (update tokens set ` +
-        `status = case when v.settled and not v.unlimited and v.taken = 0 and tokens.remain_quota + v.delta <= 0 and tokens.status = ? and not exists (select 1 from quota_reservations r where r.token_id = tokens.id and r.amount > 0 and r.request_id <> all(?::text[])) then ? else tokens.status end, ` +
+        `status = case when v.settled and not v.unlimited and v.taken = 0 and tokens.remain_quota + v.delta <= 0 and tokens.status = ? and not exists (select 1 from quota_reservations r where r.token_id = tokens.id and r.amount > 0 and r.request_id <> all(?::text[])) then ? ` +
+        `when v.settled and not v.unlimited and tokens.status = ? and tokens.remain_quota + v.delta > 0 then ? else tokens.status end, ` +
         `remain_quota = tokens.remain_quota + v.delta, used_quota = tokens.used_quota + v.charged, request_count = tokens.request_count + v.count, ` +
         `accessed_time = case when v.unlimited or (v.settled and v.count > 0) then ? else tokens.accessed_time end ` +
         `from (values ${rowsOf(keys.length, ['bigint', 'bigint', 'bigint', 'bigint', 'boolean', 'boolean', 'bigint'])}) as v(id, delta, charged, count, settled, unlimited, taken) ` +
@@ -329,7 +333,7 @@ export function sharedRowsStatement(
     );
     selects.push(`select 'k' as kind, id, remain_quota as balance from k`);
     names.push('k');
-    parameters.push(TokenStatus.Enabled, claimed, TokenStatus.Exhausted, accessed);
+    parameters.push(TokenStatus.Enabled, claimed, TokenStatus.Exhausted, TokenStatus.Exhausted, TokenStatus.Enabled, accessed);
     for (const t of keys) parameters.push(t.id, t.unlimited ? 0 : t.delta, t.unlimited || t.settled ? t.charged : 0, t.unlimited || t.settled ? t.count : 0, t.settled, t.unlimited, t.unlimited ? 0 : (takenFrom.keys.get(t.id) ?? 0));
   }
   if (users.length > 0) {

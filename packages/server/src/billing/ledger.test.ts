@@ -302,6 +302,28 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
     expect((await balances(token.id)).token).toMatchObject({ remain_quota: 490, status: 1 });
   });
 
+  it('a key found exhausted by a statement that waited for another reservation of it is enabled again by that reservation\'s refund', async () => {
+    const token = await seedToken(storage, userId, { remain_quota: 200 });
+    const a = await ledger.reserve({ requestId: `race-a-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 100 });
+    // b reserves the key's last 100 in a transaction of its own (another batch, of this instance or another), holding
+    // the key's row while a's settlement, which leaves nothing, runs.
+    const b = { requestId: `race-b-${token.id}`, userId, tokenId: token.id, unlimited: false, amount: 100 };
+    let settledA: Promise<number | undefined> | undefined;
+    await storage.db.transaction().execute(async (trx) => {
+      await trx.updateTable('tokens').set({ remain_quota: sql`remain_quota - 100` }).where('id', '=', token.id).execute();
+      await trx.updateTable('users').set({ quota: sql`quota - 100` }).where('id', '=', userId).execute();
+      await trx.insertInto('quota_reservations').values({ request_id: b.requestId, user_id: userId, token_id: token.id, amount: 100, charged: 0, status: 'open', created_at: 1, settled_at: 0 }).execute();
+      settledA = ledger.settle(a, { cost: 100, channelId: 0 });
+      // SQLite has one writer: a's settlement waits for this transaction as a whole. Elsewhere it waits on the key's row.
+      if (storage.dialect !== 'sqlite') await waitForLockWait(storage);
+    });
+    expect(await settledA).toBe(100);
+    // Whether or not a's statement saw b's reservation (PostgreSQL's does not: it decides from rows as they were when
+    // it began), b's refund leaves the key enabled with what it gave back.
+    expect(await ledger.settle(b, { cost: 10, channelId: 0 })).toBe(10);
+    expect((await balances(token.id)).token).toMatchObject({ remain_quota: 90, status: 1 });
+  });
+
   it('reports a user whose quota a settlement took below the reminder threshold, once, after the commit', async () => {
     const crossed: Array<[number, number]> = [];
     const watched = new QuotaLedger(storage, { lowQuota: { threshold: () => 1000, crossed: (id, quota) => crossed.push([id, quota]) } });
@@ -319,3 +341,17 @@ describe.each(testDatabases())('quota ledger on $name', (database) => {
     expect(crossed).toEqual([[low, 800]]);
   });
 });
+
+/** Resolves once some connection of the test's database waits for a row lock (PostgreSQL), or runs a statement on tokens (MySQL). */
+async function waitForLockWait(storage: Storage): Promise<void> {
+  const query =
+    storage.dialect === 'postgres'
+      ? sql<{ n: number }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`
+      : // (MariaDB's innodb_trx does not say LOCK WAIT for a locking read the optimizer makes: any statement on tokens under way.)
+        sql<{ n: number }>`select count(*) as n from information_schema.processlist where db = database() and command = 'Query' and info like '%tokens%' and info not like '%processlist%'`;
+  for (const started = Date.now(); Date.now() - started < 30_000; await new Promise((r) => setTimeout(r, 5))) {
+    const { rows } = await query.execute(storage.db);
+    if (Number(rows[0]?.n) > 0) return;
+  }
+  throw new Error('no statement came to wait for the row lock');
+}
