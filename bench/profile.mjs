@@ -9,17 +9,22 @@
 //   GATEWAY_NODE_ARGS="--trace-gc"         flags for the gateway (its output is in the log file printed at the end)
 //   METRICS=1                              turn /metrics on (METRICS_TOKEN) and print the ledger's batch sizes and
 //                                          commit times after the load
+//   ROUNDS=n                               wrk n times in a row, each printed (how throughput moves as the JIT warms)
+//   INSTANCES=3                            with DB: that many gateways on the one database (the first profiled, the
+//                                          others joining once it has created the schema), load from one wrk per
+//                                          instance sharing the 32 connections, as the cluster run drives them
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freshMysql, freshPostgres, REDIS_URL } from './lib/cluster.mjs';
 import { openDatabase, seed } from './lib/database.mjs';
 import { startGateway } from './lib/gateway.mjs';
-import { driver, wrk } from './lib/load.mjs';
+import { driver, wrk, wrkEach } from './lib/load.mjs';
 import { PATHS, targetsOf } from './lib/paths.mjs';
 import { shutdown, startMock, tempDir, waitFor } from './lib/processes.mjs';
 
 const seconds = Number(process.argv[2] ?? 8);
 const rate = Number(process.env.RATE ?? 0);
+const rounds = Math.max(1, Number(process.env.ROUNDS ?? 1));
 const pathName = process.env.PATH_NAME ?? 'openai';
 if (!PATHS[pathName]) throw new Error(`PATH_NAME must be one of ${Object.keys(PATHS).join(', ')}`);
 const work = tempDir('mr-prof-');
@@ -33,14 +38,18 @@ const server = process.env.DB === 'postgres' ? await freshPostgres('profile') : 
 const data = server ? { SQL_DSN: server.dsn, REDIS_CONN_STRING: REDIS_URL } : { SQLITE_PATH: join(work, 'gateway.db') };
 if (process.env.METRICS === '1') data.METRICS_TOKEN = 'bench-metrics';
 const nodeArgs = [...(process.env.NOPROF ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]), ...(process.env.GATEWAY_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
+const instances = server ? Math.max(1, Number(process.env.INSTANCES ?? 1)) : 1;
 const gateway = await startGateway({ data, cwd: work, logFile: join(work, 'gateway.log'), nodeArgs });
 const db = await openDatabase(server ? server.kind : 'sqlite', server ? server.dsn : data.SQLITE_PATH);
 const seeded = await seed(db, { openaiUrl: openaiMock, anthropicUrl: anthropicMock });
 await db.close();
+const others = [];
+for (let i = 2; i <= instances; i++) others.push(await startGateway({ data, cwd: work, logFile: join(work, `gateway-${i}.log`) }));
 const targets = targetsOf({ openaiMock, anthropicMock, gateway: gateway.url, key: seeded.key })[pathName];
-await waitFor(targets.gateway.url, { method: 'POST', headers: targets.gateway.headers, body: targets.gateway.body }, { ok: (s) => s === 200, timeoutMs: 15_000 });
+const urls = [gateway, ...others].map((g) => targets.gateway.url.replace(gateway.url, g.url));
+for (const url of urls) await waitFor(url, { method: 'POST', headers: targets.gateway.headers, body: targets.gateway.body }, { ok: (s) => s === 200, timeoutMs: 15_000 });
 
-console.log(`${PATHS[pathName].title} on ${server ? `${server.kind === 'postgres' ? 'PostgreSQL' : 'MariaDB'} + Redis` : 'SQLite'}`);
+console.log(`${PATHS[pathName].title} on ${server ? `${server.kind === 'postgres' ? 'PostgreSQL' : 'MariaDB'} + Redis` : 'SQLite'}${instances > 1 ? `, ${instances} instances (the first profiled)` : ''}`);
 const loadStarted = performance.now();
 if (rate > 0) {
   for (const role of ['direct', 'gateway']) {
@@ -49,8 +58,16 @@ if (rate > 0) {
     console.log(`${role} @${rate}/s: p50 ${r.p50.toFixed(3)} p90 ${r.p90.toFixed(3)} p99 ${r.p99.toFixed(3)} max ${r.max.toFixed(1)} ms, ${r.rps.toFixed(0)} req/s, non-2xx ${r.non2xx}, errors ${r.errors}`);
   }
 } else {
-  const r = await wrk(targets.gateway, { connections: 32, seconds });
-  console.log(`gateway: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`);
+  for (let round = 1; round <= rounds; round++) {
+    const label = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
+    if (instances > 1) {
+      const r = await wrkEach(urls, targets.gateway, { connections: Math.ceil(32 / instances), seconds });
+      console.log(`gateways${label}: ${r.rps.toFixed(0)} req/s (${r.each.map((e) => e.rps.toFixed(0)).join(' + ')}), non-2xx ${r.non2xx}, errors ${r.errors}`);
+    } else {
+      const r = await wrk(targets.gateway, { connections: 32, seconds });
+      console.log(`gateway${label}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`);
+    }
+  }
 }
 if (data.METRICS_TOKEN) {
   const text = await (await fetch(`${gateway.url}/metrics`, { headers: { authorization: `Bearer ${data.METRICS_TOKEN}` } })).text();
@@ -68,6 +85,7 @@ if (data.METRICS_TOKEN) {
   const commits = value('ledger_batch_jobs_count');
   console.log(`ledger round trips: ${statements} statements in ${commits} commits: ${(statements / commits).toFixed(1)} per commit, ${((2 * statements) / jobs).toFixed(2)} per request (reservation + settlement; BEGIN and COMMIT included)`);
 }
+for (const other of others) await other.stop();
 await gateway.stop();
 // Only the samples taken since the load started count: start-up (module loading, migrations) is not the relay.
 const windowUs = (performance.now() - loadStarted) * 1000;

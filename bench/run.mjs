@@ -20,6 +20,8 @@ import { renderReport } from './lib/report.mjs';
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const QUICK = process.env.QUICK === '1';
 const DURATION = QUICK ? 4 : 10;
+/** At most this long a warm-up to a steady rate (load.mjs, warmUp). */
+const WARMUP_LIMIT = QUICK ? 9 : 30;
 const STREAMS = Number(process.env.STREAMS ?? (QUICK ? 200 : 1000));
 const HOLD_MS = QUICK ? 10_000 : 20_000;
 const RATE = 500;
@@ -85,7 +87,7 @@ async function singleInstanceRun(paths, report, mocks) {
   }
 
   const tp = await phase('throughput', paths, targets, async (target, role) => {
-    const result = await throughput(target, { connections: CONNECTIONS, seconds: DURATION, around: role === 'gateway' ? gateway.logBytes : undefined });
+    const result = await throughput(target, { connections: CONNECTIONS, seconds: DURATION, warmup: WARMUP_LIMIT, around: role === 'gateway' ? gateway.logBytes : undefined });
     if (result.around) result.logBytesPerRequest = (result.around[1] - result.around[0]) / result.requests;
     delete result.around;
     return result;
@@ -137,7 +139,7 @@ async function main() {
   }
   const report = {
     date: new Date().toISOString(), cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, wrkVersion: wrkVersion(),
-    loadBefore: load(), quick: QUICK, rate: RATE, duration: DURATION, connections: CONNECTIONS, streams: STREAMS, ttfbN: TTFB.n, ttfbWarmup: TTFB.warmup,
+    loadBefore: load(), quick: QUICK, rate: RATE, duration: DURATION, warmupLimit: WARMUP_LIMIT, connections: CONNECTIONS, streams: STREAMS, ttfbN: TTFB.n, ttfbWarmup: TTFB.warmup,
     paths: {},
   };
   log(`load average ${report.loadBefore}; ${ONLY.join(', ')}${QUICK ? ' (QUICK)' : ''}`);
@@ -147,7 +149,7 @@ async function main() {
   if (report.paths.openai && report.paths.translated) report.translationCost = 1 - report.paths.translated.throughput.gateway.rps / report.paths.openai.throughput.gateway.rps;
   if (ONLY.includes('cluster')) {
     report.clusterConnections = Math.round(CONNECTIONS / 3);
-    report.cluster = await clusterRun({ openaiMock: mocks.openaiMock, connections: CONNECTIONS, seconds: DURATION, rate: RATE, log });
+    report.cluster = await clusterRun({ openaiMock: mocks.openaiMock, connections: CONNECTIONS, seconds: DURATION, rate: RATE, warmupLimit: WARMUP_LIMIT, log });
   }
   report.loadAfter = load();
   const text = renderReport(report);

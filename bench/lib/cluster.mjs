@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { moneyCheck, openDatabase, root, seed, waitForSettlement } from './database.mjs';
 import { startGateway } from './gateway.mjs';
-import { driver, wrkEach } from './load.mjs';
+import { driver, warmUp, wrkEach } from './load.mjs';
 import { onShutdown, tempDir, waitFor } from './processes.mjs';
 
 const requireFromRoot = createRequire(join(root, 'package.json'));
@@ -169,7 +169,7 @@ async function mysqlWaiting({ name }) {
   };
 }
 
-async function measureSetup({ label, instances, storage, openaiMock, connections, seconds, rate, log }) {
+async function measureSetup({ label, instances, storage, openaiMock, connections, seconds, rate, warmupLimit, log }) {
   const dir = tempDir(`mr-bench-${label.replace(/\W+/g, '-')}-`);
   const gateways = [];
   try {
@@ -186,7 +186,7 @@ async function measureSetup({ label, instances, storage, openaiMock, connections
 
     const drivers = [0, 1, 2].map((i) => urls[i % urls.length]);
     const split = Math.round(connections / drivers.length);
-    await wrkEach(drivers, { headers, body }, { connections: split, seconds: 2 });
+    const warmupRates = await warmUp((s) => wrkEach(drivers, { headers, body }, { connections: split, seconds: s }), { limit: warmupLimit });
     const before = await ledgerCounts(gateways);
     const stopSampling = storage.kind === 'sqlite' ? undefined : sampleLockWaits(storage);
     const load = await wrkEach(drivers, { headers, body }, { connections: split, seconds });
@@ -196,6 +196,7 @@ async function measureSetup({ label, instances, storage, openaiMock, connections
     const statements = after.statements - before.statements;
     const commits = after.commits - before.commits;
     const jobs = after.jobs - before.jobs;
+    load.warmupRates = warmupRates;
     load.ledger = { statementsPerCommit: statements / commits, jobsPerCommit: jobs / commits, roundTripsPerRequest: (2 * statements) / jobs };
     // Per request served (a request is two jobs): the row-lock wait PostgreSQL saw, and the time the ledger spent in
     // its row-locking statements (that wait plus the statements themselves).
@@ -228,8 +229,8 @@ const SETUPS = [
   { label: 'MariaDB + Redis, 3 instances', instances: 3, storage: () => freshMysql('cluster') },
 ];
 
-export async function clusterRun({ openaiMock, connections, seconds, rate, log }) {
-  const common = { openaiMock, connections, seconds, rate, log };
+export async function clusterRun({ openaiMock, connections, seconds, rate, warmupLimit, log }) {
+  const common = { openaiMock, connections, seconds, rate, warmupLimit, log };
   const chosen = process.env.CLUSTER_SETUPS ? process.env.CLUSTER_SETUPS.split(',').map((n) => SETUPS[Number(n) - 1]) : SETUPS;
   const results = [];
   for (const { label, instances, storage } of chosen) results.push(await measureSetup({ ...common, label, instances, storage: await storage() }));

@@ -52,12 +52,32 @@ export async function wrk({ url, headers, body }, { connections, seconds }) {
   };
 }
 
-/** Throughput: a warm-up run, then the measured one; `during` runs around the measured one (log size, RSS). */
-export async function throughput(target, { connections = 32, warmup = 2, seconds, around } = {}) {
-  await wrk(target, { connections, seconds: warmup });
+/**
+ * Load until the target's rate is steady: rounds of `round` seconds (`load(seconds)` answers `{ rps }`) until one is
+ * within `tolerance` of the round before, at most `limit` seconds. A process's JIT warms with the requests it serves,
+ * not with time: three instances sharing one load each get a third of it, and after the same 2 s as a single instance
+ * they were still compiling (the optimizing compiler took 24 % of their samples against 6 %, and their rate went on
+ * rising for 15 s: bench/README.md, 2026-11-28 late evening). Answers the rounds' rates.
+ */
+export async function warmUp(load, { round = 3, tolerance = 0.05, limit = 30 } = {}) {
+  const rates = [];
+  for (let spent = 0; spent < limit; spent += round) {
+    rates.push((await load(round)).rps);
+    const [previous, last] = rates.slice(-2);
+    if (rates.length >= 2 && Math.abs(last - previous) <= tolerance * previous) break;
+  }
+  return rates;
+}
+
+/**
+ * Throughput: warmed up until steady (warmUp; `warmup` caps its seconds), then the measured run; `around` runs around
+ * the measured one (log size, RSS).
+ */
+export async function throughput(target, { connections = 32, warmup = 30, seconds, around } = {}) {
+  const warmupRates = await warmUp((s) => wrk(target, { connections, seconds: s }), { limit: warmup });
   const before = around?.();
   const result = await wrk(target, { connections, seconds });
-  return { ...result, ...(around ? { around: [before, around()] } : {}) };
+  return { ...result, warmupRates, ...(around ? { around: [before, around()] } : {}) };
 }
 
 /** Several wrk processes at once (one per URL), the same body and headers; summed requests and rates. */

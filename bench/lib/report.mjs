@@ -52,6 +52,12 @@ function perPath(r, render) {
   return Object.entries(r.paths).flatMap(([name, p]) => ROLES.filter((role) => p[render.phase][role]).map((role) => render.row(name, role, p[render.phase][role], p))).join('\n');
 }
 
+/** How the load was warmed before the measured run (load.mjs, warmUp). */
+const warmupWords = (r) =>
+  r.warmupLimit === undefined ? 'a 2 s warm-up' : `warming up to a steady rate (rounds of 3 s until one is within 5 % of the one before, at most ${r.warmupLimit} s)`;
+/** The warm-up rounds' rates of one measurement. */
+const warmupRates = (m) => (m.warmupRates ? m.warmupRates.map((x) => fmt(x, 0)).join(', ') : '–');
+
 /** The row-lock wait the database saw (pg_stat_activity / innodb_trx sampled) and the ledger's time in row-locking statements, per request. */
 const lockWait = (w) => (w?.pgMsPerRequest === undefined ? '–' : `${fmt(w.pgMsPerRequest, 3)} (${fmt(w.ledgerMsPerRequest, 3)})`);
 
@@ -74,7 +80,7 @@ function clusterSection(r) {
   const rows = r.cluster.map((c) => {
     const worst = (key) => Math.max(...c.load.each.map((e) => e[key]));
     const ledger = c.load.ledger;
-    return `| ${c.label} | ${fmt(c.load.rps, 0)} | ${fmt(worst('p50'), 1)} / ${fmt(worst('p99'), 1)} | ${fmt(c.latency.p50, 3)} / ${fmt(c.latency.p99, 3)} | ${fmt(c.latency.rps, 0)} | ${c.load.non2xx + c.latency.non2xx} / ${c.load.errors + c.latency.errors} | ${ledger ? `${fmt(ledger.roundTripsPerRequest, 2)} (${fmt(ledger.statementsPerCommit, 1)} per commit of ${fmt(ledger.jobsPerCommit, 1)} jobs, BEGIN and COMMIT included)` : '–'} | ${lockWait(c.load.lockWait)} | ${c.money.ok ? 'adds up' : '**does NOT add up**'} |`;
+    return `| ${c.label} | ${fmt(c.load.rps, 0)} | ${fmt(worst('p50'), 1)} / ${fmt(worst('p99'), 1)} | ${fmt(c.latency.p50, 3)} / ${fmt(c.latency.p99, 3)} | ${fmt(c.latency.rps, 0)} | ${c.load.non2xx + c.latency.non2xx} / ${c.load.errors + c.latency.errors} | ${ledger ? `${fmt(ledger.roundTripsPerRequest, 2)} (${fmt(ledger.statementsPerCommit, 1)} per commit of ${fmt(ledger.jobsPerCommit, 1)} jobs, BEGIN and COMMIT included)` : '–'} | ${lockWait(c.load.lockWait)} | ${c.money.ok ? 'adds up' : '**does NOT add up**'} | ${warmupRates(c.load)} |`;
   });
   const money = r.cluster.map((c) => {
     const f = c.money.figures;
@@ -82,7 +88,7 @@ function clusterSection(r) {
     return `- **${c.label}**: ${f.consumeRows} consume log rows; user charged ${f.userUsedQuota} = logs ${f.logQuota} = balance taken ${f.balanceSpent} = key ${f.tokenUsedQuota} = channels ${f.channelUsedQuota} = rollups ${f.rollupQuota}; open reservations ${f.openReservations}. ${checks}`;
   });
   return `
-## Cluster run (OpenAI pass-through, ${r.duration} s after a 2 s warm-up)
+## Cluster run (OpenAI pass-through, ${r.duration} s after ${warmupWords(r)})
 
 ${r.cluster.length} setups one after the other, each on fresh data, the same driver shape for all: three wrk processes with
 ${r.clusterConnections} connections each (aimed one per instance, or all three at the single instance), then
@@ -93,8 +99,8 @@ per setup (dropped afterwards); Redis is shared, each cluster under its own key 
 Three instances cannot be faster than one here: the run shows that a cluster is correct (the money adds up to
 the unit across instances) and what coordinating through the database and Redis costs, not how it scales.
 
-| setup | req/s (sum of 3 drivers) | p50 / p99 ms under full load (worst driver) | p50 / p99 ms at ${r.rate} req/s | achieved req/s | non-2xx / errors | ledger statements per request (under full load) | row-lock wait per request, ms (as the database saw it; ledger's locking statements) | money |
-|---|---|---|---|---|---|---|---|---|
+| setup | req/s (sum of 3 drivers) | p50 / p99 ms under full load (worst driver) | p50 / p99 ms at ${r.rate} req/s | achieved req/s | non-2xx / errors | ledger statements per request (under full load) | row-lock wait per request, ms (as the database saw it; ledger's locking statements) | money | warm-up rounds, req/s |
+|---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 ${shares(r.cluster)}
@@ -132,13 +138,13 @@ export function renderReport(r) {
 |---|---|---|---|
 ${targets}
 
-## 1. Non-stream throughput (wrk, 1 thread, ${r.connections} connections, ${r.duration} s after a 2 s warm-up)
+## 1. Non-stream throughput (wrk, 1 thread, ${r.connections} connections, ${r.duration} s after ${warmupWords(r)})
 
-| path | target | req/s | share of direct | gateway ÷ this | p50 ms | p99 ms | non-2xx | socket errors | log bytes / request |
-|---|---|---|---|---|---|---|---|---|---|
+| path | target | req/s | share of direct | gateway ÷ this | p50 ms | p99 ms | non-2xx | socket errors | log bytes / request | warm-up rounds, req/s |
+|---|---|---|---|---|---|---|---|---|---|---|
 ${perPath(r, {
   phase: 'throughput',
-  row: (name, role, t, p) => `| ${PATHS[name].title} | ${role}${(role === 'direct' || role === 'bare') && name !== 'openai' ? ' (Anthropic mock)' : ''} | ${fmt(t.rps, 0)} | ${fmt((t.rps / p.throughput.direct.rps) * 100, 1)} % | ${role === 'gateway' ? '' : `${fmt(p.throughput.gateway.rps / t.rps, 2)}x`} | ${fmt(t.p50, 2)} | ${fmt(t.p99, 2)} | ${t.non2xx} | ${t.errors} | ${role === 'gateway' ? fmt(t.logBytesPerRequest, 0) : ''} |`,
+  row: (name, role, t, p) => `| ${PATHS[name].title} | ${role}${(role === 'direct' || role === 'bare') && name !== 'openai' ? ' (Anthropic mock)' : ''} | ${fmt(t.rps, 0)} | ${fmt((t.rps / p.throughput.direct.rps) * 100, 1)} % | ${role === 'gateway' ? '' : `${fmt(p.throughput.gateway.rps / t.rps, 2)}x`} | ${fmt(t.p50, 2)} | ${fmt(t.p99, 2)} | ${t.non2xx} | ${t.errors} | ${role === 'gateway' ? fmt(t.logBytesPerRequest, 0) : ''} | ${warmupRates(t)} |`,
 })}
 ${r.translationCost !== undefined ? `\nTranslation cost: 1 - ${fmt(r.paths.translated.throughput.gateway.rps, 0)} / ${fmt(r.paths.openai.throughput.gateway.rps, 0)} = **${fmt(r.translationCost * 100, 1)} %** (target <= 15 %).` : ''}
 The translated and the Anthropic paths share one direct measurement: both call the same Anthropic mock with the
