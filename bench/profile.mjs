@@ -9,6 +9,7 @@
 //   GATEWAY_NODE_ARGS="--trace-gc"         flags for the gateway (its output is in the log file printed at the end)
 //   METRICS=1                              turn /metrics on (METRICS_TOKEN) and print the ledger's batch sizes and
 //                                          commit times after the load
+//   CONNECTIONS=n                          wrk's connections (default 32; with INSTANCES they are shared)
 //   ROUNDS=n                               wrk n times in a row, each printed (how throughput moves as the JIT warms)
 //   INSTANCES=3                            with DB: that many gateways on the one database (the first profiled, the
 //                                          others joining once it has created the schema), load from one wrk per
@@ -61,10 +62,10 @@ if (rate > 0) {
   for (let round = 1; round <= rounds; round++) {
     const label = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
     if (instances > 1) {
-      const r = await wrkEach(urls, targets.gateway, { connections: Math.ceil(32 / instances), seconds });
+      const r = await wrkEach(urls, targets.gateway, { connections: Math.ceil(Number(process.env.CONNECTIONS ?? 32) / instances), seconds });
       console.log(`gateways${label}: ${r.rps.toFixed(0)} req/s (${r.each.map((e) => e.rps.toFixed(0)).join(' + ')}), non-2xx ${r.non2xx}, errors ${r.errors}`);
     } else {
-      const r = await wrk(targets.gateway, { connections: 32, seconds });
+      const r = await wrk(targets.gateway, { connections: Number(process.env.CONNECTIONS ?? 32), seconds });
       console.log(`gateway${label}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`);
     }
   }
