@@ -54,7 +54,7 @@ function perPath(r, render) {
 
 /** How the load was warmed before the measured run (load.mjs, warmUp). */
 const warmupWords = (r) =>
-  r.warmupLimit === undefined ? 'a 2 s warm-up' : `warming up to a steady rate (rounds of 3 s until one is within 5 % of the one before, at most ${r.warmupLimit} s)`;
+  r.warmupLimit === undefined ? 'a 2 s warm-up' : `warming up to a steady rate (rounds of 3 s, at least four, until one is within 5 % of the one before, at most ${r.warmupLimit} s)`;
 /** The warm-up rounds' rates of one measurement. */
 const warmupRates = (m) => (m.warmupRates ? m.warmupRates.map((x) => fmt(x, 0)).join(', ') : '–');
 
