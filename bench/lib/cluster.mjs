@@ -112,6 +112,9 @@ async function ledgerCounts(gateways) {
   return total;
 }
 
+/** Seconds of the load run in which the row-lock waits are sampled, after the measured one. */
+const LOCK_WAIT_SECONDS = 5;
+
 /**
  * Time the gateway's connections wait on row locks, as the database sees it, sampled every few milliseconds during
  * the load: on PostgreSQL the backends of the run's database whose wait_event_type is 'Lock' (a row lock held by
@@ -119,9 +122,6 @@ async function ledgerCounts(gateways) {
  * each counted for the time since the previous sample. Returns a function that stops the sampling and answers the
  * seconds waited, summed over the connections.
  */
-/** Seconds of the load run in which the row-lock waits are sampled, after the measured one. */
-const LOCK_WAIT_SECONDS = 5;
-
 function sampleLockWaits(storage) {
   const waiting = storage.kind === 'postgres' ? postgresWaiting(storage) : mysqlWaiting(storage);
   let stopped = false;

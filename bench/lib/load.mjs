@@ -55,10 +55,11 @@ export async function wrk({ url, headers, body }, { connections, seconds }) {
 /**
  * Load until the target's rate is steady: rounds of `round` seconds (`load(seconds)` answers `{ rps }`), at least
  * `minimum` of them (two cold rounds can match: three MariaDB instances did 466 and 466 req/s, then 946 in the
- * measured run), until one is within `tolerance` of the round before, at most `limit` seconds. A process's JIT warms with the requests it serves,
- * not with time: three instances sharing one load each get a third of it, and after the same 2 s as a single instance
- * they were still compiling (the optimizing compiler took 24 % of their samples against 6 %, and their rate went on
- * rising for 15 s: bench/README.md, 2026-11-28 late evening). Answers the rounds' rates.
+ * measured run), until one is within `tolerance` of the round before, at most `limit` seconds. A process's JIT
+ * warms with the requests it serves, not with time: three instances sharing one load each get a third of it, and
+ * after the same 2 s as a single instance they were still compiling (the optimizing compiler took 24 % of their
+ * samples against 6 %, and their rate went on rising for 15 s: bench/README.md, 2026-11-28 late evening). Answers
+ * the rounds' rates.
  */
 export async function warmUp(load, { round = 3, tolerance = 0.05, limit = 30, minimum = 4 } = {}) {
   const rates = [];
