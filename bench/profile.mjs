@@ -26,6 +26,7 @@ import { shutdown, startMock, tempDir, waitFor } from './lib/processes.mjs';
 const seconds = Number(process.argv[2] ?? 8);
 const rate = Number(process.env.RATE ?? 0);
 const rounds = Math.max(1, Number(process.env.ROUNDS ?? 1));
+const connections = Number(process.env.CONNECTIONS ?? 32);
 const pathName = process.env.PATH_NAME ?? 'openai';
 if (!PATHS[pathName]) throw new Error(`PATH_NAME must be one of ${Object.keys(PATHS).join(', ')}`);
 const work = tempDir('mr-prof-');
@@ -62,10 +63,10 @@ if (rate > 0) {
   for (let round = 1; round <= rounds; round++) {
     const label = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
     if (instances > 1) {
-      const r = await wrkEach(urls, targets.gateway, { connections: Math.ceil(Number(process.env.CONNECTIONS ?? 32) / instances), seconds });
+      const r = await wrkEach(urls, targets.gateway, { connections: Math.ceil(connections / instances), seconds });
       console.log(`gateways${label}: ${r.rps.toFixed(0)} req/s (${r.each.map((e) => e.rps.toFixed(0)).join(' + ')}), non-2xx ${r.non2xx}, errors ${r.errors}`);
     } else {
-      const r = await wrk(targets.gateway, { connections: Number(process.env.CONNECTIONS ?? 32), seconds });
+      const r = await wrk(targets.gateway, { connections, seconds });
       console.log(`gateway${label}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`);
     }
   }
