@@ -209,6 +209,19 @@ describe('channel rules', () => {
     await expect(client(`${plainToken.key}-${pinned}`).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 403 });
   });
 
+  it('a key that contains "-" (imported from new-api) works as it is, and pinned with -<channelId>', async () => {
+    await seedChannel(t.ctx.storage, { key: 'ok', baseUrl: mock.url, models: 'gpt-4o-mini', priority: 10 });
+    const pinned = await seedChannel(t.ctx.storage, { name: 'pinned', key: 'ok:pinned', baseUrl: mock.url, models: 'gpt-4o-mini', priority: 0 });
+    const token = await seedToken(t.ctx.storage, userId, { unlimited: true, key: 'imported-key-12' });
+    await client('imported-key-12').chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    expect(mock.requests.at(-1)?.key).toBe('ok');
+    await client(`imported-key-12-${pinned}`).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    expect(mock.requests.at(-1)?.key).toBe('ok:pinned');
+    expect((await settled(token.id, 2)).logs).toHaveLength(2);
+    await expect(client('imported-key-13').chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 401 });
+    await expect(client(`imported-key-12-x`).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 400 });
+  });
+
   it('IP restriction, disabled and expired keys are refused before anything is reserved', async () => {
     await seedChannel(t.ctx.storage, { key: 'ok', baseUrl: mock.url, models: 'gpt-4o-mini' });
     const fenced = await seedToken(t.ctx.storage, userId, { unlimited: true, subnet: '10.0.0.0/8' });

@@ -17,8 +17,8 @@ export function seedUser(storage: Storage, username: string, quota: number, affC
   });
 }
 
-export async function seedToken(storage: Storage, userId: number, fields: { remain_quota?: number; unlimited?: boolean; name?: string; models?: string; subnet?: string; expired_time?: number } = {}) {
-  const key = randomAlphanumeric(48);
+export async function seedToken(storage: Storage, userId: number, fields: { remain_quota?: number; unlimited?: boolean; name?: string; models?: string; subnet?: string; expired_time?: number; key?: string } = {}) {
+  const key = fields.key ?? randomAlphanumeric(48);
   await storage.db
     .insertInto('tokens')
     .values({

@@ -28,8 +28,9 @@ export function mapToken(product: Product, row: SourceRow, ownerGroup: string | 
     return undefined;
   }
   const key = str(row.key).trim().replace(/^sk-/, '');
-  if (!/^[A-Za-z0-9_]{1,64}$/.test(key)) {
-    report.skip('tokens', label, key.length > 64 ? '密钥超过 64 个字符，本网关无法保存' : '密钥含有本网关不能识别的字符（如 "-"），客户端无法用它调用');
+  // "-" is fine: the relay looks a key up whole before it reads a trailing -<channel id> as a pin.
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(key)) {
+    report.skip('tokens', label, key.length > 64 ? '密钥超过 64 个字符，本网关无法保存' : '密钥含有本网关不能识别的字符，客户端无法用它调用');
     return undefined;
   }
   const reasons: string[] = [];

@@ -35,8 +35,7 @@ export function readKey(request: FastifyRequest): string | undefined {
 export async function authenticateKey(store: RelayStore, request: FastifyRequest, options: { allowExhausted?: boolean } = {}): Promise<KeyAuth> {
   const raw = readKey(request);
   if (!raw) throw new RelayError(401, '未提供令牌 (Authorization: Bearer sk-...)', 'invalid_request_error', 'invalid_api_key');
-  const [key, channelPart] = raw.replace(/^sk-/, '').split('-');
-  const token = await store.findTokenByKey(key);
+  const { token, channelPart } = await findKey(store, raw.replace(/^sk-/, ''));
   if (!token) throw new RelayError(401, '无效的令牌', 'invalid_request_error', 'invalid_api_key');
 
   const now = Math.floor(Date.now() / 1000);
@@ -64,6 +63,17 @@ export async function authenticateKey(store: RelayStore, request: FastifyRequest
     if (!Number.isInteger(pinnedChannelId) || pinnedChannelId <= 0) throw new RelayError(400, '无效的渠道 ID', 'invalid_request_error');
   }
   return { token, user, pinnedChannelId };
+}
+
+/**
+ * The key, and the channel an admin pins with `<key>-<channel id>`. The whole string is looked up first, so a key that
+ * itself contains "-" (keys imported from new-api may) works as it is, and pinned as `<key>-<channel id>` too.
+ */
+async function findKey(store: RelayStore, text: string): Promise<{ token: TokenRow | undefined; channelPart?: string }> {
+  const whole = await store.findTokenByKey(text);
+  const dash = text.lastIndexOf('-');
+  if (whole || dash <= 0) return { token: whole };
+  return { token: await store.findTokenByKey(text.slice(0, dash)), channelPart: text.slice(dash + 1) };
 }
 
 /** True when `ip` is inside one of the comma-separated CIDRs (or equal to a plain address). */
