@@ -14,6 +14,9 @@
 //   INSTANCES=3                            with DB: that many gateways on the one database (the first profiled, the
 //                                          others joining once it has created the schema), load from one wrk per
 //                                          instance sharing the 32 connections, as the cluster run drives them
+//   USERS=each                             with INSTANCES: each instance's load on an unlimited key of a user of its
+//                                          own, so the instances share no key or user row
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freshMysql, freshPostgres, REDIS_URL } from './lib/cluster.mjs';
@@ -44,6 +47,19 @@ const instances = server ? Math.max(1, Number(process.env.INSTANCES ?? 1)) : 1;
 const gateway = await startGateway({ data, cwd: work, logFile: join(work, 'gateway.log'), nodeArgs });
 const db = await openDatabase(server ? server.kind : 'sqlite', server ? server.dsn : data.SQLITE_PATH);
 const seeded = await seed(db, { openaiUrl: openaiMock, anthropicUrl: anthropicMock });
+// USERS=each: every instance's load on an unlimited key of a user of its own (a copy of root), so that instances share
+// no key or user row: what the busy key's row locks cost a cluster.
+const keys = [seeded.key];
+if (process.env.USERS === 'each') {
+  for (let i = 2; i <= Math.max(1, Number(process.env.INSTANCES ?? 1)); i++) {
+    const userId = await db.insert(`insert into users (username, password, display_name, role, status, email, github_id, wechat_id, lark_id, quota, used_quota, request_count, "group", aff_code, inviter_id, created_at, username_key)
+      select ?, password, display_name, role, status, '', '', '', '', quota, 0, 0, "group", ?, 0, created_at, ? from users where id = ?`, [`bench${i}`, `affbench${i}`, `bench${i}`, seeded.userId]);
+    const key = randomBytes(24).toString('hex');
+    await db.insert(`insert into tokens (user_id, "key", status, name, created_time, accessed_time, expired_time, remain_quota, unlimited_quota, used_quota, request_count, models, subnet)
+      values (?, ?, 1, 'bench', 0, 0, -1, 0, 1, 0, 0, '', '')`, [userId, key]);
+    keys.push(`sk-${key}`);
+  }
+}
 await db.close();
 const others = [];
 for (let i = 2; i <= instances; i++) others.push(await startGateway({ data, cwd: work, logFile: join(work, `gateway-${i}.log`) }));
@@ -63,7 +79,8 @@ if (rate > 0) {
   for (let round = 1; round <= rounds; round++) {
     const label = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
     if (instances > 1) {
-      const r = await wrkEach(urls, targets.gateway, { connections: Math.ceil(connections / instances), seconds });
+      const each = urls.map((url, i) => ({ ...targets.gateway, url, headers: { ...targets.gateway.headers, authorization: `Bearer ${keys[i] ?? keys[0]}` } }));
+      const r = await wrkEach(each, targets.gateway, { connections: Math.ceil(connections / instances), seconds });
       console.log(`gateways${label}: ${r.rps.toFixed(0)} req/s (${r.each.map((e) => e.rps.toFixed(0)).join(' + ')}), non-2xx ${r.non2xx}, errors ${r.errors}`);
     } else {
       const r = await wrk(targets.gateway, { connections, seconds });

@@ -85,7 +85,8 @@ export async function throughput(target, { connections = 32, warmup = 30, second
 
 /** Several wrk processes at once (one per URL), the same body and headers; summed requests and rates. */
 export async function wrkEach(urls, target, { connections, seconds }) {
-  const results = await Promise.all(urls.map((url) => wrk({ ...target, url }, { connections, seconds })));
+  // Each a URL of `target`, or a target of its own.
+  const results = await Promise.all(urls.map((url) => wrk(typeof url === 'string' ? { ...target, url } : url, { connections, seconds })));
   const sum = (key) => results.reduce((total, r) => total + r[key], 0);
   return { rps: sum('rps'), requests: sum('requests'), non2xx: sum('non2xx'), errors: sum('errors'), each: results };
 }
