@@ -50,16 +50,8 @@ export interface BuildAppOptions {
   logLevel?: string;
 }
 
-/**
- * Lines are gathered until 4 KB or 100 ms have passed, then written in one write. Written line by line (a write
- * each time none was under way, through libuv's thread pool), the access log cost the relay 9 % of its CPU per
- * request (bench/README.md, 2026-11-29). pino writes what is gathered on exit, a crash's included; a SIGKILL loses
- * at most the last 100 ms.
- */
-const LOG_BATCH = { minLength: 4096, periodicFlush: 100 } as const;
-
 function accessLog(level: string): FastifyBaseLogger {
-  return pino({ level }, pino.destination({ dest: 1, sync: false, ...LOG_BATCH }));
+  return pino({ level }, pino.destination({ dest: 1, sync: false }));
 }
 
 /** Builds the HTTP app: /api, the console and (later) /v1 on one port. */
