@@ -125,6 +125,8 @@ async function load(target) {
   return { requests: r.requests, rps: r.rps, errors: r.errors + r.non2xx };
 }
 
+let measures = 0;
+
 async function measure(setup, mocks, build) {
   const { openaiMock, anthropicMock } = mocks;
   const mock = pathName === 'openai' ? openaiMock : anthropicMock;
@@ -147,7 +149,9 @@ async function measure(setup, mocks, build) {
       probe = await postgresProbe(postgres.name);
       data = { SQL_DSN: postgres.dsn, REDIS_CONN_STRING: redis.url };
     } else {
-      data = { SQLITE_PATH: join(work, `${setup}.db`) };
+      // A database of its own per measure: with one file for all, every round seeded its channels again on top of
+      // the last round's, and each batch updated one channel row more than the round before.
+      data = { SQLITE_PATH: join(work, `${setup}-${++measures}.db`) };
     }
     const gateway = await startGateway({
       data: { ...data, MR_COUNT_FILE: countFile },
