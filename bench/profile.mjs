@@ -79,7 +79,9 @@ if (rate > 0) {
   for (let round = 1; round <= rounds; round++) {
     const label = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
     if (instances > 1) {
-      const each = urls.map((url, i) => ({ ...targets.gateway, url, headers: { ...targets.gateway.headers, authorization: `Bearer ${keys[i] ?? keys[0]}` } }));
+      // The key goes where the path sends it (x-api-key on the Anthropic path, a Bearer token otherwise).
+      const withKey = (key) => ('x-api-key' in targets.gateway.headers ? { 'x-api-key': key } : { authorization: `Bearer ${key}` });
+      const each = urls.map((url, i) => ({ ...targets.gateway, url, headers: { ...targets.gateway.headers, ...withKey(keys[i] ?? keys[0]) } }));
       const r = await wrkEach(each, targets.gateway, { connections: Math.ceil(connections / instances), seconds });
       console.log(`gateways${label}: ${r.rps.toFixed(0)} req/s (${r.each.map((e) => e.rps.toFixed(0)).join(' + ')}), non-2xx ${r.non2xx}, errors ${r.errors}`);
     } else {
