@@ -51,7 +51,7 @@ const seeded = await seed(db, { openaiUrl: openaiMock, anthropicUrl: anthropicMo
 // no key or user row: what the busy key's row locks cost a cluster.
 const keys = [seeded.key];
 if (process.env.USERS === 'each') {
-  for (let i = 2; i <= Math.max(1, Number(process.env.INSTANCES ?? 1)); i++) {
+  for (let i = 2; i <= instances; i++) {
     const userId = await db.insert(`insert into users (username, password, display_name, role, status, email, github_id, wechat_id, lark_id, quota, used_quota, request_count, "group", aff_code, inviter_id, created_at, username_key)
       select ?, password, display_name, role, status, '', '', '', '', quota, 0, 0, "group", ?, 0, created_at, ? from users where id = ?`, [`bench${i}`, `affbench${i}`, `bench${i}`, seeded.userId]);
     const key = randomBytes(24).toString('hex');
@@ -65,6 +65,9 @@ const others = [];
 for (let i = 2; i <= instances; i++) others.push(await startGateway({ data, cwd: work, logFile: join(work, `gateway-${i}.log`) }));
 const targets = targetsOf({ openaiMock, anthropicMock, gateway: gateway.url, key: seeded.key })[pathName];
 const urls = [gateway, ...others].map((g) => targets.gateway.url.replace(gateway.url, g.url));
+// Each instance's target, with its own key where the path sends one (x-api-key on the Anthropic path, else a Bearer token).
+const withKey = (key) => ('x-api-key' in targets.gateway.headers ? { 'x-api-key': key } : { authorization: `Bearer ${key}` });
+const each = urls.map((url, i) => ({ ...targets.gateway, url, headers: { ...targets.gateway.headers, ...withKey(keys[i] ?? keys[0]) } }));
 for (const url of urls) await waitFor(url, { method: 'POST', headers: targets.gateway.headers, body: targets.gateway.body }, { ok: (s) => s === 200, timeoutMs: 15_000 });
 
 console.log(`${PATHS[pathName].title} on ${server ? `${server.kind === 'postgres' ? 'PostgreSQL' : 'MariaDB'} + Redis` : 'SQLite'}${instances > 1 ? `, ${instances} instances (the first profiled)` : ''}`);
@@ -79,9 +82,6 @@ if (rate > 0) {
   for (let round = 1; round <= rounds; round++) {
     const label = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
     if (instances > 1) {
-      // The key goes where the path sends it (x-api-key on the Anthropic path, a Bearer token otherwise).
-      const withKey = (key) => ('x-api-key' in targets.gateway.headers ? { 'x-api-key': key } : { authorization: `Bearer ${key}` });
-      const each = urls.map((url, i) => ({ ...targets.gateway, url, headers: { ...targets.gateway.headers, ...withKey(keys[i] ?? keys[0]) } }));
       const r = await wrkEach(each, targets.gateway, { connections: Math.ceil(connections / instances), seconds });
       console.log(`gateways${label}: ${r.rps.toFixed(0)} req/s (${r.each.map((e) => e.rps.toFixed(0)).join(' + ')}), non-2xx ${r.non2xx}, errors ${r.errors}`);
     } else {
