@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { placeholders, type Statement } from '../storage/raw-sql.js';
+import { flatten, placeholders, type Statement } from '../storage/raw-sql.js';
 import type { Database } from '../storage/schema.js';
-import { chargeOf, findCrossings, now, recordStatements, reservationStatements, settlementChanges, takenInFull, type BatchContext, type Charge, type Crossings, type Job, type Outcome } from './ledger-batch.js';
+import { chargeOf, findCrossings, jobsOf, now, recordStatements, reservationStatements, settlementChanges, takenInFull, type BatchContext, type Charge, type Crossings, type Job, type Outcome } from './ledger-batch.js';
 import type { Claim } from './ledger-reservations.js';
 import { coveredRows, NotCovered, rowStatements, sharedRowsStatement, userBalances, type Taken } from './ledger-shared-rows.js';
 
@@ -43,8 +43,8 @@ export async function applyAlone(ctx: BatchContext, db: Kysely<Database>, batch:
   // Progress records update reservation rows a PostgreSQL statement's claims may delete (its parts all see the rows
   // as they were before it); MySQL's statements run one after another.
   if (ctx.dialect === 'postgres' && batch.some((job) => job.kind === 'progress')) return undefined;
-  const settles = batch.flatMap((job, i) => (job.kind === 'settle' ? [{ job, i }] : []));
-  const reserves = batch.flatMap((job, i) => (job.kind === 'reserve' ? [{ job, i }] : []));
+  const settles = jobsOf(batch, 'settle');
+  const reserves = jobsOf(batch, 'reserve');
   const claimed = settles.map(({ job }) => job.reservation.requestId).sort();
   if (new Set(claimed).size !== claimed.length) return undefined;
   const charges = settles.map(({ job, i }) => chargeOf(job, i));
@@ -143,7 +143,7 @@ async function inMysql({ ctx, claimed, rows, accessed, own, taken, batch }: Alon
     statements.push({ text: `delete from quota_reservations where request_id in (${list})`, parameters: claimed });
     statements.push({ text: fail('row_count() = ?'), parameters: [claimed.length] });
   }
-  const progress = batch.flatMap((job) => (job.kind === 'progress' ? [job.progress] : [])).sort((a, b) => (a.requestId < b.requestId ? -1 : 1));
+  const progress = jobsOf(batch, 'progress').map(({ job }) => job.progress).sort((a, b) => (a.requestId < b.requestId ? -1 : 1));
   for (const p of progress) statements.push({ text: 'update quota_reservations set channel_id = ?, delivered_chars = ? where request_id = ?', parameters: [p.channelId, p.deliveredChars, p.requestId] });
   statements.push(...own, ...rowStatements(rows, accessed));
   const conditions: string[] = [];
@@ -165,7 +165,7 @@ async function inMysql({ ctx, claimed, rows, accessed, own, taken, batch }: Alon
   const read = ctx.threshold > 0 && rows.users.length > 0;
   if (read) statements.push({ text: `select id, quota from users where id in (${placeholders(rows.users.length)})`, parameters: rows.users.map((t) => t.id) });
   statements.push({ text: 'commit', parameters: [] });
-  const all = statements.flatMap((s) => s.parameters);
+  const all = flatten(statements.map((s) => s.parameters));
   if (all.length > MAX_ALONE_PARAMETERS) return undefined;
 
   return multi.connection().execute(async (connection) => {

@@ -1,6 +1,6 @@
 import { TokenStatus } from '@model-relay/contract';
 import type { Transaction } from 'kysely';
-import { chunks, placeholders, ROWS_PER_STATEMENT, type RawSql, type Statement } from '../storage/raw-sql.js';
+import { chunks, placeholders, repeatJoined, ROWS_PER_STATEMENT, type RawSql, type Statement } from '../storage/raw-sql.js';
 import type { Database } from '../storage/schema.js';
 
 /**
@@ -277,8 +277,7 @@ export class NotCovered extends Error {
   }
 }
 
-const rowsOf = (count: number, types: string[]) =>
-  Array.from({ length: count }, () => `(${types.map((type) => `?::${type}`).join(', ')})`).join(', ');
+const rowsOf = (count: number, types: string[]) => repeatJoined(`(${types.map((type) => `?::${type}`).join(', ')})`, count);
 
 /**
  * PostgreSQL: every shared row of the batch in one statement (see writeSharedRows and writeIfCovered for when). A

@@ -3,7 +3,7 @@ import { testDatabases } from '../test-support/databases.js';
 import type { Storage } from './database.js';
 import type { Database } from './schema.js';
 import { sql, type Transaction } from 'kysely';
-import { insertRows, PREPARED_NAMES, RawSql } from './raw-sql.js';
+import { flatten, insertRows, placeholders, PREPARED_NAMES, RawSql, repeatJoined, valuesList } from './raw-sql.js';
 
 describe.each(testDatabases())('hand-written statements on $name', (database) => {
   let storage: Storage & { drop(): Promise<void> };
@@ -95,5 +95,19 @@ describe.each(testDatabases())('hand-written statements on $name', (database) =>
     const written = await storage.db.selectFrom('options').select('key').where('key', '=', 'raw-fail-1').execute();
     // Outside a transaction SQLite and MySQL keep the first insert; PostgreSQL's single statement is all or nothing.
     expect(written.length).toBe(storage.dialect === 'postgres' ? 0 : 1);
+  });
+});
+
+describe('the lists hand-written statements are built of', () => {
+  it('placeholders, VALUES lists and flattened parameters', () => {
+    expect(placeholders(0)).toBe('');
+    expect(placeholders(1)).toBe('?');
+    expect(placeholders(3)).toBe('?, ?, ?');
+    expect(valuesList(2, 3)).toBe('(?, ?, ?), (?, ?, ?)');
+    expect(valuesList(0, 3)).toBe('');
+    expect(repeatJoined('(?::bigint)', 2)).toBe('(?::bigint), (?::bigint)');
+    // One level only: PostgreSQL's column parameters are arrays and stay arrays.
+    expect(flatten<unknown>([[1, [2, 3]], [], ['a']])).toEqual([1, [2, 3], 'a']);
+    expect(flatten([])).toEqual([]);
   });
 });

@@ -135,7 +135,7 @@ export class RawSql {
   private async runTogether(executor: Executor, statements: Statement[]): Promise<void> {
     const last = statements[statements.length - 1];
     const ctes = statements.slice(0, -1).map((s, i) => `w${i} as (${s.text})`);
-    await this.run(executor, ctes.length > 0 ? `with ${ctes.join(', ')} ${last.text}` : last.text, statements.flatMap((s) => s.parameters));
+    await this.run(executor, ctes.length > 0 ? `with ${ctes.join(', ')} ${last.text}` : last.text, flatten(statements.map((s) => s.parameters)));
   }
 
   /** Rows changed by an INSERT, UPDATE or DELETE. */
@@ -172,18 +172,34 @@ export function insertRows(dialect: Dialect, table: string, columns: ReadonlyArr
   if (dialect === 'postgres') {
     return [{ text: `${head} select * from unnest(${columns.map(([, kind]) => `?::${kind}[]`).join(', ')})${tail}`, parameters: columns.map((_, i) => rows.map((row) => row[i])) }];
   }
-  return chunks(rows, ROWS_PER_STATEMENT).map((part) => ({ text: `${head} values ${valuesList(part.length, columns.length)}${tail}`, parameters: part.flat() }));
+  return chunks(rows, ROWS_PER_STATEMENT).map((part) => ({ text: `${head} values ${valuesList(part.length, columns.length)}${tail}`, parameters: flatten(part) }));
 }
 
 /** `(?, ?, ?), (?, ?, ?)` for a multi-row INSERT of `rows` rows of `columns` values. */
 export function valuesList(rows: number, columns: number): string {
-  const row = `(${Array.from({ length: columns }, () => '?').join(', ')})`;
-  return Array.from({ length: rows }, () => row).join(', ');
+  return repeatJoined(`(${placeholders(columns)})`, rows);
+}
+
+/**
+ * The arrays' elements, one level deep. On node 20 `Array.prototype.flat` and `flatMap` cost about 100 ns an element
+ * (a batch's parameters: 25 us for 240 values); `concat` costs about 1 ns. The arrays are passed as arguments, so
+ * this is for lists of rows or statements (hundreds), not of hundreds of thousands of arrays.
+ */
+export function flatten<T>(arrays: ReadonlyArray<readonly T[]>): T[] {
+  return ([] as T[]).concat(...arrays);
 }
 
 /** `?, ?, ?` for an IN list. */
 export function placeholders(count: number): string {
-  return Array.from({ length: count }, () => '?').join(', ');
+  return repeatJoined('?', count);
+}
+
+/**
+ * `item` `count` times, joined by `, `. (`Array.from({ length }, ...).join` costs about 100 ns an item on node 20, and
+ * the ledger builds such lists for every batch.)
+ */
+export function repeatJoined(item: string, count: number): string {
+  return count <= 0 ? '' : item + `, ${item}`.repeat(count - 1);
 }
 
 /** Most rows in one multi-row statement or IN list (keeps statement texts, and so prepared statements, few). */
