@@ -4,6 +4,7 @@
 //   QUICK=1                                   short phases (development)
 //   ONLY=openai,translated,anthropic,cluster  a subset
 //   STREAMS=n                                 streams held in the memory phase (default 1,000; QUICK 200)
+//   CLUSTER_ROUNDS=n                          interleaved rounds of the cluster run's setups (default 3; QUICK 2)
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -27,6 +28,7 @@ const HOLD_MS = QUICK ? 10_000 : 20_000;
 const RATE = 500;
 const CONNECTIONS = 32;
 const TTFB = QUICK ? { n: 100, warmup: 10 } : { n: 200, warmup: 20 };
+const CLUSTER_ROUNDS = Number(process.env.CLUSTER_ROUNDS ?? (QUICK ? 2 : 3));
 const ALL = [...Object.keys(PATHS), 'cluster'];
 const ONLY = (process.env.ONLY ?? ALL.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
 const ROLES = ['direct', 'bare', 'gateway', 'portkey'];
@@ -149,7 +151,8 @@ async function main() {
   if (report.paths.openai && report.paths.translated) report.translationCost = 1 - report.paths.translated.throughput.gateway.rps / report.paths.openai.throughput.gateway.rps;
   if (ONLY.includes('cluster')) {
     report.clusterConnections = Math.round(CONNECTIONS / 3);
-    report.cluster = await clusterRun({ openaiMock: mocks.openaiMock, connections: CONNECTIONS, seconds: DURATION, rate: RATE, warmupLimit: WARMUP_LIMIT, log });
+    report.clusterRounds = CLUSTER_ROUNDS;
+    report.cluster = await clusterRun({ openaiMock: mocks.openaiMock, connections: CONNECTIONS, seconds: DURATION, rate: RATE, warmupLimit: WARMUP_LIMIT, rounds: CLUSTER_ROUNDS, log });
   }
   report.loadAfter = load();
   const text = renderReport(report);

@@ -1,8 +1,8 @@
-// The cluster run (issue 10 item 7): the OpenAI pass-through path on three setups, one after the other, each
-// with fresh data: the embedded SQLite single instance, a single instance on PostgreSQL + Redis, and three
-// instances on one PostgreSQL database + Redis. The same driver shape for all three (three wrk processes, the
-// connections split between them, each aimed at one instance, or all at the single one), then a fixed-rate
-// phase spread round-robin, then the money check read from the database.
+// The cluster run (issue 10 item 7, issue 17 items 4 and 5): the OpenAI pass-through path on five setups, each with
+// fresh data: the embedded SQLite single instance, one and three instances on PostgreSQL + Redis, and the same on
+// MariaDB + Redis. The same driver shape for all (three wrk processes, the connections split between them, each aimed
+// at one instance, or all at the single one), measured in interleaved rounds (clusterRun); then for each setup the
+// row-lock waits, a fixed-rate phase spread round-robin, and the money check read from the database.
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -172,27 +172,63 @@ async function mysqlWaiting({ name }) {
   };
 }
 
-async function measureSetup({ label, instances, storage, openaiMock, connections, seconds, rate, warmupLimit, log }) {
+/**
+ * A setup started, seeded and warmed up: its gateways (the first one started alone, as the main README advises), its
+ * database, and the three drivers' targets.
+ */
+async function startSetup({ label, instances, storage, openaiMock, connections, warmupLimit }) {
   const dir = tempDir(`mr-bench-${label.replace(/\W+/g, '-')}-`);
   const gateways = [];
+  const setup = { label, instances, storage, gateways, rounds: [] };
   try {
     const data = { METRICS_TOKEN, ...(storage.kind === 'sqlite' ? { SQLITE_PATH: join(dir, 'gateway.db') } : { SQL_DSN: storage.dsn, REDIS_CONN_STRING: REDIS_URL }) };
     // The README's advice for a new cluster: the first instance creates the schema alone, then the others join.
     gateways.push(await startGateway({ data, cwd: dir, logFile: join(dir, 'gateway-1.log') }));
-    const db = await openDatabase(storage.kind, storage.kind === 'sqlite' ? data.SQLITE_PATH : storage.dsn);
-    const seeded = await seed(db, { openaiUrl: openaiMock });
+    setup.db = await openDatabase(storage.kind, storage.kind === 'sqlite' ? data.SQLITE_PATH : storage.dsn);
+    setup.seeded = await seed(setup.db, { openaiUrl: openaiMock });
     for (let i = 2; i <= instances; i++) gateways.push(await startGateway({ data, cwd: dir, logFile: join(dir, `gateway-${i}.log`) }));
-    const headers = { 'content-type': 'application/json', authorization: `Bearer ${seeded.key}` };
-    const urls = gateways.map((g) => `${g.url}/v1/chat/completions`);
+    setup.headers = { 'content-type': 'application/json', authorization: `Bearer ${setup.seeded.key}` };
+    setup.urls = gateways.map((g) => `${g.url}/v1/chat/completions`);
     // Every instance serves the seeded channel and key (their caches see the new rows within RELAY_CACHE_MS).
-    for (const url of urls) await waitFor(url, { method: 'POST', headers, body }, { ok: (s) => s === 200, timeoutMs: 15_000 });
-
-    const drivers = [0, 1, 2].map((i) => urls[i % urls.length]);
+    for (const url of setup.urls) await waitFor(url, { method: 'POST', headers: setup.headers, body }, { ok: (s) => s === 200, timeoutMs: 15_000 });
+    const drivers = [0, 1, 2].map((i) => setup.urls[i % setup.urls.length]);
     const split = Math.round(connections / drivers.length);
-    const warmupRates = await warmUp((s) => wrkEach(drivers, { headers, body }, { connections: split, seconds: s }), { limit: warmupLimit });
-    const before = await ledgerCounts(gateways);
-    const load = await wrkEach(drivers, { headers, body }, { connections: split, seconds });
+    setup.load = (seconds) => wrkEach(drivers, { headers: setup.headers, body }, { connections: split, seconds });
+    setup.warmupRates = await warmUp(setup.load, { limit: warmupLimit });
+    setup.before = await ledgerCounts(gateways);
+    return setup;
+  } catch (error) {
+    await stopSetup(setup);
+    throw error;
+  }
+}
+
+async function stopSetup(setup) {
+  await setup.db?.close();
+  for (const g of setup.gateways) await g.stop();
+}
+
+/** The median of the numbers (the mean of the middle two for an even count). */
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/**
+ * After the rounds: the ledger's round trips over them, the row-lock waits (a run of their own), the fixed rate, the
+ * money check; then the setup is stopped. The setup's full-load figure is its median round (by rate).
+ */
+async function finishSetup(setup, { seconds, rate, log }) {
+  const { label, instances, storage, gateways, rounds } = setup;
+  try {
+    // Between the rounds this setup's gateways were idle (the others were measured): the counts cover its rounds only.
     const after = await ledgerCounts(gateways);
+    const byRate = [...rounds].sort((a, b) => a.rps - b.rps);
+    const load = { ...byRate[(byRate.length - 1) >> 1], rounds: rounds.map((r) => r.rps), warmupRates: setup.warmupRates };
+    load.rps = median(load.rounds);
+    load.non2xx = rounds.reduce((n, r) => n + r.non2xx, 0);
+    load.errors = rounds.reduce((n, r) => n + r.errors, 0);
     // The row-lock waits as the database sees them, in a run of their own: sampling the database every 5 ms costs it
     // and the orchestrator CPU, which took 16-39 % off the measured rate when it ran during it (2026-11-28 late evening).
     let waits;
@@ -200,15 +236,14 @@ async function measureSetup({ label, instances, storage, openaiMock, connections
     if (storage.kind !== 'sqlite') {
       const stopSampling = sampleLockWaits(storage);
       const sampled = await ledgerCounts(gateways);
-      await wrkEach(drivers, { headers, body }, { connections: split, seconds: LOCK_WAIT_SECONDS });
+      await setup.load(LOCK_WAIT_SECONDS);
       waits = await stopSampling();
       waitedRequests = ((await ledgerCounts(gateways)).jobs - sampled.jobs) / 2;
     }
     // Round trips per request: a request is two jobs (its reservation and its settlement).
-    const statements = after.statements - before.statements;
-    const commits = after.commits - before.commits;
-    const jobs = after.jobs - before.jobs;
-    load.warmupRates = warmupRates;
+    const statements = after.statements - setup.before.statements;
+    const commits = after.commits - setup.before.commits;
+    const jobs = after.jobs - setup.before.jobs;
     load.ledger = { statementsPerCommit: statements / commits, jobsPerCommit: jobs / commits, roundTripsPerRequest: (2 * statements) / jobs };
     // Per request served (a request is two jobs): the row-lock wait PostgreSQL saw, and the time the ledger spent in
     // its row-locking statements (that wait plus the statements themselves).
@@ -216,19 +251,18 @@ async function measureSetup({ label, instances, storage, openaiMock, connections
     load.lockWait = {
       pgMsPerRequest: waits ? (waits.seconds * 1000) / waitedRequests : undefined,
       pgSamples: waits?.samples,
-      ledgerMsPerRequest: storage.kind !== 'sqlite' ? ((after.lockSeconds - before.lockSeconds) * 1000) / requests : undefined,
+      ledgerMsPerRequest: storage.kind !== 'sqlite' ? ((after.lockSeconds - setup.before.lockSeconds) * 1000) / requests : undefined,
     };
-    log(`cluster ${label}: ${load.rps.toFixed(0)} req/s (non-2xx ${load.non2xx}, errors ${load.errors}); row-lock wait per request ${load.lockWait.pgMsPerRequest?.toFixed(3) ?? '-'} ms (the database, ${load.lockWait.pgSamples ?? 0} samples), in row-locking statements ${load.lockWait.ledgerMsPerRequest?.toFixed(3) ?? '-'} ms (ledger)`);
-    const latency = await driver({ mode: 'paced', urls, headers, body, rate, seconds });
+    log(`cluster ${label}: ${load.rps.toFixed(0)} req/s, median of ${rounds.map((r) => r.rps.toFixed(0)).join(' / ')} (non-2xx ${load.non2xx}, errors ${load.errors}); row-lock wait per request ${load.lockWait.pgMsPerRequest?.toFixed(3) ?? '-'} ms (the database, ${load.lockWait.pgSamples ?? 0} samples), in row-locking statements ${load.lockWait.ledgerMsPerRequest?.toFixed(3) ?? '-'} ms (ledger)`);
+    const latency = await driver({ mode: 'paced', urls: setup.urls, headers: setup.headers, body, rate, seconds });
     log(`cluster ${label} @${rate}/s: p50 ${latency.p50.toFixed(3)} p99 ${latency.p99.toFixed(3)} ms`);
 
-    const open = await waitForSettlement(db);
-    const money = await moneyCheck(db, seeded);
+    const open = await waitForSettlement(setup.db);
+    const money = await moneyCheck(setup.db, setup.seeded);
     log(`cluster ${label}: money ${money.ok ? 'adds up' : 'DOES NOT add up'} (${JSON.stringify(money.figures)}), open reservations after the run: ${open}`);
-    await db.close();
     return { label, instances, storage: storage.kind, load, latency, money };
   } finally {
-    for (const g of gateways) await g.stop();
+    await stopSetup(setup);
   }
 }
 
@@ -241,10 +275,33 @@ const SETUPS = [
   { label: 'MariaDB + Redis, 3 instances', instances: 3, storage: () => freshMysql('cluster') },
 ];
 
-export async function clusterRun({ openaiMock, connections, seconds, rate, warmupLimit, log }) {
-  const common = { openaiMock, connections, seconds, rate, warmupLimit, log };
+/**
+ * The setups are measured in interleaved rounds, not one after the other: this machine's speed drifts by tens of per
+ * cent within minutes, and the issue's targets are shares of one setup's rate in another's (one PostgreSQL instance
+ * against SQLite, three against one). Every chosen setup is started and warmed up first (they then stay up, idle while
+ * another is measured); then `rounds` rounds measure each setup for `seconds`, in an order that turns by one each
+ * round; a share is the median of the rounds' shares (report.mjs). `CLUSTER_ROUNDS` changes the rounds.
+ */
+export async function clusterRun({ openaiMock, connections, seconds, rate, warmupLimit, rounds, log }) {
   const chosen = process.env.CLUSTER_SETUPS ? process.env.CLUSTER_SETUPS.split(',').map((n) => SETUPS[Number(n) - 1]) : SETUPS;
-  const results = [];
-  for (const { label, instances, storage } of chosen) results.push(await measureSetup({ ...common, label, instances, storage: await storage() }));
-  return results;
+  const setups = [];
+  try {
+    for (const { label, instances, storage } of chosen) {
+      setups.push(await startSetup({ label, instances, storage: await storage(), openaiMock, connections, warmupLimit }));
+      log(`cluster ${label}: started, warm-up rounds ${setups.at(-1).warmupRates.map((r) => r.toFixed(0)).join(', ')} req/s`);
+    }
+    for (let round = 0; round < rounds; round++) {
+      for (let k = 0; k < setups.length; k++) {
+        const setup = setups[(round + k) % setups.length];
+        const load = await setup.load(seconds);
+        setup.rounds[round] = load;
+        log(`cluster round ${round + 1}, ${setup.label}: ${load.rps.toFixed(0)} req/s`);
+      }
+    }
+    const results = [];
+    while (setups.length > 0) results.push(await finishSetup(setups.shift(), { seconds, rate, log }));
+    return results;
+  } finally {
+    for (const setup of setups) await stopSetup(setup);
+  }
 }

@@ -31,21 +31,36 @@ function targetRows(r) {
   for (const [name, p] of Object.entries(r.paths)) {
     rows.push([`memory per in-flight stream, ${PATHS[name].title}`, '<= 20 KB', `${fmt(p.memory.perStreamKb, 1)} KB`, p.memory.perStreamKb <= 20]);
   }
-  const setup = (label) => r.cluster?.find((c) => c.label === label);
+  for (const { what, share } of clusterShares(r.cluster ?? [])) rows.push([`${what} (issue 17)`, '>= 80 %', `${fmt(share * 100, 1)} %`, share >= 0.8]);
+  return rows;
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/**
+ * The cluster run's shares: one instance on each server database against SQLite, three against one. Each the median
+ * of the rounds' shares (a round measures every setup, one after the other: lib/cluster.mjs), so a drift of the
+ * machine's speed between rounds does not move it; with the rounds' own shares.
+ */
+function clusterShares(cluster) {
+  const setup = (label) => cluster.find((c) => c.label === label);
   const sqlite = setup('SQLite, 1 instance');
+  const out = [];
+  const share = (what, of, base) => {
+    if (!of || !base) return;
+    const rounds = of.load.rounds && base.load.rounds ? of.load.rounds.map((rps, i) => rps / base.load.rounds[i]).filter(Number.isFinite) : [];
+    out.push({ what, share: rounds.length > 0 ? median(rounds) : of.load.rps / base.load.rps, rounds });
+  };
   for (const name of ['PostgreSQL', 'MariaDB']) {
     const single = setup(`${name} + Redis, 1 instance`);
-    const cluster = setup(`${name} + Redis, 3 instances`);
-    if (sqlite && single) {
-      const share = single.load.rps / sqlite.load.rps;
-      rows.push([`one instance on ${name} + Redis, share of its SQLite throughput (issue 17)`, '>= 80 %', `${fmt(share * 100, 1)} %`, share >= 0.8]);
-    }
-    if (single && cluster) {
-      const share = cluster.load.rps / single.load.rps;
-      rows.push([`three instances on one key (${name}), share of one instance (issue 17)`, '>= 80 %', `${fmt(share * 100, 1)} %`, share >= 0.8]);
-    }
+    share(`one instance on ${name} + Redis, share of its SQLite throughput`, single, sqlite);
+    share(`three instances on one key (${name}), share of one instance`, setup(`${name} + Redis, 3 instances`), single);
   }
-  return rows;
+  return out;
 }
 
 function perPath(r, render) {
@@ -61,18 +76,11 @@ const warmupRates = (m) => (m.warmupRates ? m.warmupRates.map((x) => fmt(x, 0)).
 /** The row-lock wait the database saw (pg_stat_activity / innodb_trx sampled) and the ledger's time in row-locking statements, per request. */
 const lockWait = (w) => (w?.pgMsPerRequest === undefined ? '–' : `${fmt(w.pgMsPerRequest, 3)} (${fmt(w.ledgerMsPerRequest, 3)})`);
 
-/** Each server database's single instance against SQLite's, and its three instances against its single one. */
+/** The shares in words, each with its rounds' shares. */
 function shares(cluster) {
-  const rps = (label) => cluster.find((c) => c.label === label)?.load.rps;
-  const sqlite = rps('SQLite, 1 instance');
-  const out = [];
-  for (const name of ['PostgreSQL', 'MariaDB']) {
-    const single = rps(`${name} + Redis, 1 instance`);
-    const three = rps(`${name} + Redis, 3 instances`);
-    if (single && sqlite) out.push(`${name} + Redis single instance: ${fmt((single / sqlite) * 100, 1)} % of the SQLite single instance.`);
-    if (single && three) out.push(`Three instances on ${name} + Redis: ${fmt((three / single) * 100, 1)} % of one instance on the same database.`);
-  }
-  return out.join(' ');
+  return clusterShares(cluster)
+    .map(({ what, share, rounds }) => `${what[0].toUpperCase()}${what.slice(1)}: ${fmt(share * 100, 1)} %${rounds.length > 1 ? ` (median of the rounds' ${rounds.map((x) => fmt(x * 100, 1)).join(' / ')} %)` : ''}.`)
+    .join(' ');
 }
 
 function clusterSection(r) {
@@ -80,7 +88,7 @@ function clusterSection(r) {
   const rows = r.cluster.map((c) => {
     const worst = (key) => Math.max(...c.load.each.map((e) => e[key]));
     const ledger = c.load.ledger;
-    return `| ${c.label} | ${fmt(c.load.rps, 0)} | ${fmt(worst('p50'), 1)} / ${fmt(worst('p99'), 1)} | ${fmt(c.latency.p50, 3)} / ${fmt(c.latency.p99, 3)} | ${fmt(c.latency.rps, 0)} | ${c.load.non2xx + c.latency.non2xx} / ${c.load.errors + c.latency.errors} | ${ledger ? `${fmt(ledger.roundTripsPerRequest, 2)} (${fmt(ledger.statementsPerCommit, 1)} per commit of ${fmt(ledger.jobsPerCommit, 1)} jobs, BEGIN and COMMIT included)` : '–'} | ${lockWait(c.load.lockWait)} | ${c.money.ok ? 'adds up' : '**does NOT add up**'} | ${warmupRates(c.load)} |`;
+    return `| ${c.label} | ${fmt(c.load.rps, 0)}${c.load.rounds?.length > 1 ? ` (${c.load.rounds.map((x) => fmt(x, 0)).join(' / ')})` : ''} | ${fmt(worst('p50'), 1)} / ${fmt(worst('p99'), 1)} | ${fmt(c.latency.p50, 3)} / ${fmt(c.latency.p99, 3)} | ${fmt(c.latency.rps, 0)} | ${c.load.non2xx + c.latency.non2xx} / ${c.load.errors + c.latency.errors} | ${ledger ? `${fmt(ledger.roundTripsPerRequest, 2)} (${fmt(ledger.statementsPerCommit, 1)} per commit of ${fmt(ledger.jobsPerCommit, 1)} jobs, BEGIN and COMMIT included)` : '–'} | ${lockWait(c.load.lockWait)} | ${c.money.ok ? 'adds up' : '**does NOT add up**'} | ${warmupRates(c.load)} |`;
   });
   const money = r.cluster.map((c) => {
     const f = c.money.figures;
@@ -88,18 +96,22 @@ function clusterSection(r) {
     return `- **${c.label}**: ${f.consumeRows} consume log rows; user charged ${f.userUsedQuota} = logs ${f.logQuota} = balance taken ${f.balanceSpent} = key ${f.tokenUsedQuota} = channels ${f.channelUsedQuota} = rollups ${f.rollupQuota}; open reservations ${f.openReservations}. ${checks}`;
   });
   return `
-## Cluster run (OpenAI pass-through, ${r.duration} s after ${warmupWords(r)})
+## Cluster run (OpenAI pass-through, ${r.clusterRounds > 1 ? `${r.clusterRounds} interleaved rounds of ${r.duration} s` : `${r.duration} s`} after ${warmupWords(r)})
 
-${r.cluster.length} setups one after the other, each on fresh data, the same driver shape for all: three wrk processes with
+${r.cluster.length} setups, each on fresh data, the same driver shape for all: three wrk processes with
 ${r.clusterConnections} connections each (aimed one per instance, or all three at the single instance), then
 ${r.rate} req/s from driver.mjs spread round-robin over the instances. PostgreSQL and MariaDB get a fresh database
-per setup (dropped afterwards); Redis is shared, each cluster under its own key prefix.
+per setup (dropped afterwards); Redis is shared, each cluster under its own key prefix. ${
+    r.clusterRounds > 1
+      ? `Every setup is started and warmed up first; then ${r.clusterRounds} rounds measure each setup for ${r.duration} s in turn (the order turns by one each round), and a setup's full-load rate is the median of its rounds (in brackets), each share below the median of the rounds' shares: the machine's speed drifts by tens of per cent within minutes, and setups measured one after the other compared one minute with another. The fixed rate, the row-lock sampling and the money check follow the rounds, one setup at a time.`
+      : 'The setups one after the other.'
+  }
 
 **This machine has 2 cores, shared by the three instances, the database, Redis, the mock and the load drivers.**
 Three instances cannot be faster than one here: the run shows that a cluster is correct (the money adds up to
 the unit across instances) and what coordinating through the database and Redis costs, not how it scales.
 
-| setup | req/s (sum of 3 drivers) | p50 / p99 ms under full load (worst driver) | p50 / p99 ms at ${r.rate} req/s | achieved req/s | non-2xx / errors | ledger statements per request (under full load) | row-lock wait per request, ms (as the database saw it; ledger's locking statements) | money | warm-up rounds, req/s |
+| setup | req/s (sum of 3 drivers; median of the rounds) | p50 / p99 ms under full load (worst driver) | p50 / p99 ms at ${r.rate} req/s | achieved req/s | non-2xx / errors | ledger statements per request (under full load) | row-lock wait per request, ms (as the database saw it; ledger's locking statements) | money | warm-up rounds, req/s |
 |---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
