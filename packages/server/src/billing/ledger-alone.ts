@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { flatten, placeholders, type Statement } from '../storage/raw-sql.js';
+import { flatten } from '../lib/arrays.js';
+import { placeholders, type Statement } from '../storage/raw-sql.js';
 import type { Database } from '../storage/schema.js';
 import { chargeOf, findCrossings, jobsOf, now, recordStatements, reservationStatements, settlementChanges, takenInFull, type BatchContext, type Charge, type Crossings, type Job, type Outcome } from './ledger-batch.js';
 import type { Claim } from './ledger-reservations.js';

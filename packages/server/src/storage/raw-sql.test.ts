@@ -3,7 +3,7 @@ import { testDatabases } from '../test-support/databases.js';
 import type { Storage } from './database.js';
 import type { Database } from './schema.js';
 import { sql, type Transaction } from 'kysely';
-import { flatten, insertRows, placeholders, PREPARED_NAMES, RawSql, repeatJoined, valuesList } from './raw-sql.js';
+import { insertRows, placeholders, PREPARED_NAMES, RawSql, repeatJoined, valuesList } from './raw-sql.js';
 
 describe.each(testDatabases())('hand-written statements on $name', (database) => {
   let storage: Storage & { drop(): Promise<void> };
@@ -99,15 +99,12 @@ describe.each(testDatabases())('hand-written statements on $name', (database) =>
 });
 
 describe('the lists hand-written statements are built of', () => {
-  it('placeholders, VALUES lists and flattened parameters', () => {
+  it('placeholders and VALUES lists', () => {
     expect(placeholders(0)).toBe('');
     expect(placeholders(1)).toBe('?');
     expect(placeholders(3)).toBe('?, ?, ?');
     expect(valuesList(2, 3)).toBe('(?, ?, ?), (?, ?, ?)');
     expect(valuesList(0, 3)).toBe('');
     expect(repeatJoined('(?::bigint)', 2)).toBe('(?::bigint), (?::bigint)');
-    // One level only: PostgreSQL's column parameters are arrays and stay arrays.
-    expect(flatten<unknown>([[1, [2, 3]], [], ['a']])).toEqual([1, [2, 3], 'a']);
-    expect(flatten([])).toEqual([]);
   });
 });

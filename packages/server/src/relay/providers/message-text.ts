@@ -1,4 +1,5 @@
 import { asArray, asString, isRecord } from '../dialects/shared.js';
+import { flatMap } from '../../lib/arrays.js';
 
 /**
  * Text of an OpenAI chat message's content (a string, or parts of which the text ones count), for vendors whose
@@ -6,8 +7,7 @@ import { asArray, asString, isRecord } from '../dialects/shared.js';
  */
 export function textOfContent(content: unknown): string {
   if (typeof content === 'string') return content;
-  return asArray(content)
-    .flatMap((part) => (isRecord(part) && part.type === 'text' ? [asString(part.text) ?? ''] : []))
+  return flatMap(asArray(content), (part) => (isRecord(part) && part.type === 'text' ? [asString(part.text) ?? ''] : []))
     .join('\n');
 }
 

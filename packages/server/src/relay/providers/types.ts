@@ -11,6 +11,7 @@
  */
 import type { Usage } from '../../billing/usage.js';
 import type { DialectName, Frame } from '../dialects/types.js';
+import { flatMap } from '../../lib/arrays.js';
 
 export type { Usage };
 
@@ -128,5 +129,5 @@ export interface ModelListRequest {
 /** The ids of an OpenAI-style list (`{ data: [{ id }] }`, also Anthropic's). */
 export function idsOfList(json: unknown): string[] {
   const data = (json as { data?: unknown } | undefined)?.data;
-  return Array.isArray(data) ? data.flatMap((m) => (typeof (m as { id?: unknown })?.id === 'string' ? [(m as { id: string }).id] : [])) : [];
+  return Array.isArray(data) ? flatMap(data, (m) => (typeof (m as { id?: unknown })?.id === 'string' ? [(m as { id: string }).id] : [])) : [];
 }

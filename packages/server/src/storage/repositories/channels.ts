@@ -4,6 +4,7 @@ import type { Dialect } from '../database.js';
 import type { RelayCache } from '../relay-cache.js';
 import type { AbilitiesTable, ChannelRow, ChannelsTable, Database } from '../schema.js';
 import { escapeLike } from './users.js';
+import { flatMap } from '../../lib/arrays.js';
 
 export type NewChannel = Omit<ChannelRow, 'id' | 'test_error' | 'usage_anomalies'>;
 export type ChannelChanges = Omit<Updateable<ChannelsTable>, 'id'>;
@@ -100,7 +101,7 @@ export class ChannelsRepository {
 export function abilitiesOf(channel: Pick<ChannelRow, 'id' | 'group' | 'models' | 'status' | 'priority' | 'weight'>): AbilitiesTable[] {
   const groups = splitList(channel.group || 'default');
   const models = splitList(channel.models ?? '');
-  return groups.flatMap((group) =>
+  return flatMap(groups, (group) =>
     models.map((model) => ({
       group,
       model,

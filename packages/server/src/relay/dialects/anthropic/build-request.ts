@@ -1,5 +1,6 @@
 import type { AssistantPart, ChatRequest, ImagePart, TextPart, UserPart } from '../../canonical.js';
 import { argumentsObject } from '../shared.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 /** Thinking budgets for an OpenAI-style effort (Anthropic's minimum budget is 1,024). */
 const BUDGET = { minimal: 1024, low: 2048, medium: 8192, high: 24576 } as const;
@@ -12,7 +13,7 @@ export function buildMessagesRequest(request: ChatRequest): Record<string, unkno
   const messages = request.messages.map((message) =>
     message.role === 'user'
       ? { role: 'user', content: userBlocks(message.content) }
-      : { role: 'assistant', content: message.content.flatMap(writeAssistant) },
+      : { role: 'assistant', content: flatMap(message.content, writeAssistant) },
   );
   // The API wants the first turn from the user and no empty turns.
   const nonEmpty = messages.filter((m) => m.content.length > 0);
@@ -60,12 +61,12 @@ function writeImage(part: ImagePart): Record<string, unknown> {
 
 /** Tool results first: the API wants them at the start of the user turn that answers the calls. */
 function userBlocks(parts: UserPart[]): Array<Record<string, unknown>> {
-  const results = parts.flatMap((part) =>
+  const results = flatMap(parts, (part) =>
     part.type === 'tool_result'
       ? [{ type: 'tool_result', tool_use_id: part.callId, content: part.content.filter((p) => p.type !== 'text' || p.text).map((p) => (p.type === 'text' ? writeText(p) : writeImage(p))), ...(part.isError ? { is_error: true } : {}) }]
       : [],
   );
-  const rest = parts.flatMap((part) => (part.type === 'text' ? (part.text ? [writeText(part)] : []) : part.type === 'image' ? [writeImage(part)] : []));
+  const rest = flatMap(parts, (part) => (part.type === 'text' ? (part.text ? [writeText(part)] : []) : part.type === 'image' ? [writeImage(part)] : []));
   return [...results, ...rest];
 }
 

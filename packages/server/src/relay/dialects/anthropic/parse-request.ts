@@ -1,6 +1,7 @@
 import type { AssistantPart, ChatRequest, ImagePart, ImageSource, TextPart, ToolChoice, UserPart } from '../../canonical.js';
 import { emptyRequest } from '../../canonical.js';
 import { appendTurn, asArray, asNumber, asString, badRequest, isRecord } from '../shared.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 /**
  * A client's Anthropic Messages body (https://docs.anthropic.com/en/api/messages) as a canonical request
@@ -17,7 +18,7 @@ export function parseMessagesRequest(body: Record<string, unknown>): ChatRequest
   if (!Array.isArray(body.messages)) throw badRequest('messages 必须是数组');
   const request = emptyRequest(model);
   request.stream = body.stream === true;
-  request.system = typeof body.system === 'string' ? (body.system ? [{ type: 'text', text: body.system }] : []) : asArray(body.system).flatMap(textBlock);
+  request.system = typeof body.system === 'string' ? (body.system ? [{ type: 'text', text: body.system }] : []) : flatMap(asArray(body.system), textBlock);
 
   for (const raw of body.messages) {
     if (!isRecord(raw) || (raw.role !== 'user' && raw.role !== 'assistant' && raw.role !== 'system')) throw badRequest('messages 的 role 只能是 user、assistant 或 system');
@@ -25,7 +26,7 @@ export function parseMessagesRequest(body: Record<string, unknown>): ChatRequest
     // Claude Code sends instructions as system turns inside the conversation for models that are not Claude's:
     // they join the system prompt, which every provider has.
     if (raw.role === 'system') {
-      request.system.push(...blocks.flatMap((block) => (isRecord(block) ? textBlock(block) : [])));
+      request.system.push(...flatMap(blocks, (block) => (isRecord(block) ? textBlock(block) : [])));
       continue;
     }
     if (raw.role === 'user') {
@@ -100,7 +101,7 @@ function userBlock(block: Record<string, unknown>): UserPart[] {
     const content: Array<TextPart | ImagePart> =
       typeof block.content === 'string'
         ? [{ type: 'text', text: block.content }]
-        : asArray(block.content).flatMap((inner): Array<TextPart | ImagePart> => {
+        : flatMap(asArray(block.content), (inner): Array<TextPart | ImagePart> => {
             if (!isRecord(inner)) return [];
             if (inner.type === 'image') {
               const source = imageSource(inner.source);

@@ -2,6 +2,7 @@ import type { AssistantPart, ChatResponse, FinishReason, Usage } from '../../can
 import { reportedCount, tokenCount, usageOf } from '../../../billing/usage.js';
 import type { WriteContext } from '../types.js';
 import { argumentsObject, asArray, asString, isRecord } from '../shared.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 const FINISH: Record<string, FinishReason> = { end_turn: 'stop', stop_sequence: 'stop', pause_turn: 'stop', max_tokens: 'length', tool_use: 'tool_calls', refusal: 'content_filter' };
 export const finishFromAnthropic = (reason: unknown): FinishReason | undefined => (typeof reason === 'string' ? (FINISH[reason] ?? 'stop') : undefined);
@@ -57,7 +58,7 @@ export function parseMessagesResponse(body: unknown): ChatResponse {
 }
 
 export function writeMessagesResponse(response: ChatResponse, context: WriteContext): Record<string, unknown> {
-  const content = response.content.flatMap((part): Array<Record<string, unknown>> => {
+  const content = flatMap(response.content, (part): Array<Record<string, unknown>> => {
     if (part.type === 'text') return [{ type: 'text', text: part.text }];
     if (part.type === 'tool_call') return [{ type: 'tool_use', id: part.id, name: part.name, input: argumentsObject(part.arguments) }];
     if (part.redacted) return [{ type: 'redacted_thinking', data: part.redacted }];

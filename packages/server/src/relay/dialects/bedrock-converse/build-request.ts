@@ -1,6 +1,7 @@
 import type { AssistantPart, ChatRequest, ImagePart, TextPart, ToolChoice, UserPart } from '../../canonical.js';
 import { argumentsObject, badRequest, isRecord } from '../shared.js';
 import { bedrockModelFamily } from './model-family.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 /** Thinking budgets for an OpenAI-style effort (Claude's minimum budget is 1,024). */
 const BUDGET = { minimal: 1024, low: 2048, medium: 8192, high: 24576 } as const;
@@ -14,12 +15,12 @@ const blank = (text: string) => text.trim() === '';
 export function buildConverseRequest(request: ChatRequest): Record<string, unknown> {
   const family = bedrockModelFamily(request.model);
   const body: Record<string, unknown> = {};
-  const system = request.system.filter((p) => !blank(p.text)).flatMap(writeText);
+  const system = flatMap(request.system.filter((p) => !blank(p.text)), writeText);
   if (system.length) body.system = system;
 
   const messages: Array<{ role: string; content: Array<Record<string, unknown>> }> = [];
   for (const message of request.messages) {
-    const content = message.role === 'user' ? userBlocks(message.content) : message.content.flatMap(writeAssistant);
+    const content = message.role === 'user' ? userBlocks(message.content) : flatMap(message.content, writeAssistant);
     if (content.length === 0) continue;
     const last = messages.at(-1);
     if (last?.role === message.role) last.content.push(...content);
@@ -74,12 +75,12 @@ function writeImage(part: ImagePart): Record<string, unknown> {
 
 /** Tool results first: Claude wants them at the start of the user turn that answers the calls. */
 function userBlocks(parts: UserPart[]): Array<Record<string, unknown>> {
-  const results = parts.flatMap((part) => {
+  const results = flatMap(parts, (part) => {
     if (part.type !== 'tool_result') return [];
-    const content = part.content.flatMap((p) => (p.type === 'text' ? (blank(p.text) ? [] : [{ text: p.text }]) : [writeImage(p)]));
+    const content = flatMap(part.content, (p) => (p.type === 'text' ? (blank(p.text) ? [] : [{ text: p.text }]) : [writeImage(p)]));
     return [{ toolResult: { toolUseId: part.callId, content, ...(part.isError ? { status: 'error' } : {}) } }];
   });
-  const rest = parts.flatMap((part) => (part.type === 'text' ? (blank(part.text) ? [] : writeText(part)) : part.type === 'image' ? [writeImage(part)] : []));
+  const rest = flatMap(parts, (part) => (part.type === 'text' ? (blank(part.text) ? [] : writeText(part)) : part.type === 'image' ? [writeImage(part)] : []));
   return [...results, ...rest];
 }
 

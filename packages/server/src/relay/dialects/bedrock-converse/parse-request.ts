@@ -1,6 +1,7 @@
 import type { AssistantPart, ChatRequest, ImagePart, ImageSource, TextPart, UserPart } from '../../canonical.js';
 import { emptyRequest } from '../../canonical.js';
 import { appendTurn, asArray, asNumber, asString, badRequest, isRecord } from '../shared.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 /**
  * A Bedrock Converse body (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html) as a
@@ -93,7 +94,7 @@ function readUserBlock(block: Record<string, unknown>, parts: UserPart[]): void 
     parts.push({ type: 'text', text: block.guardContent.text.text });
   } else if (isRecord(block.toolResult)) {
     const result = block.toolResult;
-    const content = asArray(result.content).flatMap((inner): Array<TextPart | ImagePart> => {
+    const content = flatMap(asArray(result.content), (inner): Array<TextPart | ImagePart> => {
       if (!isRecord(inner)) return [];
       refuseMedia(inner);
       if (typeof inner.text === 'string') return [{ type: 'text', text: inner.text }];

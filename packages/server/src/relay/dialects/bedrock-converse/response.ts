@@ -2,6 +2,7 @@ import type { AssistantPart, ChatResponse, FinishReason, Usage } from '../../can
 import { reportedCount, tokenCount, usageOf } from '../../../billing/usage.js';
 import type { WriteContext } from '../types.js';
 import { argumentsObject, asArray, asString, isRecord } from '../shared.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 const FINISH: Record<string, FinishReason> = {
   end_turn: 'stop',
@@ -74,7 +75,7 @@ export function parseConverseResponse(body: unknown): ChatResponse {
 }
 
 export function writeConverseResponse(response: ChatResponse, _context: WriteContext): Record<string, unknown> {
-  const content = response.content.flatMap((part): Array<Record<string, unknown>> => {
+  const content = flatMap(response.content, (part): Array<Record<string, unknown>> => {
     if (part.type === 'text') return [{ text: part.text }];
     if (part.type === 'tool_call') return [{ toolUse: { toolUseId: part.id, name: part.name, input: argumentsObject(part.arguments) } }];
     if (part.redacted) return [{ reasoningContent: { redactedContent: part.redacted } }];

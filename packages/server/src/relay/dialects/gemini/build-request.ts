@@ -2,6 +2,7 @@ import type { ChatRequest, ImagePart, ReasoningConfig, UserPart } from '../../ca
 import { badRequest, isRecord } from '../shared.js';
 import { writeModelParts, type GeminiPart } from './model-parts.js';
 import { hasParameters, schemaToGemini } from './schema.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 /**
  * Documented stand-in for a thought signature that Gemini 3 demands on the first function call of each model turn
@@ -89,7 +90,7 @@ function userParts(content: UserPart[], names: Map<string, string>): GeminiPart[
   const rest: GeminiPart[] = [];
   for (const part of content) {
     if (part.type === 'tool_result') {
-      const text = part.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+      const text = flatMap(part.content, (p) => (p.type === 'text' ? [p.text] : [])).join('\n');
       results.push({ functionResponse: { name: part.name || names.get(part.callId) || part.callId || 'function', response: responseOf(text, part.isError === true) } });
       for (const inner of part.content) if (inner.type === 'image') rest.push(imagePart(inner));
     } else if (part.type === 'text') {

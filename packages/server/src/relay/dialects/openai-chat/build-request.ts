@@ -1,5 +1,6 @@
 import type { ChatRequest, ImagePart, TextPart } from '../../canonical.js';
 import { badRequest, imageToUrl } from '../shared.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 /** Models that take `max_completion_tokens` and refuse `max_tokens` (OpenAI's reasoning models). */
 export const usesCompletionTokensField = (model: string): boolean => /^(o\d|gpt-5)/.test(model.slice(model.lastIndexOf('/') + 1));
@@ -16,8 +17,8 @@ export function buildChatRequest(request: ChatRequest): Record<string, unknown> 
   if (request.system.length > 0) messages.push({ role: 'system', content: request.system.map((p) => p.text).join('\n\n') });
   for (const message of request.messages) {
     if (message.role === 'assistant') {
-      const text = message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
-      const calls = message.content.flatMap((p) =>
+      const text = flatMap(message.content, (p) => (p.type === 'text' ? [p.text] : [])).join('');
+      const calls = flatMap(message.content, (p) =>
         p.type === 'tool_call' ? [{ id: p.id, type: 'function', function: { name: p.name, arguments: p.arguments || '{}' } }] : [],
       );
       messages.push({ role: 'assistant', content: text || (calls.length ? null : ''), ...(calls.length ? { tool_calls: calls } : {}) });
@@ -27,7 +28,7 @@ export function buildChatRequest(request: ChatRequest): Record<string, unknown> 
     for (const part of message.content) {
       if (part.type === 'tool_result') {
         const images = part.content.filter((p): p is ImagePart => p.type === 'image');
-        const text = part.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+        const text = flatMap(part.content, (p) => (p.type === 'text' ? [p.text] : [])).join('\n');
         messages.push({ role: 'tool', tool_call_id: part.callId, content: part.isError && !text ? 'error' : text });
         // The tool message takes text only; images a tool returned go to the model in a user turn.
         content.push(...images);

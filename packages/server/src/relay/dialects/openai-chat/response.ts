@@ -2,6 +2,7 @@ import type { AssistantPart, ChatResponse, FinishReason, Usage } from '../../can
 import { reportedCount, tokenCount, usageOf } from '../../../billing/usage.js';
 import type { WriteContext } from '../types.js';
 import { asArray, asString, isRecord } from '../shared.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 const FINISH: Record<string, FinishReason> = { stop: 'stop', length: 'length', tool_calls: 'tool_calls', function_call: 'tool_calls', content_filter: 'content_filter' };
 export const finishFromOpenAi = (reason: unknown): FinishReason | undefined => (typeof reason === 'string' ? (FINISH[reason] ?? 'stop') : undefined);
@@ -64,9 +65,9 @@ export function parseChatResponse(body: unknown): ChatResponse {
 }
 
 export function writeChatResponse(response: ChatResponse, context: WriteContext): Record<string, unknown> {
-  const text = response.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
-  const reasoning = response.content.flatMap((p) => (p.type === 'reasoning' ? [p.text] : [])).join('');
-  const calls = response.content.flatMap((p) => (p.type === 'tool_call' ? [{ id: p.id, type: 'function', function: { name: p.name, arguments: p.arguments || '{}' } }] : []));
+  const text = flatMap(response.content, (p) => (p.type === 'text' ? [p.text] : [])).join('');
+  const reasoning = flatMap(response.content, (p) => (p.type === 'reasoning' ? [p.text] : [])).join('');
+  const calls = flatMap(response.content, (p) => (p.type === 'tool_call' ? [{ id: p.id, type: 'function', function: { name: p.name, arguments: p.arguments || '{}' } }] : []));
   const message: Record<string, unknown> = { role: 'assistant', content: text || (calls.length ? null : '') };
   // The field DeepSeek introduced and chat clients (Cherry Studio, LobeHub, Open WebUI) read for thinking.
   if (reasoning) message.reasoning_content = reasoning;

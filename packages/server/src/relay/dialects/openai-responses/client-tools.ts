@@ -3,6 +3,7 @@ import type { ToolDefinition } from '../../canonical.js';
 import type { ClientTool } from '../types.js';
 import { asArray, asString, badRequest, isRecord } from '../shared.js';
 import { freeformInput, freeformTool } from './freeform.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 /**
  * Tools a Responses client runs itself, of every kind Codex CLI and the SDK send, reach a provider that knows only
@@ -72,7 +73,7 @@ function definitionOf(tool: Record<string, unknown>, namespace?: string): Array<
   }
   if (type === 'namespace' && !namespace) {
     if (!name) throw badRequest('tools 中的 namespace 缺少 name');
-    return asArray(tool.tools).flatMap((inner) => {
+    return flatMap(asArray(tool.tools), (inner) => {
       if (!isRecord(inner)) throw badRequest(`namespace ${name.slice(0, 60)} 的 tools 每一项必须是对象`);
       const defined = definitionOf(inner, name);
       if (!defined) throw badRequest(`namespace ${name.slice(0, 60)} 中只能有 function 或 custom 工具`);

@@ -3,6 +3,7 @@ import { emptyRequest } from '../../canonical.js';
 import { asArray, asNumber, asString, badRequest, imageFromUrl, isRecord } from '../shared.js';
 import { uncarry } from './carrier.js';
 import { callOfItem, readClientTools, resultOfItem } from './client-tools.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 /**
  * An OpenAI Responses body (https://platform.openai.com/docs/api-reference/responses/create) as a canonical
@@ -137,8 +138,7 @@ function toolOutput(output: unknown, index: number): Array<TextPart | ImagePart>
 /** The reasoning's words: its raw content when given, else its summary. */
 export function reasoningText(item: Record<string, unknown>): string {
   const read = (list: unknown, type: string) =>
-    asArray(list)
-      .flatMap((p) => (isRecord(p) && p.type === type && typeof p.text === 'string' ? [p.text] : []))
+    flatMap(asArray(list), (p) => (isRecord(p) && p.type === type && typeof p.text === 'string' ? [p.text] : []))
       .join('\n\n');
   return read(item.content, 'reasoning_text') || read(item.summary, 'summary_text');
 }
@@ -180,7 +180,7 @@ function readToolChoice(choice: unknown, request: ChatRequest): ToolChoice | und
   if ((choice.type === 'function' || choice.type === 'custom') && asString(choice.name)) return { type: 'tool', name: choice.name as string };
   if (choice.type === 'allowed_tools') {
     // Only the allowed functions are offered: the restriction survives as a shorter tool list.
-    const allowed = new Set(asArray(choice.tools).flatMap((t) => (isRecord(t) && (t.type === 'function' || t.type === 'custom') && typeof t.name === 'string' ? [t.name] : [])));
+    const allowed = new Set(flatMap(asArray(choice.tools), (t) => (isRecord(t) && (t.type === 'function' || t.type === 'custom') && typeof t.name === 'string' ? [t.name] : [])));
     request.tools = request.tools.filter((t) => allowed.has(t.name));
     return { type: choice.mode === 'required' ? 'required' : 'auto' };
   }

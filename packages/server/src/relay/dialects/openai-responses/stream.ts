@@ -6,6 +6,7 @@ import { callItem, isWholeCall } from './client-tools.js';
 import { freeformArguments, freeformInput } from './freeform.js';
 import { reasoningText } from './parse-request.js';
 import { finishOf, itemId, readResponsesUsage, reasoningItem, responseObject, statusOf, textPart } from './response.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 /**
  * Reads a Responses event stream (https://platform.openai.com/docs/api-reference/responses-streaming). Text,
@@ -101,8 +102,7 @@ export class ResponsesStreamReader implements StreamReader {
     }
     if (item.type === 'message') {
       if (this.streamed.has(index)) return [];
-      const text = asArray(item.content)
-        .flatMap((p) => (isRecord(p) && (p.type === 'output_text' || p.type === 'refusal') ? [asString(p.text) ?? asString(p.refusal) ?? ''] : []))
+      const text = flatMap(asArray(item.content), (p) => (isRecord(p) && (p.type === 'output_text' || p.type === 'refusal') ? [asString(p.text) ?? asString(p.refusal) ?? ''] : []))
         .join('');
       return text ? [{ type: 'text', text }] : [];
     }

@@ -2,6 +2,7 @@ import { emptyRequest, type ChatRequest, type Message } from '../../canonical.js
 import { parseChatRequest } from '../../dialects/openai-chat/parse-request.js';
 import { asArray, asNumber, asString, badRequest, isRecord } from '../../dialects/shared.js';
 import { maxOutputOf } from './endpoints.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 /**
  * ERNIE's chat body (https://cloud.baidu.com/doc/WENXINWORKSHOP/s/jlil56u11, ERNIE-3.5-8K "请求参数"): `messages`
@@ -62,19 +63,19 @@ export function ernieMessages(messages: Message[]): ErnieMessage[] {
   const out: ErnieMessage[] = [];
   for (const message of messages) {
     if (message.role === 'assistant') {
-      const text = message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+      const text = flatMap(message.content, (p) => (p.type === 'text' ? [p.text] : [])).join('');
       const call = message.content.find((p) => p.type === 'tool_call');
       out.push(call ? { role: 'assistant', content: text, function_call: { name: call.name, arguments: call.arguments || '{}' } } : { role: 'assistant', content: text });
       continue;
     }
     if (message.content.some((p) => p.type === 'image')) throw badRequest('文心千帆（ERNIE）对话接口只接受文本，不支持图片输入');
     const results = message.content.filter((p) => p.type === 'tool_result');
-    const text = message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+    const text = flatMap(message.content, (p) => (p.type === 'text' ? [p.text] : [])).join('\n');
     if (results.length === 0) {
       out.push({ role: 'user', content: text });
       continue;
     }
-    const resultText = (r: (typeof results)[number]) => r.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+    const resultText = (r: (typeof results)[number]) => flatMap(r.content, (p) => (p.type === 'text' ? [p.text] : [])).join('');
     const content = results.length === 1 ? resultText(results[0]) : JSON.stringify(results.map((r) => ({ name: r.name, result: resultText(r) })));
     out.push({ role: 'function', name: results[0].name ?? results[0].callId, content: text ? `${content}\n${text}` : content });
   }

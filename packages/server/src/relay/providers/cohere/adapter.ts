@@ -4,6 +4,7 @@ import { RelayError } from '../../relay-error.js';
 import type { BuildInput, ChannelTarget, Endpoint, ErrorVerdict, ProviderAdapter, UpstreamRequest } from '../types.js';
 import { cohereChatBody } from './chat-body.js';
 import { cohereCodec } from './codec.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 const PATHS: Partial<Record<Endpoint, string>> = { chat: '/v2/chat', embeddings: '/v2/embed', rerank: '/v2/rerank' };
 
@@ -38,7 +39,7 @@ export const cohereAdapter: ProviderAdapter = {
     headers: { authorization: `Bearer ${channel.key}` },
     read: (json) => {
       const models = (json as { models?: unknown } | undefined)?.models;
-      return Array.isArray(models) ? models.flatMap((m: { name?: unknown }) => (typeof m.name === 'string' ? [m.name] : [])) : [];
+      return Array.isArray(models) ? flatMap(models, (m: { name?: unknown }) => (typeof m.name === 'string' ? [m.name] : [])) : [];
     },
   }),
 };

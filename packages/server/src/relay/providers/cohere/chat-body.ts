@@ -1,4 +1,5 @@
 import { asArray, asNumber, asString, badRequest, isRecord } from '../../dialects/shared.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 /**
  * An OpenAI chat body as Cohere's Chat API v2 body (https://docs.cohere.com/reference/chat, the request schema of
@@ -50,7 +51,7 @@ const clamp = (value: number, low: number, high: number) => Math.min(high, Math.
 /** OpenAI's tools (and the older `functions`) as Cohere's, whose `parameters` is required. */
 function openAiTools(body: Record<string, unknown>): Array<Record<string, unknown>> {
   const functions = [
-    ...asArray(body.tools).flatMap((t) => (isRecord(t) && t.type === 'function' && isRecord(t.function) ? [t.function] : [])),
+    ...flatMap(asArray(body.tools), (t) => (isRecord(t) && t.type === 'function' && isRecord(t.function) ? [t.function] : [])),
     ...asArray(body.functions).filter(isRecord),
   ];
   return functions.map((f) => {

@@ -1,6 +1,7 @@
 import { asArray, asNumber, asString, isRecord, nowSeconds, parseEvent, VendorAnswerError } from '../../dialects/shared.js';
 import type { Frame } from '../../dialects/types.js';
 import type { VendorCodec } from '../types.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 /**
  * Cohere's answers read as OpenAI's (https://docs.cohere.com/reference/chat, /reference/embed, /reference/rerank):
@@ -92,8 +93,8 @@ function openAiUsage(usage: unknown): Record<string, number> | undefined {
 function chatAnswer(json: Record<string, unknown>, model: string): Record<string, unknown> {
   const message = isRecord(json.message) ? json.message : {};
   const blocks = asArray(message.content).filter(isRecord);
-  const text = blocks.flatMap((b) => (b.type === 'text' && typeof b.text === 'string' ? [b.text] : [])).join('');
-  const reasoning = [asString(message.tool_plan) ?? '', ...blocks.flatMap((b) => (b.type === 'thinking' && typeof b.thinking === 'string' ? [b.thinking] : []))].filter(Boolean).join('\n');
+  const text = flatMap(blocks, (b) => (b.type === 'text' && typeof b.text === 'string' ? [b.text] : [])).join('');
+  const reasoning = [asString(message.tool_plan) ?? '', ...flatMap(blocks, (b) => (b.type === 'thinking' && typeof b.thinking === 'string' ? [b.thinking] : []))].filter(Boolean).join('\n');
   const calls = asArray(message.tool_calls)
     .filter(isRecord)
     .map((call) => {

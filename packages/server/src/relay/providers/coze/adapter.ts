@@ -5,6 +5,7 @@ import { RelayError } from '../../relay-error.js';
 import { textOfContent } from '../message-text.js';
 import { chunkFrame, usageFrame, usageOf, type ChunkContext } from '../openai-chunks.js';
 import type { BuildInput, ChannelTarget, ErrorVerdict, ProviderAdapter, UpstreamRequest } from '../types.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 /** coze.com; a channel of Coze China (扣子) names https://api.coze.cn as its base URL. */
 const DEFAULT_BASE = 'https://api.coze.com';
@@ -61,7 +62,7 @@ function cozeMessages(messages: unknown): Array<{ role: string; content: string;
   const out: Array<{ role: string; content: string; content_type: string }> = [];
   for (const message of asArray(messages)) {
     if (!isRecord(message) || (message.role !== 'user' && message.role !== 'assistant')) continue;
-    const images = asArray(message.content).flatMap((part) => (isRecord(part) && part.type === 'image_url' && isRecord(part.image_url) ? [asString(part.image_url.url) ?? ''] : []));
+    const images = flatMap(asArray(message.content), (part) => (isRecord(part) && part.type === 'image_url' && isRecord(part.image_url) ? [asString(part.image_url.url) ?? ''] : []));
     const text = textOfContent(message.content);
     if (images.length > 0 && message.role === 'user') {
       if (images.some((url) => !/^https?:\/\//i.test(url))) throw new RelayError(400, 'Coze 渠道的图片须为 http(s) 链接，不支持 base64 图片');

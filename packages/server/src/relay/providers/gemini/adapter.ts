@@ -1,5 +1,6 @@
 import type { ErrorVerdict, ProviderAdapter } from '../types.js';
 import { DEAD_CHANNEL_REASONS, isPassingFault, readGoogleError } from './google-errors.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
 /** The API version used when the channel names none (its `other` field, as in one-api): v1beta has every feature. */
@@ -36,7 +37,7 @@ export const geminiAdapter: ProviderAdapter = {
     read: (json) => {
       const models = (json as { models?: unknown } | undefined)?.models;
       if (!Array.isArray(models)) return [];
-      return models.flatMap((m: { name?: unknown; supportedGenerationMethods?: unknown }) => {
+      return flatMap(models, (m: { name?: unknown; supportedGenerationMethods?: unknown }) => {
         const methods = Array.isArray(m.supportedGenerationMethods) ? m.supportedGenerationMethods : [];
         const usable = methods.includes('generateContent') || methods.includes('embedContent');
         return typeof m.name === 'string' && usable ? [m.name.replace(/^models\//, '')] : [];

@@ -1,5 +1,6 @@
 import { asArray, asString, isRecord } from '../../dialects/shared.js';
 import { errorMessageOf } from '../openai-compatible/adapter.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 /** What a Google API error body says (https://cloud.google.com/apis/design/errors): `{error: {code, message, status, details}}`. */
 export interface GoogleError {
@@ -20,7 +21,7 @@ export function readGoogleError(httpStatus: number, body: string): GoogleError {
   // Streams answer errors as a one-element JSON array.
   const first = Array.isArray(parsed) ? parsed[0] : parsed;
   const error = isRecord(first) && isRecord(first.error) ? first.error : undefined;
-  const reasons = asArray(error?.details).flatMap((detail) => (isRecord(detail) && typeof detail.reason === 'string' ? [detail.reason] : []));
+  const reasons = flatMap(asArray(error?.details), (detail) => (isRecord(detail) && typeof detail.reason === 'string' ? [detail.reason] : []));
   return { status: asString(error?.status), message: asString(error?.message) ?? errorMessageOf(body) ?? `upstream returned HTTP ${httpStatus}`, reasons };
 }
 

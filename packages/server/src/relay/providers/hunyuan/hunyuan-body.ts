@@ -1,4 +1,5 @@
 import { asArray, asNumber, asString, badRequest, isRecord } from '../../dialects/shared.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 /**
  * OpenAI chat and embeddings bodies written as Hunyuan's ChatCompletions and GetEmbedding requests (API version
@@ -16,7 +17,7 @@ export function hunyuanChatBody(body: Record<string, unknown>, model: string, st
   if (stop.length) out.Stop = stop;
   const seed = asNumber(body.seed);
   if (seed !== undefined && Number.isInteger(seed) && seed > 0 && seed <= 10_000) out.Seed = seed;
-  const tools = asArray(body.tools).flatMap((tool) => (isRecord(tool) && isRecord(tool.function) ? [hunyuanTool(tool.function)] : []));
+  const tools = flatMap(asArray(body.tools), (tool) => (isRecord(tool) && isRecord(tool.function) ? [hunyuanTool(tool.function)] : []));
   if (tools.length) {
     out.Tools = tools;
     const choice = body.tool_choice;
@@ -41,8 +42,7 @@ function hunyuanTool(fn: Record<string, unknown>): Record<string, unknown> {
 /** Text of an OpenAI content (a string or text parts). */
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  return asArray(content)
-    .flatMap((part) => (isRecord(part) && part.type === 'text' && typeof part.text === 'string' ? [part.text] : []))
+  return flatMap(asArray(content), (part) => (isRecord(part) && part.type === 'text' && typeof part.text === 'string' ? [part.text] : []))
     .join('\n');
 }
 
@@ -65,7 +65,7 @@ function hunyuanMessages(messages: unknown[]): Array<Record<string, unknown>> {
       if (last?.Role === 'user' && typeof last.Content === 'string' && typeof next.Content === 'string') last.Content = `${last.Content}\n\n${next.Content}`;
       else out.push(next);
     } else if (role === 'assistant') {
-      const calls = asArray(message.tool_calls).flatMap((call) =>
+      const calls = flatMap(asArray(message.tool_calls), (call) =>
         isRecord(call) && isRecord(call.function) ? [{ Id: String(call.id ?? ''), Type: 'function', Function: { Name: String(call.function.name ?? ''), Arguments: String(call.function.arguments ?? '{}') } }] : [],
       );
       out.push({ Role: 'assistant', Content: textOf(message.content), ...(calls.length ? { ToolCalls: calls } : {}) });
@@ -80,7 +80,7 @@ function hunyuanMessages(messages: unknown[]): Array<Record<string, unknown>> {
 function userMessage(content: unknown): Record<string, unknown> {
   const parts = asArray(content).filter(isRecord);
   if (!parts.some((p) => p.type === 'image_url')) return { Role: 'user', Content: textOf(content) };
-  const contents = parts.flatMap((part): Array<Record<string, unknown>> => {
+  const contents = flatMap(parts, (part): Array<Record<string, unknown>> => {
     if (part.type === 'text' && typeof part.text === 'string') return [{ Type: 'text', Text: part.text }];
     const url = isRecord(part.image_url) ? asString(part.image_url.url) : asString(part.image_url);
     return part.type === 'image_url' && url ? [{ Type: 'image_url', ImageUrl: { Url: url } }] : [];

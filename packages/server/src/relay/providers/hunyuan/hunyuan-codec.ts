@@ -2,6 +2,7 @@ import { asArray, asNumber, asString, isRecord, parseEvent, VendorAnswerError } 
 import type { Frame } from '../../dialects/types.js';
 import { classifyOpenAiError } from '../openai-compatible/adapter.js';
 import type { ErrorVerdict, VendorCodec } from '../types.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 /**
  * Hunyuan's answers (API 3.0, https://cloud.tencent.com/document/api/1729/105701) read as OpenAI's. A whole answer
@@ -38,7 +39,7 @@ export function hunyuanCodec(model: string): VendorCodec {
           started = true;
           if (typeof delta.ReasoningContent === 'string' && delta.ReasoningContent) out.reasoning_content = delta.ReasoningContent;
           if (typeof delta.Content === 'string' && delta.Content) out.content = delta.Content;
-          const calls = asArray(delta.ToolCalls).flatMap((call) => (isRecord(call) ? [streamedCall(call, tools)] : [])).filter((c) => c !== undefined);
+          const calls = flatMap(asArray(delta.ToolCalls), (call) => (isRecord(call) ? [streamedCall(call, tools)] : [])).filter((c) => c !== undefined);
           if (calls.length) out.tool_calls = calls;
           const finish = finishReason(choice.FinishReason);
           finished ||= finish !== null;

@@ -3,6 +3,7 @@ import { argumentsObject, badRequest, isRecord, newId, nowSeconds, parseEvent, U
 import type { Frame } from '../../dialects/types.js';
 import { classifyOpenAiError, openAiBody } from '../openai-compatible/adapter.js';
 import { idsOfList, type BuildInput, type ChannelTarget, type ProviderAdapter, type UpstreamRequest, type VendorCodec } from '../types.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 /**
  * Ollama (type 30), https://github.com/ollama/ollama/blob/main/docs/api.md. A channel whose base URL ends in `/v1`
@@ -35,7 +36,7 @@ export const ollamaAdapter: ProviderAdapter = {
   }),
 };
 
-const namesOf = (list: unknown): string[] => (Array.isArray(list) ? list.flatMap((m) => (typeof (m as { name?: unknown })?.name === 'string' ? [(m as { name: string }).name] : [])) : []);
+const namesOf = (list: unknown): string[] => (Array.isArray(list) ? flatMap(list, (m) => (typeof (m as { name?: unknown })?.name === 'string' ? [(m as { name: string }).name] : [])) : []);
 
 const baseOf = (channel: ChannelTarget) => (channel.baseUrl || providerInfo(ChannelType.Ollama).baseUrl).replace(/\/+$/, '');
 const compatible = (channel: ChannelTarget) => /\/v1$/.test(baseOf(channel));

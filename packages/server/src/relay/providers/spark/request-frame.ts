@@ -1,5 +1,6 @@
 import { asArray, asNumber, asString, isRecord } from '../../dialects/shared.js';
 import type { SparkVersion } from './versions.js';
+import { flatMap } from '../../../lib/arrays.js';
 
 /** One entry of Spark's `payload.message.text`. */
 export interface SparkText {
@@ -51,7 +52,7 @@ function sparkTexts(messages: unknown[]): SparkText[] {
       } else push(texts, 'user', content);
     } else if (role === 'assistant') {
       const calls = asArray(raw.tool_calls).filter(isRecord);
-      const said = calls.flatMap((call) => {
+      const said = flatMap(calls, (call) => {
         const fn = isRecord(call.function) ? call.function : {};
         const name = asString(fn.name) ?? '';
         if (typeof call.id === 'string') names.set(call.id, name);
@@ -77,18 +78,17 @@ function push(texts: SparkText[], role: 'user' | 'assistant', content: string): 
 
 function plainText(content: unknown): string {
   if (typeof content === 'string') return content;
-  return asArray(content)
-    .flatMap((part) => (isRecord(part) && (part.type === 'text' || part.type === 'input_text') && typeof part.text === 'string' ? [part.text] : []))
+  return flatMap(asArray(content), (part) => (isRecord(part) && (part.type === 'text' || part.type === 'input_text') && typeof part.text === 'string' ? [part.text] : []))
     .join('\n');
 }
 
 /** OpenAI's `tools` (or legacy `functions`) as Spark's function definitions. */
 function sparkFunctions(body: Record<string, unknown>): Array<Record<string, unknown>> {
   const defined = [
-    ...asArray(body.tools).flatMap((tool) => (isRecord(tool) && tool.type === 'function' && isRecord(tool.function) ? [tool.function] : [])),
+    ...flatMap(asArray(body.tools), (tool) => (isRecord(tool) && tool.type === 'function' && isRecord(tool.function) ? [tool.function] : [])),
     ...asArray(body.functions).filter(isRecord),
   ];
-  return defined.flatMap((fn) => {
+  return flatMap(defined, (fn) => {
     const name = asString(fn.name);
     if (!name) return [];
     return [{ name, description: asString(fn.description) ?? '', parameters: isRecord(fn.parameters) ? fn.parameters : { type: 'object', properties: {} } }];
