@@ -1,7 +1,8 @@
-// Profiles the gateway under non-stream load: starts the mocks and the gateway (node --cpu-prof, default
-// settings as in run.mjs), drives wrk at one path, stops the gateway and prints the functions with the most
-// self time. Usage: cd bench && node profile.mjs [seconds]
+// Profiles the gateway under load (whole answers, or streamed with STREAM=1): starts the mocks and the gateway
+// (node --cpu-prof, default settings as in run.mjs), drives wrk at one path, stops the gateway and prints the
+// functions with the most self time. Usage: cd bench && node profile.mjs [seconds]
 //   PATH_NAME=openai|translated|anthropic  which path (default openai)
+//   STREAM=1                               streamed requests instead of whole answers
 //   DB=postgres|mysql                      the gateway on a fresh PostgreSQL (or MySQL / MariaDB) database + Redis
 //                                          instead of SQLite
 //   RATE=500                               paced open-loop load on direct and gateway instead of wrk at full speed
@@ -63,14 +64,16 @@ if (process.env.USERS === 'each') {
 await db.close();
 const others = [];
 for (let i = 2; i <= instances; i++) others.push(await startGateway({ data, cwd: work, logFile: join(work, `gateway-${i}.log`) }));
-const targets = targetsOf({ openaiMock, anthropicMock, gateway: gateway.url, key: seeded.key })[pathName];
+const paths = targetsOf({ openaiMock, anthropicMock, gateway: gateway.url, key: seeded.key })[pathName];
+// STREAM=1: streamed requests (each target's streamBody) instead of whole answers.
+const targets = Object.fromEntries(Object.entries(paths).map(([role, t]) => [role, t && process.env.STREAM === '1' ? { ...t, body: t.streamBody } : t]));
 const urls = [gateway, ...others].map((g) => targets.gateway.url.replace(gateway.url, g.url));
 // Each instance's target, with its own key where the path sends one (x-api-key on the Anthropic path, else a Bearer token).
 const withKey = (key) => ('x-api-key' in targets.gateway.headers ? { 'x-api-key': key } : { authorization: `Bearer ${key}` });
 const each = urls.map((url, i) => ({ ...targets.gateway, url, headers: { ...targets.gateway.headers, ...withKey(keys[i] ?? keys[0]) } }));
 for (const url of urls) await waitFor(url, { method: 'POST', headers: targets.gateway.headers, body: targets.gateway.body }, { ok: (s) => s === 200, timeoutMs: 15_000 });
 
-console.log(`${PATHS[pathName].title} on ${server ? `${server.kind === 'postgres' ? 'PostgreSQL' : 'MariaDB'} + Redis` : 'SQLite'}${instances > 1 ? `, ${instances} instances (the first profiled)` : ''}`);
+console.log(`${PATHS[pathName].title}${process.env.STREAM === '1' ? ', streamed,' : ''} on ${server ? `${server.kind === 'postgres' ? 'PostgreSQL' : 'MariaDB'} + Redis` : 'SQLite'}${instances > 1 ? `, ${instances} instances (the first profiled)` : ''}`);
 const loadStarted = performance.now();
 if (rate > 0) {
   for (const role of ['direct', 'gateway']) {
