@@ -25,6 +25,7 @@ import { openDatabase, root, seed } from './lib/database.mjs';
 import { startGateway } from './lib/gateway.mjs';
 import { PATHS, targetsOf } from './lib/paths.mjs';
 import { freePort, shutdown, start, startMock, tempDir, waitFor } from './lib/processes.mjs';
+import { median } from './lib/stats.mjs';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const pathName = process.env.PATH_NAME ?? 'openai';
@@ -135,12 +136,6 @@ async function measure(build, round, mocks) {
     await launched.stop();
   }
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 try {
   const mocks = { openai: await startMock('mock-upstream.mjs'), anthropic: await startMock('mock-anthropic.mjs') };

@@ -10,6 +10,7 @@ import { moneyCheck, openDatabase, root, seed, waitForSettlement } from './datab
 import { startGateway } from './gateway.mjs';
 import { driver, warmUp, wrkEach } from './load.mjs';
 import { onShutdown, tempDir, waitFor } from './processes.mjs';
+import { median } from './stats.mjs';
 
 const requireFromRoot = createRequire(join(root, 'package.json'));
 export const PG_ADMIN = process.env.BENCH_PG_DSN ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -207,13 +208,6 @@ async function stopSetup(setup) {
   await setup.db?.close();
   for (const g of setup.gateways) await g.stop();
 }
-
-/** The median of the numbers (the mean of the middle two for an even count). */
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /**
  * After the rounds: the ledger's round trips over them, the row-lock waits (a run of their own), the fixed rate, the

@@ -1,6 +1,7 @@
 // RESULTS.md from one run's measurements: the issue's targets with met / NOT met, one table per phase, the
 // money check of the single instance, and the cluster section.
 import { PATHS } from './paths.mjs';
+import { median } from './stats.mjs';
 
 const fmt = (n, d = 2) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(d) : '–');
 const met = (ok) => (ok === undefined ? '–' : ok ? 'met' : '**NOT met**');
@@ -34,12 +35,6 @@ function targetRows(r) {
   for (const { what, share } of clusterShares(r.cluster ?? [])) rows.push([`${what} (issue 17)`, '>= 80 %', `${fmt(share * 100, 1)} %`, share >= 0.8]);
   return rows;
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /**
  * The cluster run's shares: one instance on each server database against SQLite, three against one. Each the median
