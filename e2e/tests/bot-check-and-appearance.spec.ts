@@ -1,5 +1,6 @@
 import { startMockTurnstile, type MockTurnstile } from '../../packages/server/src/test-support/mock-turnstile.js';
 import { expect, test as base } from '../support/fixtures.js';
+import { pickFromPopup } from '../support/popups.js';
 import { expectToast } from '../support/toasts.js';
 
 const SITE = { siteKey: '0x4AAAAAAAe2e-site', secretKey: '0x4AAAAAAAe2e-secret' };
@@ -110,8 +111,12 @@ test('the dark theme chosen in other settings applies to the whole console', asy
   expect(await lightHeader()).toBe('rgb(255, 255, 255)');
   await page.goto(`${gateway.url}/setting`);
   await page.getByRole('tab', { name: '其他设置' }).click();
-  await page.getByRole('combobox', { name: '主题名称' }).click();
-  await page.locator('.ant-select-item-option').filter({ hasText: '深色' }).click();
+  const theme = page.getByRole('combobox', { name: '主题名称' });
+  await pickFromPopup({
+    open: () => theme.click(),
+    item: page.locator('.ant-select-item-option').filter({ hasText: '深色' }),
+    done: async () => ((await page.locator('.ant-select').filter({ has: theme }).textContent()) ?? '').includes('深色'),
+  });
   await page.getByRole('button', { name: '保存个性化设置' }).click();
   await expectToast(page, '保存成功');
   // applied at once, and for everyone after a reload

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { formatQuota } from '@model-relay/contract';
 import { expect, test } from '../support/fixtures.js';
+import { pickFromPopup } from '../support/popups.js';
 import { startMockUpstream } from '../support/mock-upstream.js';
 import { addChannel, chat, login, userWithKey } from '../support/usage.js';
 
@@ -54,8 +55,11 @@ test('the dashboard: a user sees spending by day and model after real calls; an 
     await expect(page.getByLabel('用量趋势：消费').locator('.recharts-cartesian-axis-tick-value').filter({ hasText: /\d\d-\d\d \d\d:00/ }).first()).toBeVisible();
 
     // the admin: everyone, by user and by channel, exported
-    await page.getByRole('button', { name: '用户菜单' }).click();
-    await page.getByRole('menuitem', { name: '注销' }).click();
+    await pickFromPopup({
+      open: () => page.getByRole('button', { name: '用户菜单' }).click(),
+      item: page.getByRole('menuitem', { name: '注销' }),
+      done: async () => /\/login$/.test(page.url()),
+    });
     await login(page, gateway.url, 'root', '123456');
     await expect(page).toHaveURL(/\/user\/edit$/);
     await page.getByRole('menuitem', { name: '仪表盘' }).click();

@@ -7,6 +7,7 @@ import { bedrockCredentials, startMockBedrock } from '../../packages/server/src/
 import { startMockGemini } from '../../packages/server/src/test-support/upstreams/gemini.js';
 import { startMockVertex } from '../../packages/server/src/test-support/upstreams/vertex.js';
 import { expect, test } from '../support/fixtures.js';
+import { pickFromPopup } from '../support/popups.js';
 import { expectToast } from '../support/toasts.js';
 import { login, userWithKey } from '../support/usage.js';
 
@@ -95,9 +96,15 @@ for (const row of ROWS) {
 
       const name = `native ${row.type}`;
       await page.goto(`${gateway.url}/channel/add`);
-      await page.getByRole('combobox', { name: '渠道类型' }).click();
-      await page.getByRole('combobox', { name: '渠道类型' }).fill(row.type);
-      await page.locator('.ant-select-item-option').filter({ hasText: new RegExp(`^${row.type}$`) }).click();
+      const typeBox = page.getByRole('combobox', { name: '渠道类型' });
+      await pickFromPopup({
+        open: async () => {
+          await typeBox.click();
+          await typeBox.fill(row.type);
+        },
+        item: page.locator('.ant-select-item-option').filter({ hasText: new RegExp(`^${row.type}$`) }),
+        done: async () => ((await page.locator('.ant-select').filter({ has: typeBox }).textContent()) ?? '').includes(row.type),
+      });
       await page.getByPlaceholder('请为渠道命名').fill(name);
       await page.getByPlaceholder('请输入代理地址').fill(upstream.url);
       await page.getByRole('button', { name: '清除所有模型' }).click();

@@ -1,6 +1,7 @@
 import { MOCK_REPLY, startMockUpstream, type MockUpstream } from '../../packages/server/src/test-support/mock-openai.js';
 import { formatQuota } from '@model-relay/contract';
 import { expect, test } from '../support/fixtures.js';
+import { pickFromPopup } from '../support/popups.js';
 import { addChannel, login, userWithKey } from '../support/usage.js';
 
 let mock: MockUpstream;
@@ -26,8 +27,11 @@ test('the playground: a streamed answer from the upstream and its cost from the 
   const picked = (name: string) => page.getByRole('combobox', { name }).locator('xpath=ancestor::*[contains(@class,"ant-select")][1]');
   await expect(picked('令牌')).toContainText('play-key');
   // the key's models come from GET /v1/models with that key
-  await page.getByRole('combobox', { name: '模型' }).click();
-  await page.locator('.ant-select-item-option[title="gpt-4o-mini"]').click();
+  await pickFromPopup({
+    open: () => page.getByRole('combobox', { name: '模型' }).click(),
+    item: page.locator('.ant-select-item-option[title="gpt-4o-mini"]'),
+    done: async () => ((await picked('模型').textContent()) ?? '').includes('gpt-4o-mini'),
+  });
   await page.getByRole('textbox', { name: '系统提示词' }).fill('你是一位简洁的助手');
   await page.getByRole('textbox', { name: '输入问题' }).fill('你好');
   await page.getByRole('button', { name: '发送' }).click();
@@ -46,8 +50,11 @@ test('the playground: a streamed answer from the upstream and its cost from the 
   await expect(cost).toHaveText(`费用 ${formatQuota(log.quota, { quotaPerUnit: 500000, displayInCurrency: true })} · 输入 ${log.prompt_tokens} tokens · 输出 ${log.completion_tokens} tokens · 耗时 ${(log.elapsed_time / 1000).toFixed(2)} 秒`);
 
   // stop: an answer that would go on for a minute ends at once, keeps what arrived, and is charged for it
-  await page.getByRole('combobox', { name: '模型' }).click();
-  await page.locator('.ant-select-item-option[title="story-model"]').click();
+  await pickFromPopup({
+    open: () => page.getByRole('combobox', { name: '模型' }).click(),
+    item: page.locator('.ant-select-item-option[title="story-model"]'),
+    done: async () => ((await picked('模型').textContent()) ?? '').includes('story-model'),
+  });
   await page.getByRole('textbox', { name: '输入问题' }).fill('tell me a long story');
   await page.getByRole('button', { name: '发送' }).click();
   const second = page.getByLabel('回答').nth(1);

@@ -1,4 +1,5 @@
 import { expect, test } from '../support/fixtures.js';
+import { pickFromPopup } from '../support/popups.js';
 import { expectToast } from '../support/toasts.js';
 import { startMockUpstream } from '../support/mock-upstream.js';
 
@@ -30,8 +31,11 @@ test('an admin adds a channel in the browser; a user creates a key, calls the ga
     await expectToast(page, '渠道创建成功！');
     await expect(page).toHaveURL(/\/channel$/);
     await expect(page.getByRole('row').filter({ hasText: 'mock-openai' })).toBeVisible();
-    await page.getByRole('button', { name: '用户菜单' }).click();
-    await page.getByRole('menuitem', { name: '注销' }).click();
+    await pickFromPopup({
+      open: () => page.getByRole('button', { name: '用户菜单' }).click(),
+      item: page.getByRole('menuitem', { name: '注销' }),
+      done: async () => /\/login$/.test(page.url()),
+    });
     await expect(page).toHaveURL(/\/login$/);
 
     // user: create a key and copy it

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.js';
+import { pickFromPopup } from '../support/popups.js';
 import { expectToast } from '../support/toasts.js';
 
 async function login(page: Page, url: string, username: string, password: string) {
@@ -112,8 +113,11 @@ test('after logging out in the browser, a copy of the old session cookie is refu
   const session = (await context.cookies()).find((cookie) => cookie.name === 'session');
   expect(session?.httpOnly).toBe(true);
   expect(session?.secure).toBe(false); // plain HTTP here; Secure behind HTTPS (see session-lifecycle.test.ts)
-  await page.getByRole('button', { name: '用户菜单' }).click();
-  await page.getByRole('menuitem', { name: '注销' }).click();
+  await pickFromPopup({
+    open: () => page.getByRole('button', { name: '用户菜单' }).click(),
+    item: page.getByRole('menuitem', { name: '注销' }),
+    done: async () => /\/login$/.test(page.url()),
+  });
   await expectToast(page, '注销成功！');
 
   const replay = await playwright.request.newContext({ baseURL: gateway.url, extraHTTPHeaders: { cookie: `session=${session!.value}` } });

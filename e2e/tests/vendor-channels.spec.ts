@@ -10,6 +10,7 @@ import { hunyuanKey, startMockHunyuan } from '../../packages/server/src/test-sup
 import { OLLAMA_ANSWER, OLLAMA_MODELS, startMockOllama } from '../../packages/server/src/test-support/upstreams/ollama.js';
 import { SPARK_TEXT, sparkKey, startMockSpark } from '../../packages/server/src/test-support/upstreams/spark.js';
 import { expect, test } from '../support/fixtures.js';
+import { pickFromPopup } from '../support/popups.js';
 import { expectToast } from '../support/toasts.js';
 import { login, userWithKey } from '../support/usage.js';
 
@@ -191,9 +192,14 @@ const selectBox = (page: Page, name: string): Locator => page.getByRole('combobo
 
 async function chooseType(page: Page, type: string): Promise<void> {
   const select = page.getByRole('combobox', { name: '渠道类型' });
-  await select.click();
-  await select.fill(type);
-  await page.locator('.ant-select-item-option').filter({ hasText: new RegExp(`^${escaped(type)}$`) }).click();
+  await pickFromPopup({
+    open: async () => {
+      await select.click();
+      await select.fill(type);
+    },
+    item: page.locator('.ant-select-item-option').filter({ hasText: new RegExp(`^${escaped(type)}$`) }),
+    done: async () => ((await selectBox(page, '渠道类型').textContent()) ?? '').includes(type),
+  });
   await expect(selectBox(page, '渠道类型')).toContainText(type);
 }
 
