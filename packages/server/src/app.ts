@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import { channelRoutes } from './api/channel/routes.js';
 import { dashboardRoutes } from './api/dashboard/routes.js';
 import { groupRoutes } from './api/group/routes.js';
@@ -26,6 +25,7 @@ import { zodValidatorCompiler } from './http/typed-routes.js';
 import { MAX_JSON_DEPTH, jsonNestedDeeperThan, limitApiBodies } from './http/body-limits.js';
 import type { Logger } from 'pino';
 import { RequestLogger } from './http/request-logger.js';
+import { ServerLog } from './http/access-log.js';
 import { LARGE_JSON_BYTES, LargeJson } from './relay/ingress/large-json.js';
 import { isCrossSiteRequest, isGuardedApiRequest } from './http/cross-site-guard.js';
 import { applySecurityHeaders } from './http/security-headers.js';
@@ -50,16 +50,14 @@ export interface BuildAppOptions {
   logLevel?: string;
 }
 
-function accessLog(level: string): FastifyBaseLogger {
-  return pino({ level }, pino.destination({ dest: 1, sync: false }));
-}
 
 /** Builds the HTTP app: /api, the console and (later) /v1 on one port. */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  // One access line per request, built directly and written in the background with the other lines (http/access-log.ts),
+  // instead of Fastify's two synchronous lines: logging must not cost the relay its throughput.
+  const log = options.logLevel ? new ServerLog(options.logLevel) : undefined;
   const app = Fastify({
-    // One access line per request, written in the background (pino's asynchronous destination batches the
-    // writes), instead of Fastify's two synchronous lines: logging must not cost the relay its throughput.
-    ...(options.logLevel ? { loggerInstance: accessLog(options.logLevel), childLoggerFactory: (logger, bindings) => new RequestLogger(logger as unknown as Logger, String(bindings.reqId ?? '')) as unknown as FastifyBaseLogger } : { logger: false }),
+    ...(log ? { loggerInstance: log.logger as FastifyBaseLogger, childLoggerFactory: (logger, bindings) => new RequestLogger(logger as unknown as Logger, String(bindings.reqId ?? '')) as unknown as FastifyBaseLogger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
     // Forwarded headers are believed only from the configured proxies (none by default).
     trustProxy: ctx.config.TRUSTED_PROXIES ? ctx.config.TRUSTED_PROXIES.split(',') : false,
@@ -107,10 +105,13 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     );
   });
 
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info({ method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 }, 'request');
-    done();
-  });
+  if (log?.logsRequests) {
+    app.addHook('onResponse', (request, reply, done) => {
+      const query = request.url.indexOf('?');
+      log.request(request.id, request.method, query < 0 ? request.url : request.url.slice(0, query), reply.statusCode, Math.round(reply.elapsedTime * 100) / 100);
+      done();
+    });
+  }
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const failure = toApiFailure(error, request);

@@ -114,7 +114,9 @@ export async function createContext(config: Config): Promise<AppContext> {
   await userService.ensureRootUser();
 
   const notifier = new Notifier(storage.db, logs, options, reportError);
-  const ledger = new QuotaLedger(storage, { lowQuota: new QuotaReminder(storage.db, options, notifier, shared, reportError), instanceId });
+  const ledger = new QuotaLedger(storage, { lowQuota: new QuotaReminder(storage.db, options, notifier, shared, reportError), instanceId, announce: (event) => bus.publish(event) });
+  // A user or key that changed (here or elsewhere) gets its balance slices back; so does one another instance recalls.
+  cache.listen((event) => ledger.slices.changed(event));
   const startTime = Math.floor(Date.now() / 1000);
 
   // Liveness and once-per-cluster work, then crash takeover: what dead instances (an earlier run of this one

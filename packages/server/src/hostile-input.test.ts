@@ -186,7 +186,7 @@ for (const database of testDsns()) {
             await new Promise((resolve) => setImmediate(resolve));
             sent++;
             const text = response.body;
-            if (!isApi(route.url)) await settled(t.ctx.storage.db);
+            if (!isApi(route.url)) await settled(t);
             for (const [kind, detail] of judge(route, response.statusCode, text)) failures.push({ route: routeName, role, input: request.input, kind, detail });
             const changesNow = await changeCounter(t);
             const after = changes !== undefined && changesNow === changes ? state : fingerprint(await snapshot(t.ctx.storage.db, tables));

@@ -41,6 +41,8 @@ interface AloneBatch {
  */
 export async function applyAlone(ctx: BatchContext, db: Kysely<Database>, batch: Job[], crossings: Crossings, multi?: Kysely<Database>): Promise<Outcome[] | undefined> {
   if (ctx.careful || (ctx.dialect === 'mysql' ? !multi : ctx.dialect !== 'postgres')) return undefined;
+  // Balance slices (charged, or promoted from) are the transaction path's (ledger-batch.ts takeFromSlices).
+  if (batch.some((job) => job.kind === 'promote' || (job.kind === 'settle' && job.reservation.slice !== undefined))) return undefined;
   // Progress records update reservation rows a PostgreSQL statement's claims may delete (its parts all see the rows
   // as they were before it); MySQL's statements run one after another.
   if (ctx.dialect === 'postgres' && batch.some((job) => job.kind === 'progress')) return undefined;

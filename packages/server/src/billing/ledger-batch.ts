@@ -11,8 +11,30 @@ import { addRollup, hourOf, rollupStatements, type Rollup } from './rollup-write
 
 export type Job =
   | { kind: 'reserve'; reservation: Claim; resolve: (value: Reservation) => void; reject: (error: unknown) => void }
-  | { kind: 'settle'; reservation: Reservation; settlement: Settlement; attempts: number; resolve: (value: number | undefined) => void; reject: (error: unknown) => void }
-  | { kind: 'progress'; progress: Progress };
+  | {
+      kind: 'settle';
+      /** For a reservation held in a balance slice (`slice` set), `amount` is what the slice pays at most (ledger-slices.ts). */
+      reservation: Reservation;
+      settlement: Settlement;
+      attempts: number;
+      resolve: (value: number | undefined) => void;
+      reject: (error: unknown) => void;
+      /** A sliced settlement: told once its batch committed whether the slice's row was still there to pay from. */
+      onSlice?: (backed: boolean) => void;
+      /** Set by the batch that settles it (a sliced settlement): whether its slice's row paid. */
+      backed?: boolean;
+    }
+  | { kind: 'progress'; progress: Progress }
+  | {
+      /** A request held in a slice that runs long gets a reservation row of its own (for a crash takeover's charge). */
+      kind: 'promote';
+      reservation: Reservation & { slice: string };
+      details: { model: string; promptEstimate: number; stream: boolean };
+      progress: Progress;
+      /** The reservation as a row of its own, or undefined when the slice's row was gone (it stays unbacked). */
+      resolve: (value: Reservation | undefined) => void;
+      reject: (error: unknown) => void;
+    };
 export type Outcome = Reservation | InsufficientQuotaError | number | undefined;
 /** Users a commit took below the reminder threshold, with their quota after it. */
 export type Crossings = Array<{ userId: number; quota: number }>;
@@ -65,13 +87,21 @@ export interface Charge {
   refund: number;
   /** What the log adds when the cost exceeded the reservation. */
   extra: string;
+  /** Held in a balance slice: what it does not charge stays in the slice, nothing goes back to the balances. */
+  sliced: boolean;
+  /** What of `charged` the slice paid (a sliced settlement's, before any extra from the balances); 0 otherwise. */
+  fromSlice: number;
 }
 
-/** A settlement's charge before the balances are seen: its cost, as far as its reservation covers it. */
-export function chargeOf(job: Charge['job'], i: number): Charge {
+/**
+ * A settlement's charge before the balances are seen: its cost, as far as its reservation covers it (`held`: for a
+ * sliced settlement what its slice pays, 0 when the slice's row was gone).
+ */
+export function chargeOf(job: Charge['job'], i: number, held = job.reservation.amount): Charge {
   const cost = Math.max(0, Math.ceil(job.settlement.cost));
-  const charged = Math.min(cost, job.reservation.amount);
-  return { job, i, cost, charged, refund: job.reservation.amount - charged, extra: '' };
+  const charged = Math.min(cost, held);
+  const sliced = job.reservation.slice !== undefined;
+  return { job, i, cost, charged, refund: sliced ? 0 : held - charged, extra: '', sliced, fromSlice: sliced ? charged : 0 };
 }
 
 const change = <K>(map: Map<K, RowChange>, key: K): RowChange => {
@@ -102,9 +132,17 @@ export async function applyBatch(ctx: BatchContext, trx: Transaction<Database>, 
   const outcomes: Outcome[] = new Array(batch.length);
   const settles = jobsOf(batch, 'settle');
   const reserves = jobsOf(batch, 'reserve');
-  const open = settles.length > 0 ? await claim(ctx, trx, settles.map(({ job }) => job.reservation.requestId)) : new Set<string>();
+  const rowSettles = settles.filter(({ job }) => job.reservation.slice === undefined);
+  const open = rowSettles.length > 0 ? await claim(ctx, trx, rowSettles.map(({ job }) => job.reservation.requestId)) : new Set<string>();
+  // The balance slices this batch charges and promotes from: a slice's row is its claim (a takeover may have settled it).
+  const backed = await takeFromSlices(ctx, trx, batch);
   const charges: Charge[] = [];
   for (const { job, i } of settles) {
+    if (job.reservation.slice !== undefined) {
+      job.backed = backed.has(job.reservation.slice);
+      charges.push(chargeOf(job, i, job.backed ? job.reservation.amount : 0));
+      continue;
+    }
     // A reservation settled twice (or already taken over) is claimed once: the other settlements find it gone.
     if (!open.delete(job.reservation.requestId)) {
       outcomes[i] = undefined;
@@ -115,6 +153,7 @@ export async function applyBatch(ctx: BatchContext, trx: Transaction<Database>, 
   const claims = reserves.map(({ job }) => job.reservation);
   for (const r of claims) r.amount = r.requested;
 
+  await promoteFromSlices(ctx, trx, batch, backed, outcomes);
   await recordProgress(ctx, trx, batch);
   const needsBalances = charges.some((c) => c.cost > c.charged);
   const accessed = now();
@@ -182,6 +221,7 @@ export function settlementChanges(charges: Charge[], beforeEach?: (c: Charge, ch
     key.settled = true;
     key.charged += c.charged;
     key.count += served;
+    // (a sliced settlement's refund is 0: what it did not use stays in its slice)
     if (!r.unlimited) key.delta += c.refund;
     const user = change(changes.users, r.userId);
     user.settled = true;
@@ -217,7 +257,8 @@ export function takenInFull(claims: Claim[]): Taken {
  */
 export function findCrossings(threshold: number, charges: Charge[], quotaAfterSettlements: (userId: number) => number, known: Map<number, number>, crossings: Crossings): void {
   const charged = new Map<number, number>();
-  for (const c of charges) charged.set(c.job.reservation.userId, (charged.get(c.job.reservation.userId) ?? 0) + c.charged);
+  // What came off the balance (a slice paid its part when it was taken, long before).
+  for (const c of charges) charged.set(c.job.reservation.userId, (charged.get(c.job.reservation.userId) ?? 0) + c.charged - c.fromSlice);
   for (const [id, cost] of charged) {
     if (cost <= 0 || !known.has(id)) continue;
     const quota = quotaAfterSettlements(id);
@@ -247,6 +288,49 @@ async function claim(ctx: BatchContext, trx: Transaction<Database>, requestIds: 
     if (rows.rows.length > 0) await ctx.sql.run(trx, `delete from quota_reservations where request_id in (${list})`, part);
   }
   return open;
+}
+
+/**
+ * Takes from the balance slices' rows what the batch's sliced settlements charge (as far as each one's slice pays)
+ * and what its promotions move to rows of their own, one statement per slice row. Answers the slices whose row
+ * was still there and held enough (every one, unless a takeover settled it after this instance was taken for dead):
+ * a sliced settlement of a slice not answered is charged to the balances instead, and its promotion fails. Tells
+ * each sliced settlement which it was, once the batch committed (`onSlice`, called by the ledger).
+ */
+async function takeFromSlices(ctx: BatchContext, trx: Transaction<Database>, batch: readonly Job[]): Promise<Set<string>> {
+  const taken = new Map<string, number>();
+  for (const job of batch) {
+    if (job.kind === 'settle' && job.reservation.slice !== undefined) {
+      const take = Math.min(Math.max(0, Math.ceil(job.settlement.cost)), job.reservation.amount);
+      taken.set(job.reservation.slice, (taken.get(job.reservation.slice) ?? 0) + take);
+    } else if (job.kind === 'promote') taken.set(job.reservation.slice, (taken.get(job.reservation.slice) ?? 0) + job.reservation.amount);
+  }
+  const backed = new Set<string>();
+  for (const slice of [...taken.keys()].sort()) {
+    const amount = taken.get(slice)!;
+    if ((await ctx.sql.changes(trx, 'update quota_reservations set amount = amount - ? where request_id = ? and amount >= ?', [amount, slice, amount])) === 1) backed.add(slice);
+  }
+  return backed;
+}
+
+/** The promotions of the batch: each a reservation row of its own, at what it held in its slice, with its progress. */
+async function promoteFromSlices(ctx: BatchContext, trx: Transaction<Database>, batch: readonly Job[], backed: Set<string>, outcomes: Outcome[]): Promise<void> {
+  const promoted: Array<{ claim: Claim; progress: Progress }> = [];
+  for (const { job, i } of jobsOf(batch, 'promote')) {
+    if (!backed.has(job.reservation.slice)) {
+      outcomes[i] = undefined;
+      continue;
+    }
+    const r = job.reservation;
+    const claim: Claim = { requestId: r.requestId, userId: r.userId, tokenId: r.tokenId, unlimited: r.unlimited, amount: r.amount, requested: r.amount, minimum: r.amount, ...job.details };
+    promoted.push({ claim, progress: job.progress });
+    outcomes[i] = { requestId: r.requestId, userId: r.userId, tokenId: r.tokenId, unlimited: r.unlimited, amount: r.amount };
+  }
+  if (promoted.length === 0) return;
+  await ctx.sql.runAll(trx, reservationStatements(ctx, promoted.map((p) => p.claim)));
+  for (const { progress: p } of promoted) {
+    await ctx.sql.run(trx, 'update quota_reservations set channel_id = ?, delivered_chars = ? where request_id = ?', [p.channelId, p.deliveredChars, p.requestId]);
+  }
 }
 
 async function recordProgress(ctx: BatchContext, trx: Transaction<Database>, batch: Job[]): Promise<void> {

@@ -15,6 +15,11 @@ export interface Reservation {
   unlimited: boolean;
   /** What was taken: the whole amount asked for, or (with `minimum`) as much of it as the balances held. */
   amount: number;
+  /**
+   * Held in one of this instance's balance slices (ledger-slices.ts) instead of a row of its own: the slice's row id.
+   * Such a reservation was taken in memory; its settlement charges the slice and writes no reservation row.
+   */
+  slice?: string;
 }
 
 export interface Settlement {
@@ -61,6 +66,11 @@ export type ReserveInput = Reservation & {
   model?: string;
   promptEstimate?: number;
   stream?: boolean;
+  /**
+   * The key's and the user's balances as last read, when the reservation may be held in a balance slice (no daily or
+   * monthly limit has to see it first): see ledger-slices.ts. Without it the reservation is always a row of its own.
+   */
+  sliceable?: { userQuota: number; keyQuota: number };
 };
 /** How far an in-flight request got: recorded every few seconds so a takeover can charge what was delivered. */
 export interface Progress {

@@ -7,8 +7,11 @@ import { applyAlone } from './ledger-alone.js';
 import { applyBatch, type BatchContext, type Crossings, type Job, type Outcome } from './ledger-batch.js';
 import { NotCovered } from './ledger-shared-rows.js';
 import type { Claim } from './ledger-reservations.js';
+import { BalanceSlices } from './ledger-slices.js';
 import { InsufficientQuotaError, type Reservation, type ReserveInput, type Settlement, type Progress } from './ledger-types.js';
 import type { LowQuotaWatch } from './quota-reminder.js';
+import type { ClusterEvent } from '../cluster/event-bus.js';
+import { SLICE_PREFIX } from './ledger-slices.js';
 
 export { InsufficientQuotaError, type Progress, type Reservation, type ReserveInput, type SettledUsage, type Settlement } from './ledger-types.js';
 
@@ -17,6 +20,15 @@ type CommitObserver = (jobs: number, seconds: number, statements: number, lockSe
 
 /** Largest number of jobs committed in one transaction. */
 const MAX_BATCH = 1024;
+/**
+ * How long jobs nobody waits for (settlements charged to a balance slice, progress records) may queue before they are
+ * committed, unless another job comes that must go at once: a busy key's batches then hold this long's requests.
+ */
+export const LAZY_MS = 50;
+/** How long a refusal waits for the slices of the user's balance to come back (recall). */
+const RECALL_MS = 1_000;
+/** Jobs no request waits for: committed within LAZY_MS, with whatever else comes meanwhile. */
+const isLazy = (job: Job) => job.kind === 'progress' || (job.kind === 'settle' && job.reservation.slice !== undefined);
 /** A settlement that cannot be committed (database unreachable) is retried, waiting up to this long between tries. */
 const MAX_RETRY_DELAY_MS = 30_000;
 /**
@@ -47,6 +59,13 @@ export class QuotaLedger {
   private readonly logs: LogsRepository;
   private queue: Job[] = [];
   private flushing = false;
+  /** A flush is due: at once (setImmediate) or within LAZY_MS (a timer). */
+  private scheduled: 'none' | 'now' | 'later' = 'none';
+  private timer?: NodeJS.Timeout;
+  /** drain() runs: lazy jobs go at once too. */
+  private draining = 0;
+  /** Busy keys' requests reserve from this instance's slices of their balances (ledger-slices.ts). */
+  readonly slices: BalanceSlices;
   /** A reservation queued for the next batch is made alongside its upstream call (startFlush). */
   private callsAlongside = false;
   private retrying = 0;
@@ -63,7 +82,11 @@ export class QuotaLedger {
   /** The instance whose reservations these are (see billing/takeover.ts). */
   readonly instanceId: string;
 
-  constructor(storage: Pick<Storage, 'db' | 'dialect' | 'multiStatement'>, options: { lowQuota?: LowQuotaWatch; instanceId?: string } = {}) {
+  /** Tells the other instances of a cluster (recall, below). */
+  private readonly tellCluster: (event: ClusterEvent) => void;
+
+  constructor(storage: Pick<Storage, 'db' | 'dialect' | 'multiStatement'>, options: { lowQuota?: LowQuotaWatch; instanceId?: string; announce?: (event: ClusterEvent) => void } = {}) {
+    this.tellCluster = options.announce ?? (() => undefined);
     this.db = storage.db;
     this.dialect = storage.dialect;
     this.multiStatement = storage.multiStatement;
@@ -71,11 +94,33 @@ export class QuotaLedger {
     this.instanceId = options.instanceId ?? '';
     this.sql = new RawSql(this.dialect);
     this.logs = new LogsRepository(this.db, this.dialect);
+    this.slices = new BalanceSlices(
+      {
+        reserveRow: (input) => this.reserveRow(input),
+        settleRow: (reservation, settlement) => this.settleRow(reservation, settlement),
+        settleSliced: (reservation, settlement, onSlice) =>
+          new Promise((resolve, reject) => this.enqueue({ kind: 'settle', reservation, settlement, attempts: 0, resolve, reject, onSlice })),
+        promote: (reservation, details, progress) => new Promise((resolve, reject) => this.enqueue({ kind: 'promote', reservation, details, progress, resolve, reject })),
+        threshold: () => this.lowQuota?.threshold() ?? 0,
+      },
+      this.instanceId,
+    );
   }
 
+  /**
+   * Takes a reservation: held in a slice of the balances this instance already holds (no round trip: `sliceable` and
+   * a busy key, ledger-slices.ts), or a row of its own, committed with the next batch.
+   */
   reserve(input: ReserveInput): Promise<Reservation> {
-    // Quota columns are 64-bit; anything beyond a safe integer (an absurd request) is held at the safe maximum.
-    const amount = Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.ceil(Number.isFinite(input.amount) ? input.amount : Number.MAX_SAFE_INTEGER)));
+    if (input.sliceable) {
+      const held = this.slices.take(input, safeAmount(input.amount));
+      if (held) return Promise.resolve(held);
+    }
+    return this.reserveRow(input);
+  }
+
+  private reserveRow(input: ReserveInput): Promise<Reservation> {
+    const amount = safeAmount(input.amount);
     // Every field named, not `{ ...input, requested }`: on node 20 a spread copy that gains a field gets hidden classes
     // of its own, and a stream holds its reservation for as long as it runs (bench/README.md, 2026-11-28 night).
     const reservation: { [K in keyof Required<Claim>]: Claim[K] } = {
@@ -90,6 +135,8 @@ export class QuotaLedger {
       model: input.model,
       promptEstimate: input.promptEstimate,
       stream: input.stream,
+      slice: undefined,
+      sliceable: undefined,
     };
     return new Promise((resolve, reject) => this.enqueue({ kind: 'reserve', reservation, resolve, reject }));
   }
@@ -102,6 +149,11 @@ export class QuotaLedger {
    * negative; the log records what was charged and why it differs from the reservation.
    */
   settle(reservation: Reservation, settlement: Settlement): Promise<number | undefined> {
+    if (reservation.slice !== undefined) return this.slices.settle(reservation as Reservation & { slice: string }, settlement);
+    return this.settleRow(reservation, settlement);
+  }
+
+  private settleRow(reservation: Reservation, settlement: Settlement): Promise<number | undefined> {
     return new Promise((resolve, reject) => this.enqueue({ kind: 'settle', reservation, settlement, attempts: 0, resolve, reject }));
   }
 
@@ -132,17 +184,79 @@ export class QuotaLedger {
     this.enqueue({ kind: 'progress', progress });
   }
 
-  /** Resolves when every queued job has been committed (or, for settlements that keep failing, is waiting to retry). */
+  /**
+   * A request held in a slice reported progress (it runs long): it moves to a reservation row of its own, whose
+   * progress a takeover can charge. Answers the reservation to settle from then on.
+   */
+  promote(reservation: Reservation & { slice: string }, details: { model: string; promptEstimate: number; stream: boolean }, progress: Progress): Promise<Reservation> {
+    return this.slices.promote(reservation, details, progress);
+  }
+
+  /**
+   * Before a request of `userId` is refused for want of quota: gets back the slices of that user's balance that this
+   * and the other instances hold (ledger-slices.ts), waiting up to RECALL_MS for them to come back. Answers whether
+   * there were any (then the reservation is worth trying again).
+   */
+  async recall(userId: number): Promise<boolean> {
+    const here = this.slices.holds(userId);
+    this.slices.giveBack(userId);
+    const held = async () => {
+      const rows = await this.sql.run<{ n: number | string }>(this.db, `select count(*) as n from quota_reservations where user_id = ? and request_id like ?`, [userId, `${SLICE_PREFIX}%`]);
+      return Number(rows.rows[0]?.n ?? 0);
+    };
+    let left = await held();
+    if (!here && left === 0) return false;
+    if (left > 0) this.tellCluster({ kind: 'slices', userId });
+    const deadline = Date.now() + RECALL_MS;
+    while (left > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+      left = await held();
+    }
+    return true;
+  }
+
+  /**
+   * Resolves when every queued job has been committed (or, for settlements that keep failing, is waiting to retry)
+   * and every balance slice has gone back: the balances are then whole.
+   */
   async drain(): Promise<void> {
-    while (this.flushing || this.queue.length > 0 || this.retrying > 0) await new Promise((r) => setTimeout(r, 10));
+    this.draining++;
+    try {
+      this.schedule();
+      const slices = this.slices.drain();
+      while (this.busy()) await new Promise((r) => setTimeout(r, 5));
+      await slices;
+      while (this.busy()) await new Promise((r) => setTimeout(r, 5));
+    } finally {
+      this.draining--;
+    }
+  }
+
+  private busy(): boolean {
+    return this.flushing || this.scheduled !== 'none' || this.queue.length > 0 || this.retrying > 0;
   }
 
   private enqueue(job: Job): void {
     this.queue.push(job);
     if (job.kind === 'reserve' && job.reservation.alongsideCall) this.callsAlongside = true;
-    if (!this.flushing) {
-      this.flushing = true;
+    this.schedule();
+  }
+
+  /**
+   * Makes sure a flush comes for what is queued: at once when a job is waited for (a reservation, an ordinary
+   * settlement), the queue is full or drain() runs; else within LAZY_MS. A running flush takes what is queued.
+   */
+  private schedule(): void {
+    if (this.flushing || this.queue.length === 0) return;
+    if (this.draining > 0 || this.queue.length >= MAX_BATCH || this.queue.some((job) => !isLazy(job))) {
+      if (this.scheduled === 'now') return;
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      this.scheduled = 'now';
       setImmediate(this.startFlush);
+    } else if (this.scheduled === 'none') {
+      this.scheduled = 'later';
+      this.timer = setTimeout(this.startFlush, LAZY_MS);
     }
   }
 
@@ -156,13 +270,20 @@ export class QuotaLedger {
    * settlement has no call to let go first.
    */
   private readonly startFlush = (): void => {
+    if (this.flushing) return;
+    this.scheduled = 'none';
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.flushing = true;
     if (!this.callsAlongside) return void this.flush();
     this.callsAlongside = false;
     setImmediate(() => void this.flush());
   };
 
   private async flush(): Promise<void> {
-    while (this.queue.length > 0) {
+    for (let first = true; this.queue.length > 0; first = false) {
+      // Only lazy jobs came while the last batch committed: they wait for their timer (or for a job that cannot).
+      if (!first && this.draining === 0 && this.queue.length < MAX_BATCH && this.queue.every(isLazy)) break;
       this.callsAlongside = false;
       const batch = this.queue.splice(0, MAX_BATCH);
       let outcomes: Outcome[] | undefined;
@@ -198,6 +319,7 @@ export class QuotaLedger {
       }
     }
     this.flushing = false;
+    this.schedule();
   }
 
   /**
@@ -205,7 +327,7 @@ export class QuotaLedger {
    * settlement is money owed and must land: it is retried with growing pauses until the database takes it.
    */
   private failed(job: Job, error: unknown): void {
-    if (job.kind === 'reserve') return job.reject(error);
+    if (job.kind === 'reserve' || job.kind === 'promote') return job.reject(error);
     if (job.kind === 'progress') return;
     job.attempts++;
     this.retrying++;
@@ -262,5 +384,13 @@ function deliver(job: Job, outcome: Outcome): void {
   if (job.kind === 'reserve') {
     if (outcome instanceof InsufficientQuotaError) job.reject(outcome);
     else job.resolve(outcome as Reservation);
-  } else if (job.kind === 'settle') job.resolve(outcome as number | undefined);
+  } else if (job.kind === 'settle') {
+    job.onSlice?.(job.backed === true);
+    job.resolve(outcome as number | undefined);
+  } else if (job.kind === 'promote') job.resolve(outcome as Reservation | undefined);
+}
+
+/** Quota columns are 64-bit; anything beyond a safe integer (an absurd request) is held at the safe maximum. */
+function safeAmount(amount: number): number {
+  return Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.ceil(Number.isFinite(amount) ? amount : Number.MAX_SAFE_INTEGER)));
 }

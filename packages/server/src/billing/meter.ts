@@ -3,7 +3,7 @@ import type { OptionStore } from '../options/option-store.js';
 import type { ChannelRow, TokenRow, UserRow } from '../storage/schema.js';
 import { checkUsage, type CheckedUsage, type UsageBounds } from './check-usage.js';
 import { approximateTokens } from './count-tokens.js';
-import { InsufficientQuotaError, type Reservation, type Settlement } from './ledger.js';
+import { InsufficientQuotaError, type Reservation, type ReserveInput, type Settlement } from './ledger.js';
 import { contextWindowOf, mediaBoundsFor } from './media-bounds.js';
 import { IMAGE_OUTPUT_TOKENS, outputCapFor, planReservation, type ReservationPlan } from './plan-reservation.js';
 import { costOf, pricesFor } from './pricing.js';
@@ -74,6 +74,8 @@ export class Meter {
   private reserving!: Promise<Reservation>;
   private reservation?: Reservation;
   private optimistic = false;
+  /** A reservation held in a balance slice moving to a row of its own (it runs long): settled once that is done. */
+  private promoting?: Promise<void>;
   private closing?: Promise<{ charged: number; tokens: number }>;
   private readonly releaseHold: () => void;
 
@@ -167,9 +169,26 @@ export class Meter {
     return this.reservation !== undefined;
   }
 
-  /** How far the answer got (best effort, for a takeover's charge). */
+  /**
+   * How far the answer got (best effort, for a takeover's charge). A request held in a balance slice first gets a
+   * reservation row of its own (ledger-slices.ts), which records it.
+   */
   progress(channelId: number, deliveredChars: number): void {
-    this.deps.ledger.progress({ requestId: this.request.requestId, channelId, deliveredChars });
+    const reservation = this.reservation;
+    const progress = { requestId: this.request.requestId, channelId, deliveredChars };
+    if (reservation?.slice === undefined) return this.deps.ledger.progress(progress);
+    if (this.promoting) return;
+    const { facts } = this.request;
+    const details = { model: facts.model, promptEstimate: facts.promptBound * 0.3, stream: facts.stream };
+    this.promoting = this.deps.ledger.promote(reservation as Reservation & { slice: string }, details, progress).then(
+      (promoted) => {
+        this.reservation = promoted;
+        this.promoting = undefined;
+      },
+      () => {
+        this.promoting = undefined;
+      },
+    );
   }
 
   /**
@@ -185,6 +204,7 @@ export class Meter {
 
   private async settle(finish: Finish): Promise<{ charged: number; tokens: number }> {
     const { deps, request } = this;
+    if (this.promoting) await this.promoting;
     const reservation = this.reservation;
     if (!reservation) throw new Error('the meter closed before its reservation was held');
     const { outcome, channel } = finish;
@@ -315,20 +335,28 @@ export class Meter {
 
   private async take(optimistic: boolean): Promise<Reservation> {
     const { deps, auth, admission, plan, request } = this;
+    const input: ReserveInput = {
+      requestId: request.requestId,
+      userId: auth.user.id,
+      tokenId: auth.token.id,
+      unlimited: Boolean(auth.token.unlimited_quota),
+      amount: plan.amount,
+      minimum: optimistic ? plan.amount : plan.minimum,
+      alongsideCall: optimistic,
+      // For a crash takeover: bytes overstate tokens about threefold for English and Chinese alike.
+      model: request.facts.model,
+      promptEstimate: request.facts.promptBound * 0.3,
+      stream: request.facts.stream,
+      // A busy key's request may be held in a slice of the balances (no daily or monthly limit must see it first).
+      sliceable: admission.subjects.some((s) => s.daily > 0 || s.monthly > 0) ? undefined : { userQuota: Number(auth.user.quota), keyQuota: Number(auth.token.remain_quota) },
+    };
     let reservation: Reservation;
     try {
-      reservation = await deps.ledger.reserve({
-        requestId: request.requestId,
-        userId: auth.user.id,
-        tokenId: auth.token.id,
-        unlimited: Boolean(auth.token.unlimited_quota),
-        amount: plan.amount,
-        minimum: optimistic ? plan.amount : plan.minimum,
-        alongsideCall: optimistic,
-        // For a crash takeover: bytes overstate tokens about threefold for English and Chinese alike.
-        model: request.facts.model,
-        promptEstimate: request.facts.promptBound * 0.3,
-        stream: request.facts.stream,
+      reservation = await deps.ledger.reserve(input).catch(async (error: unknown) => {
+        // Refused for want of quota while slices of the user's balance are out (here or on other instances): they are
+        // called back first, and the reservation tried once more. (An optimistic one goes the careful way anyway.)
+        if (optimistic || !(error instanceof InsufficientQuotaError) || !(await deps.ledger.recall(auth.user.id).catch(() => false))) throw error;
+        return deps.ledger.reserve({ ...input, sliceable: undefined });
       });
     } catch (error) {
       if (optimistic && error instanceof InsufficientQuotaError) throw error;

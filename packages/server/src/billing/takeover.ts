@@ -6,6 +6,7 @@ import { TOKENS_PER_CHARACTER } from './count-tokens.js';
 import type { QuotaLedger } from './ledger.js';
 import { costOf, describePrice, pricesFor } from './pricing.js';
 import { EMPTY_USAGE, type Usage } from './usage.js';
+import { isSlice } from './ledger-slices.js';
 
 /**
  * Crash takeover: the open reservations of instances that stopped renewing their lease (killed, frozen, cut
@@ -14,7 +15,9 @@ import { EMPTY_USAGE, type Usage } from './usage.js';
  *
  * What the dead instance delivered is known only as far as it recorded it: streams report the characters
  * sent every few seconds. Those are charged (with the prompt's estimate) at the model's price, never more
- * than was reserved; a request with nothing recorded is refunded in full. Either way a log row says so.
+ * than was reserved; a request with nothing recorded is refunded in full. Either way a log row says so. A slice
+ * of the balances it held for its busy keys (ledger-slices.ts) goes back whole, with no log row: the requests it
+ * had charged to it are logged already, and those in flight held their share of it without a row of their own.
  */
 export class Takeover {
   constructor(
@@ -38,6 +41,15 @@ export class Takeover {
         .where('r.instance_id', '=', instanceId)
         .execute();
       for (const row of rows) {
+        if (isSlice(row.request_id)) {
+          // A slice of the balances the dead instance held (ledger-slices.ts): what is left of it goes back.
+          const back = await this.ledger.settle(
+            { requestId: row.request_id, userId: row.user_id, tokenId: row.token_id, unlimited: Boolean(row.unlimited_quota), amount: Number(row.amount) },
+            { cost: 0, channelId: 0, served: false },
+          );
+          if (back !== undefined) settled++;
+          continue;
+        }
         const prices = pricesFor(this.options, row.model, row.group ?? 'default');
         const delivered = Number(row.delivered_chars);
         const usage: Usage = delivered > 0 ? { prompt_tokens: Number(row.prompt_estimate), completion_tokens: Math.ceil(delivered * TOKENS_PER_CHARACTER) } : EMPTY_USAGE;

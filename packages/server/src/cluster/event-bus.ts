@@ -5,7 +5,14 @@ import type { Redis } from 'ioredis';
  * texts) are reloaded, cached keys, users and channel lists are dropped. `all` means "assume anything
  * changed" (sent to itself by an instance that may have missed messages while its Redis link was down).
  */
-export type ClusterEvent = { kind: 'options' } | { kind: 'tokens' } | { kind: 'users'; id?: number } | { kind: 'channels' } | { kind: 'all' };
+export type ClusterEvent =
+  | { kind: 'options' }
+  | { kind: 'tokens' }
+  | { kind: 'users'; id?: number }
+  | { kind: 'channels' }
+  | { kind: 'all' }
+  /** An instance would refuse a request of this user: every instance gives back its slices of the user's balance. */
+  | { kind: 'slices'; userId: number };
 
 export type ClusterEventHandler = (event: ClusterEvent) => void;
 

@@ -18,6 +18,7 @@ export class RelayCache {
   private tokens = new Slot<string, TokenRow | undefined>();
   private users = new Slot<number, UserRow | undefined>();
   private candidates = new Slot<string, ChannelRow[]>();
+  private readonly listeners: Array<(event: ClusterEvent) => void> = [];
 
   constructor(
     private readonly ttlMs = 1000,
@@ -36,21 +37,29 @@ export class RelayCache {
     return this.candidates.read(`${group}\u0000${model}`, load, this.ttlMs);
   }
 
+  /**
+   * Told of every change of keys, users or channels, made here or on another instance (the ledger gives back the
+   * balance slices of a user or key that changed: ledger-slices.ts).
+   */
+  listen(listener: (event: ClusterEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
   /** Any key changed (its status, quota, models, IP list, or it was deleted). */
   invalidateTokens(): void {
     this.tokens.forget();
-    this.bus?.publish({ kind: 'tokens' });
+    this.announce({ kind: 'tokens' });
   }
 
   invalidateUser(id?: number): void {
     this.forgetUser(id);
-    this.bus?.publish({ kind: 'users', id });
+    this.announce({ kind: 'users', id });
   }
 
   /** Any channel or ability changed. */
   invalidateChannels(): void {
     this.candidates.forget();
-    this.bus?.publish({ kind: 'channels' });
+    this.announce({ kind: 'channels' });
   }
 
   /** Another instance changed something: drop the copies it affects (without telling anyone again). */
@@ -58,6 +67,12 @@ export class RelayCache {
     if (event.kind === 'tokens' || event.kind === 'all') this.tokens.forget();
     if (event.kind === 'users' || event.kind === 'all') this.forgetUser(event.kind === 'users' ? event.id : undefined);
     if (event.kind === 'channels' || event.kind === 'all') this.candidates.forget();
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private announce(event: ClusterEvent): void {
+    this.bus?.publish(event);
+    for (const listener of this.listeners) listener(event);
   }
 
   private forgetUser(id?: number): void {

@@ -109,8 +109,14 @@ export async function sessionCookie(t: TestApp, userId: number): Promise<string>
   return `${SESSION_COOKIE}=${cookie}`;
 }
 
-/** Waits until the relay has settled every reservation (settlements commit just after the answer is sent). */
-export async function settled(db: Kysely<Database>): Promise<void> {
+/**
+ * Waits until the relay has settled every reservation (settlements commit just after the answer is sent, a busy
+ * key's within the ledger's LAZY_MS) and every balance slice is back (billing/ledger-slices.ts): nothing the
+ * requests so far did is left to be written while the next one runs.
+ */
+export async function settled(t: TestApp): Promise<void> {
+  await t.ctx.relay.ledger.drain();
+  const db = t.ctx.storage.db;
   for (let i = 0; i < 200; i++) {
     await new Promise((resolve) => setImmediate(resolve));
     const open = await db.selectFrom('quota_reservations').select('id').limit(1).execute();
