@@ -51,20 +51,40 @@ export function consolePolicy(options: OptionStore, turnstileScript?: string): s
 }
 
 /**
- * Sets the security headers. On the raw response by default, so they also reach files sent by the static plugin;
- * on fastify's reply for the relay (`onReply`), whose answers written around fastify take fastify's headers with
- * them (relay/pipeline/delivery-headers.ts, `writeHead`). The raw response keeps each header it is given as an
- * array for its whole life, which an open stream would hold for minutes.
+ * Sets the security headers of the console's and /api's answers, on the raw response, so they also reach files sent
+ * by the static plugin. (The relay's are RELAY_HEADERS, below.)
  */
-export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply, options: OptionStore, turnstileScript?: string, onReply = false): void {
+export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply, options: OptionStore, turnstileScript?: string): void {
   const raw = reply.raw;
-  const set = onReply ? (name: string, value: string) => void reply.header(name, value) : (name: string, value: string) => void raw.setHeader(name, value);
+  const set = (name: string, value: string) => void raw.setHeader(name, value);
   const path = request.url.split('?')[0];
   set('X-Content-Type-Options', 'nosniff');
   set('X-Frame-Options', 'DENY');
   set('Referrer-Policy', 'same-origin');
   set('Content-Security-Policy', API_PREFIXES.some((prefix) => path.startsWith(prefix)) ? API_POLICY : consolePolicy(options, turnstileScript));
-  if (request.protocol === 'https') set('Strict-Transport-Security', 'max-age=15552000');
+  if (request.protocol === 'https') set('Strict-Transport-Security', HSTS[1]);
+}
+
+/**
+ * The headers every relay answer (/v1, /v1beta, /dashboard) carries: the security headers of a JSON answer and CORS
+ * (browser-based chat clients call the relay from other origins), the same for all, so made once. Answers written
+ * around fastify add them to their head (relay/pipeline/delivery-headers.ts `writeHead`), fastify's own replies in an
+ * onSend hook (app.ts `relayReplyHeaders`); HSTS comes with them on HTTPS.
+ */
+export const RELAY_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['x-content-type-options', 'nosniff'],
+  ['x-frame-options', 'DENY'],
+  ['referrer-policy', 'same-origin'],
+  ['content-security-policy', API_POLICY],
+  ['access-control-allow-origin', '*'],
+];
+export const HSTS: readonly [string, string] = ['strict-transport-security', 'max-age=15552000'];
+
+/** Adds the relay's headers (RELAY_HEADERS, and HSTS on HTTPS) that `headers` does not set itself. */
+export function withRelayHeaders(headers: Record<string, string | string[]>, https: boolean): Record<string, string | string[]> {
+  for (const [name, value] of RELAY_HEADERS) if (headers[name] === undefined) headers[name] = value;
+  if (https && headers[HSTS[0]] === undefined) headers[HSTS[0]] = HSTS[1];
+  return headers;
 }
 
 function originOf(url: string | undefined): string | undefined {

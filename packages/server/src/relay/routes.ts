@@ -20,11 +20,7 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayDeps): Promis
   await app.register(async (v1) => {
     // Uploads (audio) are relayed byte for byte: keep multipart bodies raw.
     v1.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_request, body, done) => done(null, body));
-    // (X-Request-Id is set by the app's own hook, for every request.)
-    v1.addHook('onRequest', (_request, reply, done) => {
-      reply.header('Access-Control-Allow-Origin', '*');
-      done();
-    });
+    // (X-Request-Id, CORS and the security headers go on every relay answer: app.ts, http/security-headers.ts.)
     // CORS preflight: browser-based chat clients call /v1 and the billing endpoints from other origins.
     for (const path of ['/v1/*', '/v1beta/*', '/dashboard/*']) {
       v1.options(path, async (_request, reply) => {

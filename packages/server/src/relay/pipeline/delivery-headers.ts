@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { UpstreamResponse } from '../transport/send-upstream.js';
 import type { DeliveryPlan } from './delivery-types.js';
+import { withRelayHeaders } from '../../http/security-headers.js';
 
 /** The headers an answer is written with: the upstream's own when its bytes pass through, else the gateway's. */
 
@@ -17,17 +18,12 @@ export function relayHeaders(response: UpstreamResponse, requestId: string): Rec
 }
 
 /**
- * Writes the head of an answer written around fastify (after `reply.hijack()`): `headers` with the ones set on
- * fastify's reply for every relay answer (CORS, the security headers, the request id), which fastify would have
- * added itself. Given whole to `writeHead`, nothing of them stays on the response once the head is written.
+ * Writes the head of an answer written around fastify (after `reply.hijack()`): `headers` (the request id among them)
+ * with the relay's security headers and CORS (http/security-headers.ts), which fastify's own replies get from its
+ * onSend hook. Given whole to `writeHead`, nothing of them stays on the response once the head is written.
  */
 export function writeHead(reply: FastifyReply, status: number, headers: Record<string, string | string[]>): void {
-  const common = reply.getHeaders();
-  for (const name in common) {
-    const value = common[name];
-    if (value !== undefined && headers[name] === undefined) headers[name] = typeof value === 'number' ? String(value) : value;
-  }
-  reply.raw.writeHead(status, headers);
+  reply.raw.writeHead(status, withRelayHeaders(headers, reply.request.protocol === 'https'));
 }
 
 /** The headers of a stream the gateway writes in the client's dialect. */

@@ -164,4 +164,10 @@ const limitError = (error: LimitExceeded) => new RelayError(429, error.message, 
 /** The client dialect as logged: the conversation dialect, or the OpenAI endpoint for OpenAI's other APIs. */
 const dialectLabel = (call: IncomingCall) => (call.endpoint === 'chat' ? call.dialect.name : `openai-${call.endpoint}`);
 
-const hasControlCharacter = (text: string) => [...text].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127);
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 32 || code === 127) return true;
+  }
+  return false;
+}
