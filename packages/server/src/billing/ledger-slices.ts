@@ -169,6 +169,12 @@ export class BalanceSlices {
       else this.lose(slice);
       this.returnIfDone(slice);
     });
+    // Paid in full by this instance's slice, the charge is decided: the request need not wait for its batch (a
+    // settlement is committed whatever happens, retried until the database takes it). Else the balances decide.
+    if (slice && !slice.gone && pays === cost) {
+      settled.catch(() => undefined);
+      return Promise.resolve(cost);
+    }
     return settled;
   }
 
