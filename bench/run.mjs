@@ -4,7 +4,7 @@
 //   QUICK=1                                   short phases (development)
 //   ONLY=openai,translated,anthropic,cluster  a subset
 //   STREAMS=n                                 streams held in the memory phase (default 1,000; QUICK 200)
-//   CLUSTER_ROUNDS=n                          interleaved rounds of the cluster run's setups (default 3; QUICK 2)
+//   CLUSTER_ROUNDS=n                          interleaved rounds of the cluster run's setups (default 5; QUICK 2)
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -33,7 +33,7 @@ const CONNECTIONS = 32;
  * of it (bench/README.md, 2026-11-29 day).
  */
 const TTFB = QUICK ? { n: 100, warmup: 50 } : { n: 200, warmup: 500 };
-const CLUSTER_ROUNDS = Number(process.env.CLUSTER_ROUNDS ?? (QUICK ? 2 : 3));
+const CLUSTER_ROUNDS = Number(process.env.CLUSTER_ROUNDS ?? (QUICK ? 2 : 5));
 const ALL = [...Object.keys(PATHS), 'cluster'];
 const ONLY = (process.env.ONLY ?? ALL.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
 const ROLES = ['direct', 'bare', 'gateway', 'portkey'];
