@@ -193,6 +193,32 @@ describe.each(testDatabases())('balance slices on $name', (database) => {
     expect(s.logs.filter((log) => isSlice(String(log.request_id)))).toEqual([]);
   });
 
+  it('a key made limited while its slice is out: the slice goes back as it was taken, and the limit holds from then on', async () => {
+    const initial = { user: 50_000_000, key: 3_000 };
+    const p = await payer(initial.user, { unlimited: true });
+    await storage.db.updateTable('tokens').set({ remain_quota: initial.key }).where('id', '=', p.tokenId).execute();
+    const ledger = new QuotaLedger(storage, { instanceId: 'slices-switch' });
+    const taken = await untilSliced(ledger, p, 1_000, initial);
+    const sliced = await reserve(ledger, p, 1_000, initial);
+    expect(sliced.slice).toBeDefined();
+    // The admin limits the key to 3,000: the next requests are held against it, never in the unlimited slice.
+    await storage.db.updateTable('tokens').set({ unlimited_quota: 0 }).where('id', '=', p.tokenId).execute();
+    const limited = { ...p, unlimited: false };
+    const next = await reserve(ledger, limited, 1_000, initial);
+    expect(next.slice).toBeUndefined();
+    await expect(ledger.reserve({ requestId: `over-${++serial}`, userId: p.userId, tokenId: p.tokenId, unlimited: false, amount: 2_500, sliceable: { userQuota: initial.user, keyQuota: initial.key } })).rejects.toBeInstanceOf(InsufficientQuotaError);
+    await Promise.all([...taken, sliced].map((r) => ledger.settle(r, settlement(p, 4, r.requestId))));
+    await ledger.settle(next, settlement(limited, 6, next.requestId));
+    await ledger.drain();
+    const s = await state(p.userId, p.tokenId);
+    const charged = s.logs.reduce((sum, log) => sum + Number(log.quota), 0);
+    expect(charged).toBe(4 * (taken.length + 1) + 6);
+    expect(s.open).toEqual([]);
+    expect(s.user.quota).toBe(initial.user - charged);
+    // Only the request held against the limit came off the key.
+    expect(s.token.remain_quota).toBe(initial.key - 6);
+  });
+
   it('takes no slice for a balance an eighth of which cannot cover a few requests, nor without sliceable', async () => {
     // An eighth of 30,000 is 3,750: fewer than four requests of 1,000.
     const initial = { user: 30_000, key: 30_000 };

@@ -78,6 +78,8 @@ class Slice {
     readonly id: string,
     readonly pair: Pair,
     amount: number,
+    /** Whether the key was unlimited when the slice was taken: then it took from the user only, and gives back so. */
+    readonly unlimited: boolean,
   ) {
     this.row = amount;
   }
@@ -132,6 +134,11 @@ export class BalanceSlices {
     const hint = input.sliceable;
     if (!hint || amount <= 0 || this.draining) return undefined;
     const pair = this.pair(input);
+    if (pair.unlimited !== input.unlimited) {
+      // The key was made limited (or unlimited) meanwhile: its slices were taken under the other rule.
+      for (const slice of pair.slices) this.retire(slice);
+      pair.unlimited = input.unlimited;
+    }
     const now = Date.now();
     if (now - pair.second >= 1_000) {
       pair.second = now;
@@ -139,7 +146,7 @@ export class BalanceSlices {
     }
     pair.count++;
     const slice = pair.current;
-    if (slice && !slice.retired && !slice.gone && slice.free >= amount) {
+    if (slice && !slice.retired && !slice.gone && slice.unlimited === input.unlimited && slice.free >= amount) {
       slice.held += amount;
       slice.lastUsed = now;
       pair.peak = Math.max(pair.peak, slice.held);
@@ -273,7 +280,7 @@ export class BalanceSlices {
     this.ledger.reserveRow({ requestId: id, userId: pair.userId, tokenId: pair.tokenId, unlimited: pair.unlimited, amount: size, minimum, model: '', promptEstimate: 0, stream: false }).then(
       (reservation) => {
         pair.taking = false;
-        const slice = new Slice(id, pair, reservation.amount);
+        const slice = new Slice(id, pair, reservation.amount, reservation.unlimited);
         this.byId.set(id, slice);
         pair.slices.add(slice);
         const before = pair.current;
@@ -311,7 +318,7 @@ export class BalanceSlices {
       if (slice.pair.slices.size === 0 && slice.pair.current === undefined && !slice.pair.taking && Date.now() - slice.pair.second > IDLE_MS) this.pairs.delete(slice.pair.id);
     };
     if (slice.gone) return forget();
-    this.ledger.settleRow({ requestId: slice.id, userId: slice.pair.userId, tokenId: slice.pair.tokenId, unlimited: slice.pair.unlimited, amount: slice.row }, { cost: 0, channelId: 0, served: false }).then(forget, forget);
+    this.ledger.settleRow({ requestId: slice.id, userId: slice.pair.userId, tokenId: slice.pair.tokenId, unlimited: slice.unlimited, amount: slice.row }, { cost: 0, channelId: 0, served: false }).then(forget, forget);
   }
 
   private sweepSoon(): void {
