@@ -21,8 +21,14 @@ export class ServerLog {
   private readonly middle = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},"reqId":"`;
   readonly logsRequests: boolean;
 
+  /** Lines waiting to be written, and their length (UTF-16 units: near enough to bytes for when to write). */
+  private lines: string[] = [];
+  private gathered = 0;
+
   constructor(level: string) {
-    this.destination = pino.destination({ dest: 1, sync: false, minLength: GATHER_BYTES });
+    // The destination writes what it is given at once (or after the write in progress); the gathering is here, where
+    // it is a push and an add per line (the destination's own measures the UTF-8 length of what waits at every line).
+    this.destination = pino.destination({ dest: 1, sync: false });
     const stream: DestinationStream = { write: (line: string) => this.write(line) };
     this.logger = pino({ level }, stream);
     this.logsRequests = this.logger.isLevelEnabled('info');
@@ -41,28 +47,38 @@ export class ServerLog {
 
   /** Writes what is gathered now (shutdown). */
   flushSync(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
     try {
+      this.flush();
       this.destination.flushSync();
     } catch {
-      // not open yet, or already closed: nothing to write
+      // not open yet, or already closed: nothing more can be written
     }
   }
 
   private write(line: string): void {
-    this.destination.write(line);
-    // The destination writes by itself once GATHER_BYTES are waiting; a quiet moment gets its lines out within GATHER_MS.
-    this.timer ??= setTimeout(this.flushLater, GATHER_MS).unref();
+    this.lines.push(line);
+    this.gathered += line.length;
+    if (this.gathered >= GATHER_BYTES) this.flush();
+    // A quiet moment gets its lines out within GATHER_MS.
+    else this.timer ??= setTimeout(this.flushLater, GATHER_MS).unref();
+  }
+
+  private flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.lines.length === 0) return;
+    const text = this.lines.length === 1 ? this.lines[0] : this.lines.join('');
+    this.lines = [];
+    this.gathered = 0;
+    this.destination.write(text);
   }
 
   private readonly flushLater = (): void => {
     this.timer = undefined;
     try {
-      this.destination.flush();
+      this.flush();
     } catch {
-      // not open yet: the next line's timer tries again
-      this.timer ??= setTimeout(this.flushLater, GATHER_MS).unref();
+      // the destination is not open yet: the lines wait for the next
     }
   };
 }
