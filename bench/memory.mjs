@@ -5,6 +5,9 @@
 //   BARE=1        the bare pass-through (bare-passthrough.mjs) instead of the gateway (openai and anthropic paths)
 //   WAVES=n       n waves of STREAMS held one on top of the other: RSS after each, and each wave's marginal cost
 //   PRIME=1       a first wave of STREAMS held and cut before the measure (the heap at rest at its working size)
+//   REPEAT=n      n measures per path, each on a fresh process; prints each and the medians (RSS moves by several KB per
+//                 stream between two runs of the same build)
+//   GATEWAY_NODE_ARGS="..."  node flags for the measured process (e.g. --single-threaded-gc)
 //   GC=0          RSS read as it is; by default after a full garbage collection, as run.mjs does (through the
 //                 inspector: the target runs with --inspect on a port of its own)
 //   SNAPSHOT=1    also a heap snapshot at rest and one with the streams held (the gateway runs with
@@ -18,6 +21,7 @@ import { openDatabase, seed } from './lib/database.mjs';
 import { startGateway } from './lib/gateway.mjs';
 import { collectGarbage, driver } from './lib/load.mjs';
 import { PATHS, targetsOf } from './lib/paths.mjs';
+import { median } from './lib/stats.mjs';
 import { freePort, shutdown, sleep, start, startMock, tempDir, waitFor } from './lib/processes.mjs';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
@@ -143,7 +147,7 @@ async function measure(path, mocks) {
   const bare = process.env.BARE === '1';
   const upstream = path === 'openai' ? mocks.openaiMock : mocks.anthropicMock;
   const inspectPort = GC ? await freePort() : undefined;
-  const nodeArgs = [...(SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : []), ...(GC ? [`--inspect=127.0.0.1:${inspectPort}`] : [])];
+  const nodeArgs = [...(process.env.GATEWAY_NODE_ARGS ? process.env.GATEWAY_NODE_ARGS.split(' ') : []), ...(SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : []), ...(GC ? [`--inspect=127.0.0.1:${inspectPort}`] : [])];
   const gateway = bare ? await startBare(dir, upstream, nodeArgs) : await startGateway({ data: { SQLITE_PATH: join(dir, 'gateway.db') }, cwd: dir, logFile: join(dir, 'gateway.log'), nodeArgs });
   // RSS and, after a collection, the JS heap in use (KB)
   const rss = async () => {
@@ -201,5 +205,14 @@ async function measure(path, mocks) {
 // The held streams stay open for the whole measure (a snapshot takes longer).
 const MOCK_ENV = { HOLD_MS: String(SNAPSHOT ? 120_000 : 60_000) };
 const mocks = { openaiMock: await startMock('mock-upstream.mjs', { env: MOCK_ENV }), anthropicMock: await startMock('mock-anthropic.mjs', { env: MOCK_ENV }) };
-for (const path of chosen) await measure(path, mocks);
+const REPEAT = Math.max(1, Number(process.env.REPEAT ?? 1));
+for (const path of chosen) {
+  const results = [];
+  for (let i = 0; i < REPEAT; i++) results.push(await measure(path, mocks));
+  if (REPEAT > 1) {
+    const of = (key) => results.map((r) => r[key]).sort((a, b) => a - b);
+    const line = (key) => `median ${median(of(key))} (${of(key).join(', ')})`;
+    console.log(`${path}${process.env.BARE === '1' ? ' (bare)' : ''}, ${REPEAT} fresh processes: RSS per stream KB ${line('perStreamKb')}${GC ? ` · JS heap ${line('heapPerStreamKb')}` : ''}`);
+  }
+}
 await shutdown(0);

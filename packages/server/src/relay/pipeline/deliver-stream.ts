@@ -3,13 +3,12 @@ import type { FastifyReply } from 'fastify';
 import type { Usage } from '../../billing/usage.js';
 import type { StreamPart } from '../canonical.js';
 import { UpstreamStreamError } from '../dialects/shared.js';
-import type { Frame, StreamWriter } from '../dialects/types.js';
+import type { Dialect, Frame, StreamWriter } from '../dialects/types.js';
 import type { FrameDecoder } from '../transport/frame-decoders.js';
 import type { UpstreamResponse } from '../transport/send-upstream.js';
 import { clientGone, streamBreak, streamFailure } from './delivery-failures.js';
 import { relayHeaders, streamHeaders, writeHead } from './delivery-headers.js';
 import type { DeliveryOutcome, DeliveryPlan, Streaming, UpstreamFailure } from './delivery-types.js';
-import { pumpBody } from './pump-body.js';
 import type { Cancel } from '../transport/cancel.js';
 
 /** How often a stream tells how much it has delivered (for a crash takeover's charge). */
@@ -38,145 +37,279 @@ class Tally {
  * `finished`, whose reactions hold what settlement needs.
  */
 export function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, plan: DeliveryPlan, reply: FastifyReply, abort: Cancel): Promise<DeliveryOutcome | UpstreamFailure | Streaming> {
-  const res = reply.raw;
-  const tally = new Tally();
-  const reader = plan.upstream.createStreamReader();
-  // Same dialect and the client expects these very bytes (SSE to SSE, JSON array to JSON array): relay them.
-  // A provider that wraps its frames (Bedrock's binary event-stream) is re-framed instead.
-  const unwrap = plan.codec?.stream?.();
-  const raw = !plan.translate && !unwrap;
-  const writer: StreamWriter | undefined = plan.translate ? plan.client.createStreamWriter(plan.context) : undefined;
-  // A codec's stream re-framed in its dialect: the usage frames are held back and the usage billed closes the stream.
-  const restamp = unwrap && !writer && plan.bill ? plan.upstream.billedUsage : undefined;
-  let last: Frame | undefined;
+  const relay = new StreamRelay(response, decoder, plan, reply, abort);
+  // A vendor's own stream (a codec) opens the client's with its first bytes, so a vendor error in its first frame
+  // (Spark's 11200, ERNIE's 110) is still a failure another channel may take; every other stream opens at once.
+  if (!relay.unwrap) relay.open();
+  const finished = relay.pump();
+  // Open from the start, a stream can no longer fail over to another channel: every outcome is delivered.
+  if (relay.opened) return Promise.resolve({ kind: 'streaming', finished: finished as Promise<DeliveryOutcome> });
+  return finished;
+}
 
-  let opened = false;
+/** The relay a body's shared listeners (below) reach through the body itself: no closure per open stream. */
+const RELAY = Symbol('stream relay');
+type PumpedBody = UpstreamResponse['body'] & { [RELAY]?: StreamRelay };
+
+/**
+ * One stream's state, as an object rather than closures: a stream open for minutes holds this, its tally and its
+ * reader, and no function of its own (bench/README.md, what a stream holds). The body's events reach it through
+ * module-level listeners that find it on the body (`RELAY`).
+ */
+class StreamRelay {
+  readonly res: ServerResponse;
+  readonly tally = new Tally();
+  readonly reader: ReturnType<Dialect['createStreamReader']>;
+  /** A provider that wraps its frames (Bedrock's binary event-stream) is re-framed. */
+  readonly unwrap: ReturnType<NonNullable<NonNullable<DeliveryPlan['codec']>['stream']>> | undefined;
+  /** Same dialect and the client expects these very bytes (SSE to SSE, JSON array to JSON array): relayed as they are. */
+  readonly raw: boolean;
+  readonly writer: StreamWriter | undefined;
+  /** A codec's stream re-framed in its dialect: the usage frames are held back and the usage billed closes the stream. */
+  readonly restamp: Dialect['billedUsage'] | undefined;
+  /** The upstream's status and headers, until the client's head is written. */
+  private head: Pick<UpstreamResponse, 'status' | 'headers'> | undefined;
+  private readonly body: PumpedBody;
+  last: Frame | undefined = undefined;
+  opened = false;
   /** The client's socket holds the headers back until the first bytes join them (or a turn has passed). */
-  let corked = false;
-  const uncork = () => {
-    if (!corked) return;
-    corked = false;
+  corked = false;
+  firstByteAt: number | undefined = undefined;
+  /** Frames the client holds (counted once their bytes are sent), for an error event that must continue them. */
+  decoded = 0;
+  relayed = 0;
+  /** What the frames read so far wrote: when a later frame of the same batch breaks the stream, the client still gets what came before it (then the error event). */
+  unsent = '';
+  /** A re-framed stream carried its own end (OpenAI's [DONE]). */
+  closed = false;
+  reported = Date.now();
+  /** The body's events are no longer listened to: its end, its error, or a failure of the relay's own. */
+  stopped = false;
+  private resolve: (outcome: DeliveryOutcome | UpstreamFailure) => void = noop;
+  private reject: (fault: unknown) => void = noop;
+
+  constructor(
+    response: UpstreamResponse,
+    readonly decoder: FrameDecoder,
+    readonly plan: DeliveryPlan,
+    readonly reply: FastifyReply,
+    readonly abort: Cancel,
+  ) {
+    this.res = reply.raw;
+    this.body = response.body;
+    this.head = { status: response.status, headers: response.headers };
+    this.reader = plan.upstream.createStreamReader();
+    this.unwrap = plan.codec?.stream?.();
+    this.raw = !plan.translate && !this.unwrap;
+    this.writer = plan.translate ? plan.client.createStreamWriter(plan.context) : undefined;
+    this.restamp = this.unwrap && !this.writer && plan.bill ? plan.upstream.billedUsage : undefined;
+  }
+
+  uncork(): void {
+    if (!this.corked) return;
+    this.corked = false;
     // An ended answer has already let go of it: node's `end` uncorks fully.
-    if (!res.writableEnded) res.socket?.uncork();
-  };
-  const open = () => {
-    if (opened) return;
-    opened = true;
+    if (!this.res.writableEnded) this.res.socket?.uncork();
+  }
+
+  open(): void {
+    if (this.opened) return;
+    this.opened = true;
+    const { reply, res, plan, head } = this;
+    this.head = undefined;
     reply.hijack();
-    if (raw) writeHead(reply, response.status, Object.assign(relayHeaders(response, plan.requestId), { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }));
+    if (this.raw) writeHead(reply, head!.status, Object.assign(relayHeaders(head!, plan.requestId), { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }));
     else writeHead(reply, 200, streamHeaders(plan));
     // The headers go out with the first bytes, in one write and one wake-up of the client, when those bytes came
     // with the upstream's headers (as they mostly do: they are relayed before this turn ends); else a turn later.
     // Corked around flushHeaders rather than left to the first write: node then writes its header string as it is,
     // which flattens it, where a first write would send a copy joined to the chunk and leave the header's pieces in
     // the heap for the life of the stream (1.2 KB per held stream, bench/README.md 2026-11-28 evening).
-    corked = res.socket !== null;
+    this.corked = res.socket !== null;
     res.socket?.cork();
     res.flushHeaders();
-    setImmediate(uncork);
-  };
-  // A vendor's own stream (a codec) opens the client's with its first bytes, so a vendor error in its first frame
-  // (Spark's 11200, ERNIE's 110) is still a failure another channel may take; every other stream opens at once.
-  if (!unwrap) open();
+    setImmediate(uncorkLater, this);
+  }
 
-  let firstByteAt: number | undefined;
   /** Writes to the client; answers a promise only when the client's buffer is full (the upstream then waits for it). */
-  const send = (data: string | Buffer): Promise<unknown> | undefined => {
+  send(data: string | Buffer): Promise<unknown> | undefined {
     if (data.length === 0) return undefined;
-    open();
-    firstByteAt ??= Date.now();
-    const flowing = res.write(data);
-    uncork();
-    return flowing ? undefined : drained(res, abort);
-  };
-  // Frames the client holds (counted once their bytes are sent), for an error event that must continue them.
-  let decoded = 0;
-  let relayed = 0;
-  // What the frames read so far wrote: when a later frame of the same batch breaks the stream, the client still
-  // gets what came before it (then the error event).
-  let unsent = '';
-  /** A re-framed stream carried its own end (OpenAI's [DONE]). */
-  let closed = false;
-  const handle = (frames: Frame[]): string => {
-    unsent = '';
+    this.open();
+    this.firstByteAt ??= Date.now();
+    const flowing = this.res.write(data);
+    this.uncork();
+    return flowing ? undefined : drained(this.res, this.abort);
+  }
+
+  handle(frames: Frame[]): string {
+    const { plan, unwrap, reader, tally, writer, restamp } = this;
+    this.unsent = '';
     for (const wrapped of frames) {
-      decoded++;
+      this.decoded++;
       for (const frame of unwrap ? unwrap(wrapped) : [wrapped]) {
         const parts = reader.read(frame);
         tally.add(parts);
-        if (writer) for (const part of parts) unsent += writer.write(part);
+        if (writer) for (const part of parts) this.unsent += writer.write(part);
         else if (restamp) {
           // The end frame is written after the billed usage (below).
           if (frame.data === plan.upstream.endFrame) continue;
-          last = frame;
+          this.last = frame;
           const kept = restamp.strip(frame);
-          if (kept) unsent += plan.upstream.frame(kept);
-        } else if (!raw) {
-          unsent += plan.upstream.frame(frame);
-          if (frame.data === plan.upstream.endFrame) closed = true;
+          if (kept) this.unsent += plan.upstream.frame(kept);
+        } else if (!this.raw) {
+          this.unsent += plan.upstream.frame(frame);
+          if (frame.data === plan.upstream.endFrame) this.closed = true;
         }
       }
     }
-    const out = unsent;
-    unsent = '';
+    const out = this.unsent;
+    this.unsent = '';
     return out;
-  };
+  }
 
-  let reported = Date.now();
-  const ended = async (): Promise<DeliveryOutcome | UpstreamFailure> => {
-    try {
-      return await end();
-    } catch (error) {
-      return failed(error);
+  /** One chunk of the body: relayed (or read and re-written), and the client's full buffer waited for. */
+  chunk(buffer: Buffer): Promise<unknown> | undefined {
+    let waiting: Promise<unknown> | undefined;
+    if (this.raw) {
+      // The bytes go out as they came (an error event of the upstream's own included); usage is read after.
+      waiting = this.send(buffer);
+      this.handle(this.decoder.push(buffer));
+    } else waiting = this.send(this.handle(this.decoder.push(buffer)));
+    this.relayed = this.decoded;
+    const { plan } = this;
+    if (plan.onProgress && Date.now() - this.reported >= PROGRESS_EVERY_MS) {
+      this.reported = Date.now();
+      plan.onProgress(this.tally.text.length);
     }
-  };
-  const end = async (): Promise<DeliveryOutcome> => {
-    let tail = handle(decoder.end());
-    open();
+    return waiting;
+  }
+
+  async end(): Promise<DeliveryOutcome> {
+    const { plan, tally, writer, restamp, raw } = this;
+    let tail = this.handle(this.decoder.end());
+    this.open();
     // A codec's stream tells the client the usage it is billed (in the writer's last event, or a frame of its own).
-    const billed = unwrap && plan.bill ? await plan.bill(tally.usage, tally.text) : undefined;
+    const billed = this.unwrap && plan.bill ? await plan.bill(tally.usage, tally.text) : undefined;
     if (billed && writer) tail += writer.write({ type: 'usage', usage: billed.usage });
     else if (billed && restamp) {
-      const frame = restamp.frame(billed.usage, last, plan.context);
+      const frame = restamp.frame(billed.usage, this.last, plan.context);
       if (frame) tail += plan.upstream.frame(frame);
     }
     // Re-framed frames (a codec's) end with their dialect's end frame (OpenAI's [DONE]) unless one of them was it; the
     // other dialects end with an event the frames carry.
-    const endFrame = !raw && !writer && !closed && plan.upstream.endFrame ? plan.upstream.frame({ data: plan.upstream.endFrame }) : '';
-    res.end(raw ? undefined : tail + (writer ? writer.end() : endFrame));
-    return { kind: 'success', usage: tally.usage, text: tally.text, firstByteAt: firstByteAt ?? Date.now(), billed };
-  };
-  const failed = (error: unknown): DeliveryOutcome | UpstreamFailure => {
+    const endFrame = !raw && !writer && !this.closed && plan.upstream.endFrame ? plan.upstream.frame({ data: plan.upstream.endFrame }) : '';
+    this.res.end(raw ? undefined : tail + (writer ? writer.end() : endFrame));
+    return { kind: 'success', usage: tally.usage, text: tally.text, firstByteAt: this.firstByteAt ?? Date.now(), billed };
+  }
+
+  failed(error: unknown): DeliveryOutcome | UpstreamFailure {
+    const { tally, plan, writer } = this;
     // A client that closes as soon as it has the whole answer (Codex after response.completed) got all of it.
-    if (abort.signal.aborted) return opened ? { kind: tally.finished ? 'success' : 'aborted', usage: tally.usage, text: tally.text, firstByteAt } : clientGone(reply);
-    if (!opened) {
+    if (this.abort.signal.aborted) return this.opened ? { kind: tally.finished ? 'success' : 'aborted', usage: tally.usage, text: tally.text, firstByteAt: this.firstByteAt } : clientGone(this.reply);
+    if (!this.opened) {
       // Nothing reached the client yet: the next channel may answer instead.
       return streamFailure(error);
     }
     const upstreamSaid = error instanceof UpstreamStreamError;
     const message = streamBreak(error);
     // Passed through, the upstream's own error event has already reached the client: it is not said twice.
-    res.end(raw && upstreamSaid ? undefined : unsent + (writer ?? plan.client.createStreamWriter(plan.context, reader)).error(message, !writer && relayed > 0));
-    return { kind: 'broken', usage: tally.usage, text: tally.text, message, firstByteAt };
-  };
-  // The body pumped from its events; `ended` (whose own errors are the stream's too) or `failed` answer the outcome.
-  const finished = pumpBody(response.body, (buffer) => {
-    let waiting: Promise<unknown> | undefined;
-    if (raw) {
-      // The bytes go out as they came (an error event of the upstream's own included); usage is read after.
-      waiting = send(buffer);
-      handle(decoder.push(buffer));
-    } else waiting = send(handle(decoder.push(buffer)));
-    relayed = decoded;
-    if (plan.onProgress && Date.now() - reported >= PROGRESS_EVERY_MS) {
-      reported = Date.now();
-      plan.onProgress(tally.text.length);
+    this.res.end(this.raw && upstreamSaid ? undefined : this.unsent + (writer ?? plan.client.createStreamWriter(plan.context, this.reader)).error(message, !writer && this.relayed > 0));
+    return { kind: 'broken', usage: tally.usage, text: tally.text, message, firstByteAt: this.firstByteAt };
+  }
+
+  /**
+   * Pumps the body from its events (as pump-body.ts does, with listeners shared by every stream): each chunk relayed,
+   * the body paused while the client's buffer is full; answers the outcome, `end`'s or `failed`'s (`end`'s own errors
+   * are the stream's too).
+   */
+  pump(): Promise<DeliveryOutcome | UpstreamFailure> {
+    const { body } = this;
+    const finished = new Promise<DeliveryOutcome | UpstreamFailure>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    // A body that failed (or was destroyed) before anything listened has no events left to give: the upstream broke
+    // while the relay waited to read it (the reservation's commit). Waiting for its events would hold the client's
+    // stream and the reservation open for ever.
+    if (body.destroyed) {
+      this.stop(body.errored ?? new Error('upstream body closed before it was read'));
+      return finished;
     }
-    return waiting;
-  }).then(ended, failed);
-  // Open from the start, a stream can no longer fail over to another channel: every outcome is delivered.
-  if (opened) return Promise.resolve({ kind: 'streaming', finished: finished as Promise<DeliveryOutcome> });
-  return finished;
+    body[RELAY] = this;
+    // `on`, not `once` (its wrapper costs an object and a bound function per open stream): `stop` removes the data,
+    // end and close listeners; the error listener stays, for an error after the end.
+    body.on('data', onBodyData);
+    body.on('end', onBodyEnd);
+    body.on('close', onBodyClose);
+    body.on('error', onBodyError);
+    return finished;
+  }
+
+  /**
+   * The body's end, or its failure (then the body is destroyed): the listeners go, and the outcome is answered once.
+   * `finished` rejects only on a fault of the gateway's own (the end of the stream could not be written).
+   */
+  stop(error?: unknown): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    const { body } = this;
+    body.off('data', onBodyData);
+    body.off('end', onBodyEnd);
+    body.off('close', onBodyClose);
+    if (error === undefined) {
+      this.end().then(this.resolve, (failure: unknown) => this.answerFailure(failure));
+      return;
+    }
+    body.destroy();
+    this.answerFailure(error);
+  }
+
+  private answerFailure(error: unknown): void {
+    try {
+      this.resolve(this.failed(error));
+    } catch (fault) {
+      this.reject(fault);
+    }
+  }
+}
+
+const noop = () => undefined;
+
+function uncorkLater(relay: StreamRelay): void {
+  relay.uncork();
+}
+
+function relayOf(body: PumpedBody): StreamRelay {
+  return body[RELAY]!;
+}
+
+function onBodyData(this: PumpedBody, buffer: Buffer): void {
+  const relay = relayOf(this);
+  let waiting: Promise<unknown> | undefined;
+  try {
+    waiting = relay.chunk(buffer);
+  } catch (error) {
+    return relay.stop(error);
+  }
+  if (!waiting) return;
+  this.pause();
+  waiting.then(
+    () => !relay.stopped && this.resume(),
+    (error: unknown) => relay.stop(error),
+  );
+}
+
+function onBodyEnd(this: PumpedBody): void {
+  relayOf(this).stop();
+}
+
+/** Closed without its end or an error (destroyed without a reason): cut short all the same. After 'end' or 'error', 'close' finds the pump stopped already. */
+function onBodyClose(this: PumpedBody): void {
+  relayOf(this).stop(this.errored ?? new Error('upstream body closed before its end'));
+}
+
+function onBodyError(this: PumpedBody, error: unknown): void {
+  relayOf(this).stop(error ?? new Error('upstream body failed'));
 }
 
 /** Resolves once the client's buffer has drained; rejects when the request is cancelled (the client left) or its response fails. */

@@ -9,7 +9,7 @@ import { withRelayHeaders } from '../../http/security-headers.js';
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'set-cookie', 'server', 'date']);
 
 /** The upstream's headers for an answer relayed as it sent it, with the gateway's request id. */
-export function relayHeaders(response: UpstreamResponse, requestId: string): Record<string, string | string[]> {
+export function relayHeaders(response: Pick<UpstreamResponse, 'headers'>, requestId: string): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = { 'x-request-id': requestId };
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined && !HOP_HEADERS.has(name.toLowerCase())) headers[name] = value;

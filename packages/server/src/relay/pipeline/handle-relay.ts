@@ -98,11 +98,13 @@ async function serve(job: Job): Promise<boolean | { settled: Promise<void> }> {
   let channel: ChannelRow | undefined;
   let error: unknown;
   const attempts: LogAttempt[] = [];
-  const routing: Routing = { affinity: false, requested: call.facts.model, models: [] };
+  const routing: Routing = { affinity: false, requested: call.facts.model, models: job.models.slice(0, 1) };
   let model = job.models[0];
   for (const [i, next] of job.models.entries()) {
     model = next;
-    routing.models.push(next);
+    // The models tried so far, as an array of their own size: a stream keeps it until it ends (pushed onto `[]`, it
+    // would hold room for 17).
+    if (i > 0) routing.models = job.models.slice(0, i + 1);
     try {
       ({ outcome, channel } = await attemptChannels(deps, call, next, auth, meter, request, job.reply, attempts, routing));
       error = undefined;
@@ -155,7 +157,8 @@ function refusal(error: unknown): never {
 async function servedModels(deps: RelayDeps, group: string, chain: string[]): Promise<string[]> {
   const served: string[] = [];
   for (const model of chain) if ((await deps.store.candidates(group, model)).length > 0) served.push(model);
-  return served;
+  // The chain itself when every model is served (the usual case): a stream keeps the list until it ends.
+  return served.length === chain.length ? chain : served;
 }
 
 /** OpenAI's shape for a rate limit: 429, type `requests` / code `rate_limit_exceeded`, with Retry-After. */

@@ -3,24 +3,39 @@
  * reservation before it ends, and an instance that exits only after that leaves nothing for a takeover.
  */
 export class InFlightRequests {
-  private readonly running = new Set<Promise<unknown>>();
+  /** Requests tracked and not yet settled: a count, not a set of them (a set's entry per open stream costs memory). */
+  private running = 0;
+  /** What `idle` waits on: resolved when the count next falls to zero. */
+  private drained: { promise: Promise<void>; resolve: () => void } | undefined = undefined;
   /** What this instance's running requests hold or are about to hold, per user and per key. */
   private readonly held = new Map<string, number>();
+  /** One function for every request's end (a closure per request would live as long as its stream). */
+  private readonly done = () => {
+    if (--this.running > 0 || !this.drained) return;
+    const { resolve } = this.drained;
+    this.drained = undefined;
+    resolve();
+  };
 
   get size(): number {
-    return this.running.size;
+    return this.running;
   }
 
   track<T>(work: Promise<T>): Promise<T> {
-    this.running.add(work);
-    const done = () => this.running.delete(work);
-    work.then(done, done);
+    this.running++;
+    work.then(this.done, this.done);
     return work;
   }
 
   /** Resolves when every request running now (and any started meanwhile) has finished. */
   async idle(): Promise<void> {
-    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+    if (this.running === 0) return;
+    if (!this.drained) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.drained = { promise, resolve };
+    }
+    await this.drained.promise;
   }
 
   /** Sum of the amounts `hold` registered for a user or key (`user:<id>`, `key:<id>`) and not yet released. */
