@@ -36,6 +36,38 @@ export interface GatewayServer {
  */
 const TEST_SERVER_ENV = { HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '600' };
 
+/**
+ * Starts the server on a free port and waits until it answers. The port is free when chosen but may be taken by
+ * another process before the server binds it (seen on a busy machine: EADDRINUSE): a server that exits before
+ * answering is started again on another port.
+ */
+async function startServer(dir: string, gatewayEnv: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const child: ChildProcess = spawn(process.execPath, [serverMain], {
+      env: { ...process.env, PORT: String(port), SQLITE_PATH: join(dir, 'gateway.db'), LOG_LEVEL: 'warn', SQL_DSN: '', REDIS_CONN_STRING: '', ...TEST_SERVER_ENV, ...gatewayEnv },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    const url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      try {
+        const res = await fetch(`${url}/api/status`);
+        if (res.ok) return { child, url };
+      } catch {
+        /* not up yet */
+      }
+      if (child.exitCode !== null || child.signalCode !== null) break;
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error('server did not start');
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (attempt === 5) throw new Error(`server exited before answering (${child.exitCode ?? child.signalCode}), five times`);
+  }
+}
+
 export const test = base.extend<{ gateway: GatewayServer; gatewayEnv: Record<string, string> }>({
   // eslint-disable-next-line no-empty-pattern
   gatewayEnv: async ({}, use) => use({}),
@@ -47,23 +79,7 @@ export const test = base.extend<{ gateway: GatewayServer; gatewayEnv: Record<str
   },
   gateway: async ({ playwright, gatewayEnv }, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'mr-e2e-'));
-    const port = await freePort();
-    const child: ChildProcess = spawn(process.execPath, [serverMain], {
-      env: { ...process.env, PORT: String(port), SQLITE_PATH: join(dir, 'gateway.db'), LOG_LEVEL: 'warn', SQL_DSN: '', REDIS_CONN_STRING: '', ...TEST_SERVER_ENV, ...gatewayEnv },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      try {
-        const res = await fetch(`${url}/api/status`);
-        if (res.ok) break;
-      } catch {
-        /* not up yet */
-      }
-      if (Date.now() > deadline) throw new Error('server did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const { child, url } = await startServer(dir, gatewayEnv);
     const contexts: APIRequestContext[] = [];
     await use({
       url,

@@ -84,7 +84,9 @@ describe('WAL checkpoints on a worker thread (SQLite file)', () => {
     })();
     // Each insert commits on its own and the next is sent in the next turn of the event loop (as the gateway's
     // commits come, and so the worker's messages are heard): no gap for a checkpoint to catch up in.
-    for (let i = 0; i < 6000 && startedOver() < 5; i++) {
+    // Up to 20,000 writes: a quiet machine gets there in a few thousand, a loaded one (fewer checkpoints per write)
+    // needed more than 6,000 once.
+    for (let i = 0; i < 20_000 && startedOver() < 5; i++) {
       await new Promise(setImmediate);
       await storage.db.insertInto('options').values({ key: `s${i}`, value: 'x'.repeat(2000) }).execute();
     }
