@@ -148,8 +148,9 @@ export class UsageLimits {
     }
     const left = await this.take(changes);
     const now = this.now().getTime();
-    const windowEnds = new Map<string, number>();
-    changes.forEach((change, i) => change.key.startsWith('mr:limit:tpm:') && left[i] > 0 && windowEnds.set(change.key, now + left[i]));
+    // Made only when a token limit counted something: the admission lives as long as its request (a stream's minutes).
+    let windowEnds: Map<string, number> | undefined;
+    changes.forEach((change, i) => change.key.startsWith('mr:limit:tpm:') && left[i] > 0 && (windowEnds ??= new Map()).set(change.key, now + left[i]));
     return { subjects, tokens, quota: 0, windowEnds };
   }
 
