@@ -233,6 +233,35 @@ describe('settlement cannot be skipped, counting cannot stall the gateway', () =
     expect(s.logs[0].prompt_tokens).toBeGreaterThan(30_000);
     expect(s.logs[0].completion_tokens).toBeGreaterThan(0);
   });
+
+  it('a shutdown waits for an open stream: the instance is idle only once the stream has ended and been settled', async () => {
+    await seedChannel(t.ctx.storage, { key: 'drip:60', baseUrl: mock.url, models: 'gpt-4o-mini' });
+    const userId = await plainUser(1_000_000);
+    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 100_000 });
+    const res = await fetch(`${gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...chat, stream: true, stream_options: { include_usage: true } }),
+    });
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toContain('chat.completion.chunk');
+    // The stream has started (fastify is done with the request), and it still counts as running.
+    const { inFlight } = t.ctx.relay;
+    expect(inFlight.size).toBe(1);
+    let idleAt: Awaited<ReturnType<typeof state>> | undefined;
+    const idle = inFlight.idle().then(async () => (idleAt = await state(userId, token.id)));
+    expect((await state(userId, token.id)).open).toHaveLength(1);
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    expect(rest).toContain('[DONE]');
+    await idle;
+    // By the time the instance is idle the stream's reservation is settled and its log row written.
+    expect(idleAt!.open).toEqual([]);
+    expect(idleAt!.logs).toHaveLength(1);
+    expect(idleAt!.logs[0].quota).toBeGreaterThan(0);
+    expect(inFlight.size).toBe(0);
+  });
 });
 
 describe('client addresses', () => {

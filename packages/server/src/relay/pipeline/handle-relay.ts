@@ -22,11 +22,26 @@ const MAX_MODEL_LENGTH = 200;
  * cost, log row, settlement). The meter is closed exactly once on every path, including thrown errors, through
  * `finally`. The channel loop is attempt-channels.ts; billing is billing/meter.ts.
  */
-export function handleRelay(deps: RelayDeps, call: IncomingCall, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const relayed = relay(deps, call, request, reply);
+export async function handleRelay(deps: RelayDeps, call: IncomingCall, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   // Only a large body's worker copy is kept for the end of the request, never the call itself (its body).
   const large = call.body instanceof LargeJson ? call.body : undefined;
-  return deps.inFlight.track(large ? relayed.finally(() => deps.bodies.release(large)) : relayed);
+  const { inFlight } = deps;
+  inFlight.begin();
+  let stream: { settled: Promise<void> } | undefined;
+  try {
+    stream = await relay(deps, call, request, reply);
+  } finally {
+    if (!stream) {
+      inFlight.end();
+      if (large) deps.bodies.release(large);
+    }
+  }
+  if (!stream) return;
+  // A stream under way: fastify is done with the request (the answer is written around it), which runs on until
+  // the stream has been settled. Its settlement never rejects, and the one function `end` closes it: nothing but
+  // the settlement's own promise is kept per open stream.
+  if (large) void stream.settled.then(() => (inFlight.end(), deps.bodies.release(large)));
+  else void stream.settled.then(inFlight.end);
 }
 
 /** Lets go of a large body's worker copy once nothing more will be asked of it (the request has settled). */
@@ -34,7 +49,8 @@ export function release(deps: Pick<RelayDeps, 'bodies'>, read: { body: unknown }
   if (read.body instanceof LargeJson) deps.bodies.release(read.body);
 }
 
-async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+/** Serves the request; a stream under way is returned as the promise of its settlement. */
+async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyRequest, reply: FastifyReply): Promise<{ settled: Promise<void> } | undefined> {
   const started = Date.now();
   const auth = await authenticateKey(deps.store, request);
   const { token, user } = auth;
@@ -71,8 +87,8 @@ async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyReques
     .catch(refusal);
   const job: Job = { deps, call, auth, meter, models, request, reply };
   const served = (await serve(job)) || (await serve(job));
-  // A stream under way: this frame ends here, and the request's promise follows the stream's settlement.
-  if (typeof served === 'object') return served.settled;
+  // A stream under way: this frame ends here, and the caller follows the stream's settlement.
+  return typeof served === 'object' ? served : undefined;
 }
 
 interface Job {
@@ -117,7 +133,7 @@ async function serve(job: Job): Promise<boolean | { settled: Promise<void> }> {
   }
   // Nothing was held, and nothing reached the client, when an optimistic reservation was refused: every write waits for `ready`.
   if (!meter.held && !(await meter.confirm().catch(refusal))) return false;
-  if (outcome?.kind === 'streaming') return { settled: settleStream(meter, outcome, { model, channel, routing, attempts }) };
+  if (outcome?.kind === 'streaming') return { settled: settleStream(meter, outcome, { model, channel, routing, attempts }, request.log) };
   try {
     if (error) throw error;
   } finally {
@@ -128,18 +144,24 @@ async function serve(job: Job): Promise<boolean | { settled: Promise<void> }> {
 
 /**
  * Closes the meter once a stream has ended, as `serve` does after an answer it waited for. Made outside `serve` so
- * that the stream holds only what settlement needs, not the request's whole job.
+ * that the stream holds only what settlement needs, not the request's whole job. Never rejects: a fault while the
+ * stream ran (the client has its answer, or part of it) is settled like one thrown before it and logged.
  */
-function settleStream(meter: Meter, streaming: Streaming, finish: Omit<Finish, 'outcome' | 'failure'>): Promise<void> {
+function settleStream(meter: Meter, streaming: Streaming, finish: Omit<Finish, 'outcome' | 'failure'>, log: FastifyRequest['log']): Promise<void> {
   return streaming.finished.then(
-    async (outcome) => {
-      await meter.close({ model: finish.model, channel: finish.channel, routing: finish.routing, attempts: finish.attempts, outcome });
+    (outcome) => closeLogged(meter, { ...finish, outcome }, log),
+    (error: unknown) => {
+      log.error({ err: error }, 'stream failed');
+      return closeLogged(meter, { ...finish, channel: undefined, outcome: undefined, failure: failureOf(error) }, log);
     },
-    async (error: unknown) => {
-      // A fault of the gateway's own while the stream ran: settled like one thrown before it, then thrown.
-      await meter.close({ model: finish.model, channel: undefined, routing: finish.routing, attempts: finish.attempts, outcome: undefined, failure: failureOf(error) });
-      throw error;
-    },
+  );
+}
+
+/** Closes the meter of a stream, logging (not throwing) a fault: nobody is left to answer. */
+function closeLogged(meter: Meter, finish: Finish, log: FastifyRequest['log']): Promise<void> {
+  return meter.close(finish).then(
+    () => undefined,
+    (error: unknown) => log.error({ err: error }, 'stream settlement failed'),
   );
 }
 

@@ -9,8 +9,8 @@ export class InFlightRequests {
   private drained: { promise: Promise<void>; resolve: () => void } | undefined = undefined;
   /** What this instance's running requests hold or are about to hold, per user and per key. */
   private readonly held = new Map<string, number>();
-  /** One function for every request's end (a closure per request would live as long as its stream). */
-  private readonly done = () => {
+  /** Ends one request begun with `begin`: one function for every request (a closure per request would live as long as its stream). */
+  readonly end = () => {
     if (--this.running > 0 || !this.drained) return;
     const { resolve } = this.drained;
     this.drained = undefined;
@@ -21,9 +21,14 @@ export class InFlightRequests {
     return this.running;
   }
 
-  track<T>(work: Promise<T>): Promise<T> {
+  /** Counts a request as running until `end` is called for it, once. */
+  begin(): void {
     this.running++;
-    work.then(this.done, this.done);
+  }
+
+  track<T>(work: Promise<T>): Promise<T> {
+    this.begin();
+    work.then(this.end, this.end);
     return work;
   }
 
