@@ -26,12 +26,6 @@ export class InFlightRequests {
     this.running++;
   }
 
-  track<T>(work: Promise<T>): Promise<T> {
-    this.begin();
-    work.then(this.end, this.end);
-    return work;
-  }
-
   /** Resolves when every request running now (and any started meanwhile) has finished. */
   async idle(): Promise<void> {
     if (this.running === 0) return;
