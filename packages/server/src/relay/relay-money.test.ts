@@ -234,6 +234,29 @@ describe('settlement cannot be skipped, counting cannot stall the gateway', () =
     expect(s.logs[0].completion_tokens).toBeGreaterThan(0);
   });
 
+  it('a stream whose upstream reports no usage is counted from the prompt sent, as the same request answered whole is', async () => {
+    await seedChannel(t.ctx.storage, { key: 'no-usage', baseUrl: mock.url, models: 'gpt-4o-mini' });
+    const userId = await plainUser(10_000_000);
+    const token = await seedToken(t.ctx.storage, userId, { unlimited: true });
+    // The streamed request lets go of its parsed body once the stream runs and counts its prompt from the bytes sent.
+    const prompt = Array.from({ length: 120 }, (_, i) => `Paragraph ${i}: the relay counts this prompt once, 网关按发送的字节计数。`).join('\n');
+    const body = { model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: prompt }] };
+    const post = (stream: boolean) =>
+      fetch(`${gatewayUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...body, stream }),
+      }).then((res) => res.text());
+    expect(await post(false)).toContain('chat.completion');
+    expect(await post(true)).toContain('[DONE]');
+    const s = await settled(userId, token.id, 2);
+    const [whole, streamed] = [...s.logs].sort((a, b) => a.id - b.id);
+    expect(whole.prompt_tokens).toBeGreaterThan(1_000);
+    expect(streamed.prompt_tokens).toBe(whole.prompt_tokens);
+    expect(streamed.completion_tokens).toBe(whole.completion_tokens);
+    expect(streamed.quota).toBe(whole.quota);
+  });
+
   it('a shutdown waits for an open stream: the instance is idle only once the stream has ended and been settled', async () => {
     await seedChannel(t.ctx.storage, { key: 'drip:60', baseUrl: mock.url, models: 'gpt-4o-mini' });
     const userId = await plainUser(1_000_000);

@@ -19,6 +19,8 @@ import { clientGone } from './delivery-failures.js';
 import type { DeliveryOutcome, Streaming } from './delivery-types.js';
 import { LargeJson } from '../ingress/large-json.js';
 import { buildUpstream, type UpstreamSpec } from './build-upstream.js';
+import { readFacts, type Reading } from '../ingress/read-facts.js';
+import type { UpstreamRequest } from '../providers/types.js';
 import { isUpload, type IncomingCall, type RelayDeps } from './types.js';
 import { mapModel } from './map-model.js';
 import { sessionOf, type SessionAffinity } from './route-request.js';
@@ -134,8 +136,15 @@ export async function attemptChannels(
       jsonArrayStream: call.jsonArrayStream,
       contentType: upload?.contentType,
     };
-    const build = () =>
-      call.body instanceof LargeJson ? deps.bodies.build(call.body, spec) : buildUpstream(upload ? upload.raw : (call.body as Record<string, unknown>), spec, canonical);
+    /** The request sent, when built on the event loop: its bytes are kept by undici until the answer ends. */
+    let sent: UpstreamRequest | undefined;
+    const build = () => {
+      if (call.body instanceof LargeJson) return deps.bodies.build(call.body, spec);
+      sent = buildUpstream(upload ? upload.raw : (call.body as Record<string, unknown>), spec, canonical);
+      // Bytes rather than text for HTTP (a WebSocket's message stays text): undici keeps what it is handed.
+      if (typeof sent.body === 'string' && sent.url.startsWith('http')) sent.body = Buffer.from(sent.body);
+      return sent;
+    };
 
     const abort = new Cancel();
     const unwatch = watchClient(reply.raw, abort);
@@ -181,9 +190,12 @@ export async function attemptChannels(
         continue;
       }
       const { onProgress, bill } = meterHooks(meter, channel);
-      const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec: provider.codec?.(target, upstreamModel, upload || call.body instanceof LargeJson ? undefined : (call.body as Record<string, unknown>), call.endpoint), translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress, bill }, reply, abort);
+      const codec = provider.codec?.(target, upstreamModel, upload || call.body instanceof LargeJson ? undefined : (call.body as Record<string, unknown>), call.endpoint);
+      const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec, translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress, bill }, reply, abort);
       if (outcome.kind === 'streaming') {
         flowing = true;
+        // The client's body passed through as the bytes sent: the stream keeps those alone, not also the parsed body.
+        if (same && !codec && !upload && Buffer.isBuffer(sent?.body)) promptFromSent(call, request, sent.body);
         return { outcome: untilFinished(outcome, unwatch, deps.affinity, session, channel.id), channel };
       }
       if (outcome.kind !== 'failure') {
@@ -214,6 +226,19 @@ export async function attemptChannels(
  * `attemptChannels`, so that they hold only what they name: a closure made inside it would keep its whole scope
  * (the call and its body, the upstream spec, the translated request) for as long as the stream stays open.
  */
+
+/**
+ * Lets go of the parsed client body for the rest of a stream whose upstream was sent that body itself (passed
+ * through, model and output limit applied): the prompt's text, wanted only if the answer's usage has to be checked or
+ * counted at its end, is then read again from the bytes undici keeps until the answer ends. A parsed body weighs
+ * several times its bytes, and a stream holds it for minutes.
+ */
+function promptFromSent(call: IncomingCall, request: FastifyRequest, bytes: Buffer): void {
+  if (bytes[0] !== 0x7b) return; // not a JSON object as sent (a form or a raw upload)
+  const reading: Reading = { dialect: call.dialect.name, endpoint: call.endpoint, model: call.facts.model, stream: call.facts.stream };
+  call.facts.promptText = () => readFacts(JSON.parse(bytes.toString('utf8')) as Record<string, unknown>, reading).facts.promptText();
+  request.body = undefined;
+}
 
 /** Cancels the upstream call when the client leaves before its answer was written; answers the listener's removal. */
 function watchClient(res: FastifyReply['raw'], abort: Cancel): () => void {
