@@ -255,6 +255,22 @@ describe('settlement cannot be skipped, counting cannot stall the gateway', () =
     expect(streamed.prompt_tokens).toBe(whole.prompt_tokens);
     expect(streamed.completion_tokens).toBe(whole.completion_tokens);
     expect(streamed.quota).toBe(whole.quota);
+
+    // Translated (an Anthropic client on an OpenAI channel): the prompt is read from the OpenAI body that was sent.
+    const ask = (stream: boolean) =>
+      fetch(`${gatewayUrl}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': `sk-${token.key}`, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', max_tokens: 200, system: 'Be brief.', messages: [{ role: 'user', content: prompt }], stream }),
+      }).then((res) => res.text());
+    expect(await ask(false)).toContain('"type":"message"');
+    expect(await ask(true)).toContain('message_stop');
+    const after = await settled(userId, token.id, 4);
+    const [wholeT, streamedT] = [...after.logs].sort((a, b) => a.id - b.id).slice(2);
+    expect(wholeT.prompt_tokens).toBeGreaterThan(1_000);
+    expect(Math.abs(wholeT.prompt_tokens - whole.prompt_tokens)).toBeLessThan(10);
+    expect(streamedT.prompt_tokens).toBe(wholeT.prompt_tokens);
+    expect(streamedT.completion_tokens).toBe(wholeT.completion_tokens);
   });
 
   it('a shutdown waits for an open stream: the instance is idle only once the stream has ended and been settled', async () => {

@@ -80,6 +80,8 @@ export async function attemptChannels(
     jsonArray: call.jsonArrayStream,
     ...(call.facts.clientTools ? { clientTools: new Map(call.facts.clientTools) } : {}),
   };
+  /** The client body's own reading of its prompt, for an attempt whose upstream body cannot be read again. */
+  const ownPrompt = call.facts.promptText;
   /** One translation of the client's body for every attempt of this request. */
   const canonical: { request?: ChatRequest } = {};
   let lastFailure: Failure | undefined;
@@ -191,11 +193,14 @@ export async function attemptChannels(
       }
       const { onProgress, bill } = meterHooks(meter, channel);
       const codec = provider.codec?.(target, upstreamModel, upload || call.body instanceof LargeJson ? undefined : (call.body as Record<string, unknown>), call.endpoint);
+      // The prompt an answer without usage is counted from: the JSON body the upstream was sent (in its dialect),
+      // read again from the bytes undici keeps anyway, so that a stream need not keep the parsed client body too.
+      const readSent = !codec && !upload && Buffer.isBuffer(sent?.body) && sent.body[0] === 0x7b;
+      call.facts.promptText = readSent ? promptOf(sent!.body as Buffer, { dialect: upstreamDialect.name, endpoint: call.endpoint, model: upstreamModel, stream: call.facts.stream }) : ownPrompt;
       const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec, translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress, bill }, reply, abort);
       if (outcome.kind === 'streaming') {
         flowing = true;
-        // The client's body passed through as the bytes sent: the stream keeps those alone, not also the parsed body.
-        if (same && !codec && !upload && Buffer.isBuffer(sent?.body)) promptFromSent(call, request, sent.body);
+        if (readSent) request.body = undefined;
         return { outcome: untilFinished(outcome, unwatch, deps.affinity, session, channel.id), channel };
       }
       if (outcome.kind !== 'failure') {
@@ -228,16 +233,12 @@ export async function attemptChannels(
  */
 
 /**
- * Lets go of the parsed client body for the rest of a stream whose upstream was sent that body itself (passed
- * through, model and output limit applied): the prompt's text, wanted only if the answer's usage has to be checked or
- * counted at its end, is then read again from the bytes undici keeps until the answer ends. A parsed body weighs
- * several times its bytes, and a stream holds it for minutes.
+ * The prompt's text as the upstream was sent it, read when asked (only if an answer's usage has to be checked or
+ * counted at its end). It holds the sent bytes alone, not the parsed body: a parsed body weighs several times its
+ * bytes, and a stream keeps what its billing needs for minutes.
  */
-function promptFromSent(call: IncomingCall, request: FastifyRequest, bytes: Buffer): void {
-  if (bytes[0] !== 0x7b) return; // not a JSON object as sent (a form or a raw upload)
-  const reading: Reading = { dialect: call.dialect.name, endpoint: call.endpoint, model: call.facts.model, stream: call.facts.stream };
-  call.facts.promptText = () => readFacts(JSON.parse(bytes.toString('utf8')) as Record<string, unknown>, reading).facts.promptText();
-  request.body = undefined;
+function promptOf(bytes: Buffer, reading: Reading): () => string | Promise<string> {
+  return () => readFacts(JSON.parse(bytes.toString('utf8')) as Record<string, unknown>, reading).facts.promptText();
 }
 
 /** Cancels the upstream call when the client leaves before its answer was written; answers the listener's removal. */
