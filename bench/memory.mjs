@@ -8,6 +8,7 @@
 //   REPEAT=n      n measures per path, each on a fresh process; prints each and the medians (RSS moves by several KB per
 //                 stream between two runs of the same build)
 //   GATEWAY_NODE_ARGS="..."  node flags for the measured process (e.g. --single-threaded-gc)
+//   GATEWAY_ENV='{"NAME":"value"}'  variables added to the measured process's environment (e.g. MALLOC_ARENA_MAX)
 //   GC=0          RSS read as it is; by default after a full garbage collection, as run.mjs does (through the
 //                 inspector: the target runs with --inspect on a port of its own)
 //   SNAPSHOT=1    also a heap snapshot at rest and one with the streams held (the gateway runs with
@@ -30,6 +31,7 @@ const SNAPSHOT = process.env.SNAPSHOT === '1';
 const TOP = Number(process.env.TOP ?? 25);
 const WAVES = Number(process.env.WAVES ?? 1);
 const GC = process.env.GC !== '0';
+const EXTRA_ENV = JSON.parse(process.env.GATEWAY_ENV ?? '{}');
 const chosen = (process.env.PATHS ?? Object.keys(PATHS).join(',')).split(',');
 const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 
@@ -125,7 +127,7 @@ function withPrompt(body) {
 /** BARE=1: the bare pass-through (bare-passthrough.mjs) in front of the path's mock instead of the gateway. */
 async function startBare(dir, upstream, nodeArgs) {
   const port = await freePort();
-  const started = start(process.execPath, [...nodeArgs, join(benchDir, 'bare-passthrough.mjs')], { env: { ...process.env, PORT: String(port), UPSTREAM: upstream }, cwd: dir });
+  const started = start(process.execPath, [...nodeArgs, join(benchDir, 'bare-passthrough.mjs')], { env: { ...process.env, ...EXTRA_ENV, PORT: String(port), UPSTREAM: upstream }, cwd: dir });
   await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
   return { url: `http://127.0.0.1:${port}`, pid: started.pid, stop: async () => started.child.kill('SIGKILL') };
 }
@@ -148,7 +150,7 @@ async function measure(path, mocks) {
   const upstream = path === 'openai' ? mocks.openaiMock : mocks.anthropicMock;
   const inspectPort = GC ? await freePort() : undefined;
   const nodeArgs = [...(process.env.GATEWAY_NODE_ARGS ? process.env.GATEWAY_NODE_ARGS.split(' ') : []), ...(SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : []), ...(GC ? [`--inspect=127.0.0.1:${inspectPort}`] : [])];
-  const gateway = bare ? await startBare(dir, upstream, nodeArgs) : await startGateway({ data: { SQLITE_PATH: join(dir, 'gateway.db') }, cwd: dir, logFile: join(dir, 'gateway.log'), nodeArgs });
+  const gateway = bare ? await startBare(dir, upstream, nodeArgs) : await startGateway({ data: { SQLITE_PATH: join(dir, 'gateway.db'), ...EXTRA_ENV }, cwd: dir, logFile: join(dir, 'gateway.log'), nodeArgs });
   // RSS and, after a collection, the JS heap in use (KB)
   const rss = async () => {
     const heapKb = GC ? await collectGarbage(inspectPort) : undefined;

@@ -2,8 +2,9 @@ import type { Kysely } from 'kysely';
 import { flatten } from '../lib/arrays.js';
 import { placeholders, type Statement } from '../storage/raw-sql.js';
 import type { Database } from '../storage/schema.js';
-import { chargeOf, findCrossings, jobsOf, now, recordStatements, reservationStatements, settlementChanges, takenInFull, type BatchContext, type Charge, type Crossings, type Job, type Outcome } from './ledger-batch.js';
-import type { Claim } from './ledger-reservations.js';
+import { chargeOf, findCrossings, recordStatements, settlementChanges, takenInFull, type Charge } from './ledger-batch.js';
+import { reservationStatements, type Claim } from './ledger-reservations.js';
+import { jobsOf, now, type BatchContext, type Crossings, type Job, type Outcome } from './ledger-types.js';
 import { coveredRows, NotCovered, rowStatements, sharedRowsStatement, userBalances, type Taken } from './ledger-shared-rows.js';
 
 /** Marks the error a PostgreSQL batch run alone raises when it is not covered (see applyAlone). */

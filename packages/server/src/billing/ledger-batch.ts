@@ -1,82 +1,11 @@
 import { LogType } from '@model-relay/contract';
 import type { Transaction } from 'kysely';
-import type { Dialect } from '../storage/database.js';
-import { chunks, insertRows, placeholders, type ColumnKind, type RawSql, ROWS_PER_STATEMENT, type Statement } from '../storage/raw-sql.js';
-import type { LogsRepository } from '../storage/repositories/logs.js';
+import type { Statement } from '../storage/raw-sql.js';
 import type { Database, NewLog } from '../storage/schema.js';
-import { decideReservations, type Claim } from './ledger-reservations.js';
+import { claim, correctReservations, decideReservations, promoteFromSlices, recordProgress, reservationStatements, takeFromSlices, type Claim } from './ledger-reservations.js';
 import { lockBalances, writeIfCovered, writeSharedRows, type RowChange, type SharedChanges, type Taken } from './ledger-shared-rows.js';
-import { InsufficientQuotaError, type Progress, type Reservation, type Settlement } from './ledger-types.js';
+import { jobsOf, now, type BatchContext, type Crossings, type Job, type Outcome } from './ledger-types.js';
 import { addRollup, hourOf, rollupStatements, type Rollup } from './rollup-writer.js';
-
-export type Job =
-  | { kind: 'reserve'; reservation: Claim; resolve: (value: Reservation) => void; reject: (error: unknown) => void }
-  | {
-      kind: 'settle';
-      /** For a reservation held in a balance slice (`slice` set), `amount` is what the slice pays at most (ledger-slices.ts). */
-      reservation: Reservation;
-      settlement: Settlement;
-      attempts: number;
-      resolve: (value: number | undefined) => void;
-      reject: (error: unknown) => void;
-      /** A sliced settlement: told once its batch committed whether the slice's row was still there to pay from. */
-      onSlice?: (backed: boolean) => void;
-      /** Set by the batch that settles it (a sliced settlement): whether its slice's row paid. */
-      backed?: boolean;
-    }
-  | { kind: 'progress'; progress: Progress }
-  | {
-      /** A request held in a slice that runs long gets a reservation row of its own (for a crash takeover's charge). */
-      kind: 'promote';
-      reservation: Reservation & { slice: string };
-      details: { model: string; promptEstimate: number; stream: boolean };
-      progress: Progress;
-      /** The reservation as a row of its own, or undefined when the slice's row was gone (it stays unbacked). */
-      resolve: (value: Reservation | undefined) => void;
-      reject: (error: unknown) => void;
-    };
-export type Outcome = Reservation | InsufficientQuotaError | number | undefined;
-/** Users a commit took below the reminder threshold, with their quota after it. */
-export type Crossings = Array<{ userId: number; quota: number }>;
-
-/**
- * The batch's jobs of one kind, each with its place in the batch (a loop: on node 20 `flatMap` costs about 100 ns an
- * element, several microseconds a batch).
- */
-export function jobsOf<K extends Job['kind']>(batch: readonly Job[], kind: K): Array<{ job: Extract<Job, { kind: K }>; i: number }> {
-  const out: Array<{ job: Extract<Job, { kind: K }>; i: number }> = [];
-  for (let i = 0; i < batch.length; i++) if (batch[i].kind === kind) out.push({ job: batch[i] as Extract<Job, { kind: K }>, i });
-  return out;
-}
-
-/** What a batch needs besides its transaction: the ledger's statements, writers and settings. */
-export interface BatchContext {
-  sql: RawSql;
-  dialect: Dialect;
-  logs: LogsRepository;
-  instanceId: string;
-  /** The low-quota reminder threshold (0: reminders off). */
-  threshold: number;
-  /** Decide from the locked balances without trying writeIfCovered first (it threw NotCovered for this batch). */
-  careful: boolean;
-}
-
-const RESERVATION_COLUMNS: Array<[string, ColumnKind]> = [
-  ['request_id', 'text'],
-  ['user_id', 'bigint'],
-  ['token_id', 'bigint'],
-  ['amount', 'bigint'],
-  ['charged', 'bigint'],
-  ['status', 'text'],
-  ['created_at', 'bigint'],
-  ['settled_at', 'bigint'],
-  ['instance_id', 'text'],
-  ['model', 'text'],
-  ['prompt_estimate', 'bigint'],
-  ['is_stream', 'bigint'],
-];
-
-export const now = () => Math.floor(Date.now() / 1000);
 
 /** What one settlement charges: `cost` as computed, `charged` what the balances pay of it, `refund` what goes back. */
 export interface Charge {
@@ -266,95 +195,30 @@ export function findCrossings(threshold: number, charges: Charge[], quotaAfterSe
   }
 }
 
-/**
- * Claims the reservations' rows (deleting them) and answers which existed: only a claimed reservation is
- * settled, so a second settlement, or one of a reservation a takeover settled, does nothing.
- */
-async function claim(ctx: BatchContext, trx: Transaction<Database>, requestIds: string[]): Promise<Set<string>> {
-  const open = new Set<string>();
-  const sorted = [...new Set(requestIds)].sort();
-  for (const part of chunks(sorted, ROWS_PER_STATEMENT)) {
-    const list = placeholders(part.length);
-    if (ctx.sql.deleteReturning) {
-      // Rows locked in request-id order, as on MySQL below: no lock cycle between claims. PostgreSQL locks them in
-      // an ordered select first; MariaDB's DELETE walks the IN list's values through the unique index in order.
-      const rows = ctx.dialect === 'postgres' ? `select request_id from quota_reservations where request_id in (${list}) order by request_id for update` : list;
-      const deleted = await ctx.sql.run<{ request_id: string }>(trx, `delete from quota_reservations where request_id in (${rows}) returning request_id`, part);
-      for (const row of deleted.rows) open.add(row.request_id);
-      continue;
+/** The settlements' consume logs (multi-row inserts) and their sums in the hourly rollups: what was charged. */
+export function recordStatements(ctx: BatchContext, charges: Charge[], accessed: number): Statement[] {
+  const logs: NewLog[] = [];
+  const rollups = new Map<string, Rollup>();
+  for (const { job, charged, extra } of charges) {
+    const { reservation, settlement } = job;
+    const log = settlement.log;
+    if (log) {
+      // `quota` first: a copy that starts with a spread and then gains a field gets a hidden class of its own on node 20
+      // (2-4 us each); the fields after the spread only override fields the log has.
+      logs.push({
+        quota: charged,
+        ...log,
+        user_id: log.user_id ?? reservation.userId,
+        type: log.type ?? LogType.Consume,
+        content: (log.content ?? '') + extra,
+        token_id: log.token_id ?? reservation.tokenId,
+        channel_name: (log.channel_name ?? '').slice(0, 64),
+        dialect: (log.dialect ?? '').slice(0, 32),
+      });
     }
-    const rows = await ctx.sql.run<{ request_id: string }>(trx, `select request_id from quota_reservations where request_id in (${list}) order by request_id${ctx.sql.forUpdate}`, part);
-    for (const row of rows.rows) open.add(row.request_id);
-    if (rows.rows.length > 0) await ctx.sql.run(trx, `delete from quota_reservations where request_id in (${list})`, part);
+    if (settlement.usage) addRollup(rollups, hourOf(accessed), reservation, settlement, charged);
   }
-  return open;
-}
-
-/**
- * Takes from the balance slices' rows what the batch's sliced settlements charge (as far as each one's slice pays)
- * and what its promotions move to rows of their own, one statement per slice row. Answers the slices whose row
- * was still there and held enough (every one, unless a takeover settled it after this instance was taken for dead):
- * a sliced settlement of a slice not answered is charged to the balances instead, and its promotion fails. Tells
- * each sliced settlement which it was, once the batch committed (`onSlice`, called by the ledger).
- */
-async function takeFromSlices(ctx: BatchContext, trx: Transaction<Database>, batch: readonly Job[]): Promise<Set<string>> {
-  const taken = new Map<string, number>();
-  for (const job of batch) {
-    if (job.kind === 'settle' && job.reservation.slice !== undefined) {
-      const take = Math.min(Math.max(0, Math.ceil(job.settlement.cost)), job.reservation.amount);
-      taken.set(job.reservation.slice, (taken.get(job.reservation.slice) ?? 0) + take);
-    } else if (job.kind === 'promote') taken.set(job.reservation.slice, (taken.get(job.reservation.slice) ?? 0) + job.reservation.amount);
-  }
-  const backed = new Set<string>();
-  for (const slice of [...taken.keys()].sort()) {
-    const amount = taken.get(slice)!;
-    if ((await ctx.sql.changes(trx, 'update quota_reservations set amount = amount - ? where request_id = ? and amount >= ?', [amount, slice, amount])) === 1) backed.add(slice);
-  }
-  return backed;
-}
-
-/** The promotions of the batch: each a reservation row of its own, at what it held in its slice, with its progress. */
-async function promoteFromSlices(ctx: BatchContext, trx: Transaction<Database>, batch: readonly Job[], backed: Set<string>, outcomes: Outcome[]): Promise<void> {
-  const promoted: Array<{ claim: Claim; progress: Progress }> = [];
-  for (const { job, i } of jobsOf(batch, 'promote')) {
-    if (!backed.has(job.reservation.slice)) {
-      outcomes[i] = undefined;
-      continue;
-    }
-    const r = job.reservation;
-    const claim: Claim = { requestId: r.requestId, userId: r.userId, tokenId: r.tokenId, unlimited: r.unlimited, amount: r.amount, requested: r.amount, minimum: r.amount, ...job.details };
-    promoted.push({ claim, progress: job.progress });
-    outcomes[i] = { requestId: r.requestId, userId: r.userId, tokenId: r.tokenId, unlimited: r.unlimited, amount: r.amount };
-  }
-  if (promoted.length === 0) return;
-  await ctx.sql.runAll(trx, reservationStatements(ctx, promoted.map((p) => p.claim)));
-  for (const { progress: p } of promoted) {
-    await ctx.sql.run(trx, 'update quota_reservations set channel_id = ?, delivered_chars = ? where request_id = ?', [p.channelId, p.deliveredChars, p.requestId]);
-  }
-}
-
-async function recordProgress(ctx: BatchContext, trx: Transaction<Database>, batch: Job[]): Promise<void> {
-  const progress = jobsOf(batch, 'progress').map(({ job }) => job.progress).sort((a, b) => (a.requestId < b.requestId ? -1 : 1));
-  for (const p of progress) {
-    await ctx.sql.run(trx, 'update quota_reservations set channel_id = ?, delivered_chars = ? where request_id = ?', [p.channelId, p.deliveredChars, p.requestId]);
-  }
-}
-
-export function reservationStatements(ctx: BatchContext, claims: Claim[]): Statement[] {
-  const createdAt = now();
-  const rows = claims.map((r) => [r.requestId, r.userId, r.tokenId, r.amount, 0, 'open', createdAt, 0, ctx.instanceId, (r.model ?? '').slice(0, 255), Math.max(0, Math.ceil(r.promptEstimate ?? 0)), r.stream ? 1 : 0]);
-  return insertRows(ctx.dialect, 'quota_reservations', RESERVATION_COLUMNS, rows);
-}
-
-/** The reservation rows inserted at the amount asked: the refused ones removed, the partial ones lowered. */
-async function correctReservations(ctx: BatchContext, trx: Transaction<Database>, claims: Claim[], refusals: Array<InsufficientQuotaError | undefined>): Promise<void> {
-  const refused = claims.filter((_, n) => refusals[n]).map((r) => r.requestId);
-  for (const part of chunks(refused, ROWS_PER_STATEMENT)) {
-    await ctx.sql.run(trx, `delete from quota_reservations where request_id in (${placeholders(part.length)})`, part);
-  }
-  for (const r of claims.filter((r, n) => !refusals[n] && r.amount !== r.requested)) {
-    await ctx.sql.run(trx, 'update quota_reservations set amount = ? where request_id = ?', [r.amount, r.requestId]);
-  }
+  return [...ctx.logs.insertStatements(logs), ...rollupStatements(ctx.dialect, ctx.instanceId, rollups)];
 }
 
 /**
@@ -386,30 +250,4 @@ function takeExtra(c: Charge, keys: Map<number, number>, users: Map<number, numb
       ? `（超出预留 ${c.cost - r.amount}，用户余额不足：应扣 ${c.cost}，实扣 ${c.charged}）`
       : `（超出预留 ${c.cost - r.amount}，已从用户余额补扣）`;
   if (keyEmptied) c.extra += '（令牌额度已用尽）';
-}
-
-/** The settlements' consume logs (multi-row inserts) and their sums in the hourly rollups: what was charged. */
-export function recordStatements(ctx: BatchContext, charges: Charge[], accessed: number): Statement[] {
-  const logs: NewLog[] = [];
-  const rollups = new Map<string, Rollup>();
-  for (const { job, charged, extra } of charges) {
-    const { reservation, settlement } = job;
-    const log = settlement.log;
-    if (log) {
-      // `quota` first: a copy that starts with a spread and then gains a field gets a hidden class of its own on node 20
-      // (2-4 us each); the fields after the spread only override fields the log has.
-      logs.push({
-        quota: charged,
-        ...log,
-        user_id: log.user_id ?? reservation.userId,
-        type: log.type ?? LogType.Consume,
-        content: (log.content ?? '') + extra,
-        token_id: log.token_id ?? reservation.tokenId,
-        channel_name: (log.channel_name ?? '').slice(0, 64),
-        dialect: (log.dialect ?? '').slice(0, 32),
-      });
-    }
-    if (settlement.usage) addRollup(rollups, hourOf(accessed), reservation, settlement, charged);
-  }
-  return [...ctx.logs.insertStatements(logs), ...rollupStatements(ctx.dialect, ctx.instanceId, rollups)];
 }

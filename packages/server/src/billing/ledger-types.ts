@@ -1,4 +1,8 @@
+import type { Dialect } from '../storage/database.js';
+import type { RawSql } from '../storage/raw-sql.js';
+import type { LogsRepository } from '../storage/repositories/logs.js';
 import type { NewLog } from '../storage/schema.js';
+import type { Claim } from './ledger-reservations.js';
 
 /** What the ledger takes, settles and records: the contract between the relay and the money. */
 export class InsufficientQuotaError extends Error {
@@ -78,3 +82,59 @@ export interface Progress {
   channelId: number;
   deliveredChars: number;
 }
+
+/* The ledger's batches (ledger.ts, ledger-batch.ts, ledger-alone.ts, ledger-reservations.ts): what is queued, what each job is answered. */
+
+export type Job =
+  | { kind: 'reserve'; reservation: Claim; resolve: (value: Reservation) => void; reject: (error: unknown) => void }
+  | {
+      kind: 'settle';
+      /** For a reservation held in a balance slice (`slice` set), `amount` is what the slice pays at most (ledger-slices.ts). */
+      reservation: Reservation;
+      settlement: Settlement;
+      attempts: number;
+      resolve: (value: number | undefined) => void;
+      reject: (error: unknown) => void;
+      /** A sliced settlement: told once its batch committed whether the slice's row was still there to pay from. */
+      onSlice?: (backed: boolean) => void;
+      /** Set by the batch that settles it (a sliced settlement): whether its slice's row paid. */
+      backed?: boolean;
+    }
+  | { kind: 'progress'; progress: Progress }
+  | {
+      /** A request held in a slice that runs long gets a reservation row of its own (for a crash takeover's charge). */
+      kind: 'promote';
+      reservation: Reservation & { slice: string };
+      details: { model: string; promptEstimate: number; stream: boolean };
+      progress: Progress;
+      /** The reservation as a row of its own, or undefined when the slice's row was gone (it stays unbacked). */
+      resolve: (value: Reservation | undefined) => void;
+      reject: (error: unknown) => void;
+    };
+export type Outcome = Reservation | InsufficientQuotaError | number | undefined;
+/** Users a commit took below the reminder threshold, with their quota after it. */
+export type Crossings = Array<{ userId: number; quota: number }>;
+
+/**
+ * The batch's jobs of one kind, each with its place in the batch (a loop: on node 20 `flatMap` costs about 100 ns an
+ * element, several microseconds a batch).
+ */
+export function jobsOf<K extends Job['kind']>(batch: readonly Job[], kind: K): Array<{ job: Extract<Job, { kind: K }>; i: number }> {
+  const out: Array<{ job: Extract<Job, { kind: K }>; i: number }> = [];
+  for (let i = 0; i < batch.length; i++) if (batch[i].kind === kind) out.push({ job: batch[i] as Extract<Job, { kind: K }>, i });
+  return out;
+}
+
+/** What a batch needs besides its transaction: the ledger's statements, writers and settings. */
+export interface BatchContext {
+  sql: RawSql;
+  dialect: Dialect;
+  logs: LogsRepository;
+  instanceId: string;
+  /** The low-quota reminder threshold (0: reminders off). */
+  threshold: number;
+  /** Decide from the locked balances without trying writeIfCovered first (it threw NotCovered for this batch). */
+  careful: boolean;
+}
+
+export const now = () => Math.floor(Date.now() / 1000);
