@@ -71,7 +71,7 @@ test('an admin promotes, demotes, disables, enables and deletes a user in the UI
   await expect(rootRow.getByRole('button', { name: '删除' })).toBeDisabled();
 
   await row.getByRole('button', { name: '提升' }).click();
-  await expect(page.getByText('操作成功完成！').first()).toBeVisible();
+  await expectToast(page, '操作成功完成！');
   await expect(row.getByText('管理员')).toBeVisible();
   await row.getByRole('button', { name: '降级' }).click();
   await expect(row.getByText('普通用户')).toBeVisible();

@@ -104,7 +104,7 @@ test('password reset: request from the login page, follow the mailed link, get a
   await expect(shown).toHaveValue(/^[A-Za-z0-9]{12}$/);
   const password = await shown.inputValue();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(password);
-  await expect(page.getByText(`密码已重置，新密码已复制到剪贴板：${password}`)).toBeVisible();
+  await expectToast(page, `密码已重置，新密码已复制到剪贴板：${password}`);
 
   await login(page, gateway.url, 'forgetful', 'password123');
   await expectToast(page, '用户名或密码错误，或用户已被封禁');
