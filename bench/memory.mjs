@@ -1,5 +1,6 @@
 // For development: the memory phase of run.mjs alone, per path, and optionally what a held stream is made of.
-// Usage: cd bench && node memory.mjs            RSS growth per held stream on every path (PATHS=openai,... a subset)
+// Usage: cd bench && node memory.mjs            RSS growth per held stream on every path (PATHS=openai,... a subset;
+//                 PATHS=codec an OpenAI client on an Ollama channel in Ollama's own API, read back by its codec)
 //   STREAMS=n     held streams (default 1,000)
 //   PROMPT_KB=n   held requests carry an n KB prompt (default: the bench's one-line question)
 //   BARE=1        the bare pass-through (bare-passthrough.mjs) instead of the gateway (openai and anthropic paths)
@@ -11,6 +12,7 @@
 //   GATEWAY_ENV='{"NAME":"value"}'  variables added to the measured process's environment (e.g. MALLOC_ARENA_MAX)
 //   GC=0          RSS read as it is; by default after a full garbage collection, as run.mjs does (through the
 //                 inspector: the target runs with --inspect on a port of its own)
+//   SPACES=1      also the growth of each V8 heap space (physical and in use) and of external memory, per stream
 //   SNAPSHOT=1    also a heap snapshot at rest and one with the streams held (the gateway runs with
 //                 --heapsnapshot-signal); prints the objects that grew, by constructor, per stream (TOP=n rows)
 //   SNAPSHOT_DIR=d  keeps the two snapshots in d (node ids are stable between them: what is new, and who holds it)
@@ -18,9 +20,9 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDatabase, seed } from './lib/database.mjs';
+import { openDatabase, seed, seedChannel } from './lib/database.mjs';
 import { startGateway } from './lib/gateway.mjs';
-import { collectGarbage, driver } from './lib/load.mjs';
+import { collectGarbage, driver, heapSpaces } from './lib/load.mjs';
 import { PATHS, targetsOf } from './lib/paths.mjs';
 import { median } from './lib/stats.mjs';
 import { freePort, shutdown, sleep, start, startMock, tempDir, waitFor } from './lib/processes.mjs';
@@ -31,8 +33,12 @@ const SNAPSHOT = process.env.SNAPSHOT === '1';
 const TOP = Number(process.env.TOP ?? 25);
 const WAVES = Number(process.env.WAVES ?? 1);
 const GC = process.env.GC !== '0';
+const SPACES = process.env.SPACES === '1';
 const EXTRA_ENV = JSON.parse(process.env.GATEWAY_ENV ?? '{}');
 const chosen = (process.env.PATHS ?? Object.keys(PATHS).join(',')).split(',');
+// PATHS=codec (only when named): an OpenAI client on an Ollama channel speaking Ollama's own API (the OpenAI mock's
+// /api/chat), a vendor whose answers a codec reads back and whose upstream body is not the client's dialect.
+const CODEC = { models: ['llama-bench', 'llama-hold'], chat: (model) => JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello there, how are you?' }], stream: true }) };
 const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 
 
@@ -147,23 +153,26 @@ async function hold(t) {
 async function measure(path, mocks) {
   const dir = tempDir(`mr-memory-${path}-`);
   const bare = process.env.BARE === '1';
-  const upstream = path === 'openai' ? mocks.openaiMock : mocks.anthropicMock;
+  const upstream = path === 'anthropic' || path === 'translated' ? mocks.anthropicMock : mocks.openaiMock;
   const inspectPort = GC ? await freePort() : undefined;
   const nodeArgs = [...(process.env.GATEWAY_NODE_ARGS ? process.env.GATEWAY_NODE_ARGS.split(' ') : []), ...(SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : []), ...(GC ? [`--inspect=127.0.0.1:${inspectPort}`] : [])];
   const gateway = bare ? await startBare(dir, upstream, nodeArgs) : await startGateway({ data: { SQLITE_PATH: join(dir, 'gateway.db'), ...EXTRA_ENV }, cwd: dir, logFile: join(dir, 'gateway.log'), nodeArgs });
   // RSS and, after a collection, the JS heap in use (KB)
   const rss = async () => {
     const heapKb = GC ? await collectGarbage(inspectPort) : undefined;
-    return { kb: rssKb(gateway.pid), heapKb };
+    const kb = rssKb(gateway.pid);
+    return { kb, heapKb, spaces: GC && SPACES ? await heapSpaces(inspectPort) : undefined };
   };
   try {
     let key = 'none';
     if (!bare) {
       const db = await openDatabase('sqlite', join(dir, 'gateway.db'));
       key = (await seed(db, { openaiUrl: mocks.openaiMock, anthropicUrl: mocks.anthropicMock })).key;
+      if (path === 'codec') await seedChannel(db, { type: 30, key: '', name: 'bench-ollama', url: mocks.openaiMock, models: CODEC.models });
       await db.close();
     }
-    const t = targetsOf({ ...mocks, gateway: gateway.url, key })[path].gateway;
+    const openaiTarget = targetsOf({ ...mocks, gateway: gateway.url, key }).openai.gateway;
+    const t = path === 'codec' ? { ...openaiTarget, streamBody: CODEC.chat(CODEC.models[0]), holdBody: CODEC.chat(CODEC.models[1]) } : targetsOf({ ...mocks, gateway: gateway.url, key })[path].gateway;
     await waitFor(t.url, { method: 'POST', headers: t.headers, body: t.streamBody }, { ok: (s) => s === 200, timeoutMs: 30_000 });
     await driver({ mode: 'ttfb', url: t.url, headers: t.headers, body: t.streamBody, n: 50, warmup: 0 });
     await sleep(1500);
@@ -191,6 +200,18 @@ async function measure(path, mocks) {
     if (GC) result.heapPerStreamKb = +((waves[0].heapKb - before.heapKb) / Math.max(1, first)).toFixed(1);
     if (WAVES > 1) result.waves = waves.map(({ kb }, i) => ({ inFlight: holders.slice(0, i + 1).reduce((n, h) => n + h.inFlight, 0), rssKb: kb, marginalKb: i === 0 ? undefined : +((kb - waves[i - 1].kb) / Math.max(1, holders[i].inFlight)).toFixed(1) }));
     console.log(JSON.stringify(result));
+    if (SPACES) {
+      // Per V8 space: physical KB per stream and in use KB per stream (held minus at rest)
+      const per = (n) => (n / Math.max(1, first)).toFixed(2);
+      const restSpaces = new Map(before.spaces.spaces.map(([name, phys, used]) => [name, [phys, used]]));
+      for (const [name, phys, used] of waves[0].spaces.spaces) {
+        const [p0, u0] = restSpaces.get(name) ?? [0, 0];
+        console.log(`  ${name.padEnd(24)} physical ${String(p0).padStart(7)} -> ${String(phys).padStart(7)} KB (${per(phys - p0)} per stream), in use ${per(used - u0)} KB per stream`);
+      }
+      const m0 = before.spaces.memory;
+      const m1 = waves[0].spaces.memory;
+      for (const k of ['rss', 'heapTotal', 'heapUsed', 'external', 'arrayBuffers']) console.log(`  ${k.padEnd(24)} ${per((m1[k] - m0[k]) / 1024)} KB per stream`);
+    }
     if (SNAPSHOT) {
       const held = await snapshot(gateway.pid, dir);
       const d = diff(rest, held, inFlight);

@@ -4,6 +4,9 @@
 //   ... with model "hold-model"        -> one chunk, then the stream stays open HOLD_MS before finishing
 //   ... with model "slow-model"        -> the chunks 50 ms apart (the soak's slow upstream)
 //   ... with model "break-model"       -> one chunk, then the connection is cut (the soak's breaking upstream)
+//   POST /api/chat                     -> Ollama's own chat API (a vendor whose answers a codec reads back): one
+//                                         newline-delimited JSON message, or a stream of them ending with "done"
+//                                         and its token counts; model "hold-model" holds after the first HOLD_MS
 import { createServer } from 'node:http';
 
 const port = Number(process.env.PORT ?? 9999);
@@ -16,12 +19,31 @@ const completion = JSON.stringify({
 const chunk = (content) => `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
 const words = 'Hello ! How can I help you today ? Thanks .'.split(' ');
 
+/** Ollama's /api/chat: streamed unless `stream: false`, each line a message; the last says done with its counts. */
+function ollamaChat(body, res) {
+  const line = (content, done) => `${JSON.stringify({ model: body.model, created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content }, done, ...(done ? { done_reason: 'stop', prompt_eval_count: 12, eval_count: 10 } : {}) })}\n`;
+  if (body.stream === false) {
+    const whole = line(words.join(' '), true);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(whole) });
+    return res.end(whole);
+  }
+  res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+  res.write(line(words[0], false));
+  const finish = () => {
+    for (const w of words.slice(1)) res.write(line(` ${w}`, false));
+    res.end(line('', true));
+  };
+  if (String(body.model).includes('hold')) setTimeout(finish, holdMs);
+  else finish();
+}
+
 createServer((req, res) => {
   let raw = '';
   req.on('data', (c) => (raw += c));
   req.on('end', () => {
     let body = {};
     try { body = JSON.parse(raw || '{}'); } catch { /* ignore */ }
+    if (req.url === '/api/chat') return ollamaChat(body, res);
     if (!body.stream) {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(completion) });
       return res.end(completion);

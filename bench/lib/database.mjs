@@ -76,15 +76,19 @@ export async function seed(db, { openaiUrl, anthropicUrl, openaiModels = [] }) {
   const channels = [];
   if (openaiUrl) channels.push([1, 'sk-bench-openai', 'bench-openai', openaiUrl, ['gpt-4o-mini', OPENAI_HOLD_MODEL, ...openaiModels]]);
   if (anthropicUrl) channels.push([14, 'sk-ant-bench', 'bench-anthropic', anthropicUrl, [CLAUDE_MODEL, CLAUDE_HOLD_MODEL]]);
-  for (const [type, key, name, url, models] of channels) {
-    const id = await db.insert(CHANNEL_INSERT, [type, key, name, now, url, models.join(',')]);
-    for (const model of models) await db.all(`insert into abilities ("group", model, channel_id, enabled, priority, weight) values ('default', ?, ?, ?, 0, 0)`, [model, id, 1]);
-  }
+  for (const [type, key, name, url, models] of channels) await seedChannel(db, { type, key, name, url, models });
   const [user] = await db.all('select id, quota, used_quota from users where username = ?', [ROOT_USER]);
   const key = randomBytes(48).toString('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, 48).padEnd(48, 'x');
   const tokenId = await db.insert(`insert into tokens (user_id, "key", status, name, created_time, accessed_time, expired_time, remain_quota, unlimited_quota, used_quota, request_count, models, subnet)
     values (?, ?, 1, 'bench', ?, 0, -1, 0, ?, 0, 0, '', '')`, [user.id, key, now, 1]);
   return { key: `sk-${key}`, userId: Number(user.id), tokenId, quotaBefore: Number(user.quota), usedBefore: Number(user.used_quota) };
+}
+
+/** One enabled channel of the default group serving `models` (and its abilities); answers its id. */
+export async function seedChannel(db, { type, key, name, url, models }) {
+  const id = await db.insert(CHANNEL_INSERT, [type, key, name, Math.floor(Date.now() / 1000), url, models.join(',')]);
+  for (const model of models) await db.all(`insert into abilities ("group", model, channel_id, enabled, priority, weight) values ('default', ?, ?, ?, 0, 0)`, [model, id, 1]);
+  return id;
 }
 
 const one = async (db, sql, params) => (await db.all(sql, params))[0];

@@ -152,3 +152,24 @@ export async function collectGarbage(inspectPort) {
   await new Promise((r) => setTimeout(r, 500));
   return Math.round(heapUsed / 1024);
 }
+
+/**
+ * The V8 heap's spaces as the process at `inspectPort` sees them (physical size and size in use per space, KB), and
+ * the process's memory outside them (`external`, `arrayBuffers`): where RSS beyond the objects in use goes (a new
+ * space grown under allocation keeps its pages through a full collection).
+ */
+export async function heapSpaces(inspectPort) {
+  const [target] = await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json();
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  const expression = `JSON.stringify({ spaces: require('v8').getHeapSpaceStatistics().map((s) => [s.space_name, Math.round(s.physical_space_size / 1024), Math.round(s.space_used_size / 1024)]), memory: process.memoryUsage() })`;
+  const value = await new Promise((resolve, reject) => {
+    socket.onopen = () => socket.send(JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression, includeCommandLineAPI: true, returnByValue: true } }));
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.id === 1) resolve(message.result.result.value);
+    };
+    socket.onerror = reject;
+  });
+  socket.close();
+  return JSON.parse(value);
+}

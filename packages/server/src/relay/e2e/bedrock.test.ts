@@ -137,6 +137,30 @@ describe('cache and reasoning are charged exactly', () => {
       [46, 142],
     ]);
   });
+
+  it('an answer without usage is counted from the Messages body InvokeModel was sent, streamed as answered whole', async () => {
+    await bedrockChannel('no-usage', CLAUDE);
+    const token = await seedKey();
+    // The stream counts its prompt from the bytes sent (the parsed client body is let go once it runs).
+    const prompt = Array.from({ length: 120 }, (_, i) => `Paragraph ${i}: count this prompt from the body sent, 按发送的字节计数。`).join('\n');
+    const ask = (stream: boolean) =>
+      fetch(`${gw.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': `sk-${token.key}`, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ model: CLAUDE, max_tokens: 512, stream, system: 'Be brief.', messages: [{ role: 'user', content: prompt }] }),
+      }).then((res) => res.text());
+    expect(await ask(false)).toContain('"type":"message"');
+    expect(await ask(true)).toContain('message_stop');
+    expect(gw.mock.requests.map((r) => r.path)).toEqual([`${CLAUDE_PATH}/invoke`, `${CLAUDE_PATH}/invoke-with-response-stream`]);
+    const { logs, open } = await settled(token.id, 2);
+    expect(open).toEqual([]);
+    const [whole, streamed] = [...logs].sort((a, b) => a.id - b.id);
+    expect(whole.prompt_tokens).toBeGreaterThan(1_000);
+    expect(streamed.prompt_tokens).toBe(whole.prompt_tokens);
+    expect(streamed.completion_tokens).toBe(whole.completion_tokens);
+    expect(streamed.completion_tokens).toBeGreaterThan(0);
+    expect(streamed.quota).toBe(whole.quota);
+  });
 });
 
 describe('faults, each settled exactly once', () => {

@@ -195,7 +195,7 @@ export async function attemptChannels(
       const codec = provider.codec?.(target, upstreamModel, upload || call.body instanceof LargeJson ? undefined : (call.body as Record<string, unknown>), call.endpoint);
       // The prompt an answer without usage is counted from: the JSON body the upstream was sent (in its dialect),
       // read again from the bytes undici keeps anyway, so that a stream need not keep the parsed client body too.
-      const readSent = !codec && !upload && Buffer.isBuffer(sent?.body) && sent.body[0] === 0x7b;
+      const readSent = (!codec || codec.sendsDialectBody === true) && !upload && Buffer.isBuffer(sent?.body) && sent.body[0] === 0x7b;
       call.facts.promptText = readSent ? promptOf(sent!.body as Buffer, { dialect: upstreamDialect.name, endpoint: call.endpoint, model: upstreamModel, stream: call.facts.stream }) : ownPrompt;
       const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec, translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress, bill }, reply, abort);
       if (outcome.kind === 'streaming') {

@@ -91,6 +91,12 @@ export interface VendorCodec {
   answer?(json: Record<string, unknown>): Record<string, unknown>;
   /** A reader of one answer's stream (it may keep state): each vendor frame as the dialect's frames. */
   stream?(): (frame: Frame) => Frame[];
+  /**
+   * The vendor is sent the dialect's own JSON body (only its answers are framed its own way: Bedrock's InvokeModel),
+   * so the prompt an answer without usage is counted from can be read again from the bytes sent, as for a vendor
+   * with no codec, and a stream need not keep the parsed client body.
+   */
+  sendsDialectBody?: boolean;
 }
 
 export interface ProviderAdapter {

@@ -57,13 +57,30 @@ function sendError(res: ServerResponse, name: string, message?: string): void {
 }
 const validation = (res: ServerResponse, message: string) => sendError(res, 'validation', message);
 
+/** Mode `no-usage`: the answer and its events with no usage anywhere (nor, so, the stream's invocation metrics). */
+function withoutUsage(reply: ReturnType<typeof claudeReply>): ReturnType<typeof claudeReply> {
+  const { usage: _usage, ...message } = reply.message;
+  const events = reply.events.map((e: any) => {
+    if (e.type === 'message_start') {
+      const { usage: _startUsage, ...started } = e.message;
+      return { ...e, message: started };
+    }
+    if (e.type === 'message_delta') {
+      const { usage: _deltaUsage, ...delta } = e;
+      return delta;
+    }
+    return e;
+  });
+  return { ...reply, message, events };
+}
+
 /** InvokeModelWithResponseStream: each Anthropic event base64 in a `chunk` frame; message_stop carries Bedrock's metrics. */
 function invokeFrames(events: any[], scenario: ClaudeScenario): Frame[] {
   const latency = fx.json(`${scenario}.response.json`).metrics.latencyMs;
-  const usage = events.find((e) => e.type === 'message_delta')?.usage ?? {};
+  const usage = events.find((e) => e.type === 'message_delta')?.usage;
   return events.map((event, i) => {
     const payload =
-      event.type === 'message_stop'
+      event.type === 'message_stop' && usage
         ? { ...event, 'amazon-bedrock-invocationMetrics': { inputTokenCount: usage.input_tokens, outputTokenCount: usage.output_tokens, invocationLatency: latency, firstByteLatency: Math.round(latency / 3) } }
         : event;
     return { headers: { ':event-type': 'chunk', ':content-type': 'application/json', ':message-type': 'event' }, payload: { bytes: Buffer.from(JSON.stringify(payload)).toString('base64'), p: PADDING.slice(0, 3 + ((i * 17) % 50)) } };
@@ -141,13 +158,12 @@ export async function startMockBedrock(options: MockBedrockOptions = {}): Promis
     const problem = validateMessagesBody(body, { platform: 'bedrock', model: model.id, signatures: claudeSigs, strictTurns: options.strictTurns });
     if (problem) return validation(res, problem.message);
     const claudeModel = model.id.replace(/^([a-z-]+\.)?anthropic\./, '').replace(/-v\d+(:\d+)?$/, '');
-    const reply = claudeReply(body, mode, { model: claudeModel, idPrefix: 'msg_bdrk_' });
+    const reply = mode === 'no-usage' ? withoutUsage(claudeReply(body, undefined, { model: claudeModel, idPrefix: 'msg_bdrk_' })) : claudeReply(body, mode, { model: claudeModel, idPrefix: 'msg_bdrk_' });
     if (stream) return sendFrames(res, invokeFrames(reply.events, reply.scenario), mode, { 'x-amzn-bedrock-content-type': 'application/json' });
     const usage = reply.message.usage;
     sendJson(res, 200, reply.message, {
       'x-amzn-requestid': randomUUID(),
-      'x-amzn-bedrock-input-token-count': String(usage.input_tokens),
-      'x-amzn-bedrock-output-token-count': String(usage.output_tokens),
+      ...(usage ? { 'x-amzn-bedrock-input-token-count': String(usage.input_tokens), 'x-amzn-bedrock-output-token-count': String(usage.output_tokens) } : {}),
       'x-amzn-bedrock-invocation-latency': String(fx.json(`${reply.scenario}.response.json`).metrics.latencyMs),
     });
   });

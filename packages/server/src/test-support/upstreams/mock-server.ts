@@ -25,6 +25,7 @@ export const MOCK_MODES = [
   'slow', // never answers: the caller's timeout must fire
   'slow-stream', // streams with 60 ms between events
   'lag', // answers normally after 300 ms
+  'no-usage', // answers without any usage report (the gateway counts the tokens itself); where a mock supports it
 ] as const;
 export type MockMode = (typeof MOCK_MODES)[number];
 

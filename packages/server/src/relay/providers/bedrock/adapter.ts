@@ -56,6 +56,8 @@ export const bedrockAdapter: ProviderAdapter = {
 };
 
 const INVOKE_CODEC: VendorCodec = {
+  // InvokeModel's body is Anthropic's Messages body, Converse's the Converse dialect's.
+  sendsDialectBody: true,
   stream: () => (frame) => {
     const event = unwrapInvokeChunk(frame);
     return event ? [event] : [];
