@@ -40,6 +40,11 @@ export interface VendorGateway<M extends Upstream, O extends Starters> {
   expectCharged(tokenId: number, model: string, ...usages: Usage[]): Promise<Settled['logs']>;
   /** expectCharged for one request; returns its log row. */
   expectChargedOnce(tokenId: number, model: string, usage: Usage): Promise<Settled['logs'][number]>;
+  /**
+   * One request of a key seeded with 10,000,000 quota, settled exactly once whatever it was charged (a stream cut or
+   * left mid-way): one log row, the balance down by its quota, no reservation left open. Returns the log row.
+   */
+  expectSettledOnce(tokenId: number): Promise<Settled['logs'][number]>;
 }
 
 /**
@@ -75,6 +80,13 @@ export function vendorGateway<M extends Upstream, O extends Starters = Record<ne
       return after.logs;
     },
     expectChargedOnce: async (tokenId: number, model: string, usage: Usage) => (await gw.expectCharged(tokenId, model, usage))[0],
+    async expectSettledOnce(tokenId: number) {
+      const after = await gw.settled(tokenId, 1);
+      expect(after.logs).toHaveLength(1);
+      expect(after.token.remain_quota).toBe(10_000_000 - after.logs[0].quota);
+      expect(after.open).toEqual([]);
+      return after.logs[0];
+    },
   } as VendorGateway<M, O>;
 
   beforeAll(async () => {

@@ -23,7 +23,7 @@ const gw = vendorGateway({
   modelRatio: { [ERNIE4]: 2, [ERNIE35]: 0.5, 'ERNIE-Speed-128K': 0.1, 'Embedding-V1': 0.05, 'bce-reranker-base': 0.05 },
   completionRatio: { [ERNIE4]: 3, [ERNIE35]: 2, 'ERNIE-Speed-128K': 2 },
 });
-const { seedKey, openai, anthropic, settled, expectChargedOnce } = gw;
+const { seedKey, openai, anthropic, settled, expectChargedOnce, expectSettledOnce } = gw;
 
 type Mode = MockMode | `${MockMode}:${string}`;
 const baiduChannel = (key: string, model: string, fields: { priority?: number; name?: string } = {}) =>
@@ -248,12 +248,9 @@ describe('faults, each settled exactly once', () => {
     expect(text).toContain('"content":"你好！"');
     expect(text).toContain('"code":"stream_broken"');
     expect(text).toContain('try again later（错误码 336100）');
-    const after = await settled(token.id, 1);
-    expect(after.logs).toHaveLength(1);
-    expect(after.logs[0].content).toContain('上游流式响应中断');
-    expect(after.logs[0].quota).toBeGreaterThan(0);
-    expect(after.token.remain_quota).toBe(10_000_000 - after.logs[0].quota);
-    expect(after.open).toEqual([]);
+    const log = await expectSettledOnce(token.id);
+    expect(log.content).toContain('上游流式响应中断');
+    expect(log.quota).toBeGreaterThan(0);
   });
 
   it('a stream cut mid-way ends an Anthropic client stream with its error event, billed for what was delivered', async () => {
@@ -268,11 +265,8 @@ describe('faults, each settled exactly once', () => {
     expect(text).toContain('你好！');
     expect(text).toContain('event: error');
     expect(text).not.toContain('message_stop');
-    const after = await settled(token.id, 1);
-    expect(after.logs).toHaveLength(1);
-    expect(after.logs[0].quota).toBeGreaterThan(0);
-    expect(after.token.remain_quota).toBe(10_000_000 - after.logs[0].quota);
-    expect(after.open).toEqual([]);
+    const log = await expectSettledOnce(token.id);
+    expect(log.quota).toBeGreaterThan(0);
   });
 });
 
