@@ -171,8 +171,8 @@ async function measure(path, mocks) {
       if (path === 'codec') await seedChannel(db, { type: 30, key: '', name: 'bench-ollama', url: mocks.openaiMock, models: CODEC.models });
       await db.close();
     }
-    const openaiTarget = targetsOf({ ...mocks, gateway: gateway.url, key }).openai.gateway;
-    const t = path === 'codec' ? { ...openaiTarget, streamBody: CODEC.chat(CODEC.models[0]), holdBody: CODEC.chat(CODEC.models[1]) } : targetsOf({ ...mocks, gateway: gateway.url, key })[path].gateway;
+    const targets = targetsOf({ ...mocks, gateway: gateway.url, key });
+    const t = path === 'codec' ? { ...targets.openai.gateway, streamBody: CODEC.chat(CODEC.models[0]), holdBody: CODEC.chat(CODEC.models[1]) } : targets[path].gateway;
     await waitFor(t.url, { method: 'POST', headers: t.headers, body: t.streamBody }, { ok: (s) => s === 200, timeoutMs: 30_000 });
     await driver({ mode: 'ttfb', url: t.url, headers: t.headers, body: t.streamBody, n: 50, warmup: 0 });
     await sleep(1500);

@@ -136,21 +136,34 @@ export async function heldStreams(target, pid, streams, inspectPort) {
  * to keep, so it is the steadier figure of the two.
  */
 export async function collectGarbage(inspectPort) {
+  const [, heapUsed] = await inspectorCalls(inspectPort, [
+    { method: 'HeapProfiler.collectGarbage' },
+    { method: 'Runtime.evaluate', params: { expression: 'process.memoryUsage().heapUsed', returnByValue: true } },
+  ]);
+  // The pages freed go back to the system shortly after the collection.
+  await new Promise((r) => setTimeout(r, 500));
+  return Math.round(heapUsed.result.value / 1024);
+}
+
+/** Sends `calls` in turn to the inspector at `inspectPort` (each after the last one's answer); answers their results. */
+async function inspectorCalls(inspectPort, calls) {
   const [target] = await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json();
   const socket = new WebSocket(target.webSocketDebuggerUrl);
-  const heapUsed = await new Promise((resolve, reject) => {
-    socket.onopen = () => socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
+  const results = [];
+  await new Promise((resolve, reject) => {
+    const send = () => socket.send(JSON.stringify({ id: results.length + 1, ...calls[results.length] }));
+    socket.onopen = send;
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
-      if (message.id === 1) socket.send(JSON.stringify({ id: 2, method: 'Runtime.evaluate', params: { expression: 'process.memoryUsage().heapUsed', returnByValue: true } }));
-      if (message.id === 2) resolve(message.result.result.value);
+      if (message.id !== results.length + 1) return;
+      results.push(message.result);
+      if (results.length === calls.length) resolve();
+      else send();
     };
     socket.onerror = reject;
   });
   socket.close();
-  // The pages freed go back to the system shortly after the collection.
-  await new Promise((r) => setTimeout(r, 500));
-  return Math.round(heapUsed / 1024);
+  return results;
 }
 
 /**
@@ -159,17 +172,7 @@ export async function collectGarbage(inspectPort) {
  * space grown under allocation keeps its pages through a full collection).
  */
 export async function heapSpaces(inspectPort) {
-  const [target] = await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json();
-  const socket = new WebSocket(target.webSocketDebuggerUrl);
   const expression = `JSON.stringify({ spaces: require('v8').getHeapSpaceStatistics().map((s) => [s.space_name, Math.round(s.physical_space_size / 1024), Math.round(s.space_used_size / 1024)]), memory: process.memoryUsage() })`;
-  const value = await new Promise((resolve, reject) => {
-    socket.onopen = () => socket.send(JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression, includeCommandLineAPI: true, returnByValue: true } }));
-    socket.onmessage = (event) => {
-      const message = JSON.parse(event.data);
-      if (message.id === 1) resolve(message.result.result.value);
-    };
-    socket.onerror = reject;
-  });
-  socket.close();
-  return JSON.parse(value);
+  const [answer] = await inspectorCalls(inspectPort, [{ method: 'Runtime.evaluate', params: { expression, includeCommandLineAPI: true, returnByValue: true } }]);
+  return JSON.parse(answer.result.value);
 }
