@@ -9,6 +9,7 @@
 // Usage: cd bench && node cpu.mjs [seconds]   (default 8 s of load after a 2 s warm-up)
 //   SETUPS=bare,sqlite,postgres   which setups (default all three)
 //   PATH_NAME=openai|translated|anthropic (default openai)
+//   STREAM=1                      streamed requests (the path's stream body) instead of whole answers
 //   RATE=n                        a fixed number of requests (n per second for `seconds`, open loop, driver.mjs
 //                                 paced) instead of wrk at full speed (32 connections)
 //   REPEAT=n                      measure each setup n times (one process, consecutive loads) and print each
@@ -33,6 +34,9 @@ const seconds = Number(process.argv[2] ?? 8);
 const rate = Number(process.env.RATE ?? 0);
 const repeat = Number(process.env.REPEAT ?? 1);
 const pathName = process.env.PATH_NAME ?? 'openai';
+const streamed = process.env.STREAM === '1';
+/** The path's target as measured: its stream body in place of the whole answer's with STREAM=1. */
+const measured = (target) => (streamed ? { ...target, body: target.streamBody } : target);
 if (!PATHS[pathName]) throw new Error(`PATH_NAME must be one of ${Object.keys(PATHS).join(', ')}`);
 const setups = (process.env.SETUPS ?? 'bare,sqlite,postgres').split(',');
 const builds = (process.env.BUILDS ?? 'packages/server').split(',');
@@ -138,7 +142,7 @@ async function measure(setup, mocks, build) {
   let probe;
   if (setup === 'bare') {
     const bare = await startProcess('bare-passthrough.mjs', { UPSTREAM: mock.url });
-    target = targetsOf({ openaiMock: openaiMock.url, anthropicMock: anthropicMock.url, gateway: 'http://unused', key: 'unused', bareOpenai: bare.url, bareAnthropic: bare.url })[pathName].bare;
+    target = measured(targetsOf({ openaiMock: openaiMock.url, anthropicMock: anthropicMock.url, gateway: 'http://unused', key: 'unused', bareOpenai: bare.url, bareAnthropic: bare.url })[pathName].bare);
     ({ pid } = bare);
     stop = async () => bare.stop();
   } else {
@@ -163,7 +167,7 @@ async function measure(setup, mocks, build) {
     const db = await openDatabase(setup === 'postgres' ? 'postgres' : 'sqlite', setup === 'postgres' ? data.SQL_DSN : data.SQLITE_PATH);
     const seeded = await seed(db, { openaiUrl: openaiMock.url, anthropicUrl: anthropicMock.url });
     await db.close();
-    target = targetsOf({ openaiMock: openaiMock.url, anthropicMock: anthropicMock.url, gateway: gateway.url, key: seeded.key })[pathName].gateway;
+    target = measured(targetsOf({ openaiMock: openaiMock.url, anthropicMock: anthropicMock.url, gateway: gateway.url, key: seeded.key })[pathName].gateway);
     await waitFor(target.url, { method: 'POST', headers: target.headers, body: target.body }, { ok: (s) => s === 200, timeoutMs: 15_000 });
     ({ pid } = gateway);
     stop = () => gateway.stop();
@@ -242,7 +246,7 @@ function print(row) {
 
 const openaiMock = await startProcess('mock-upstream.mjs', {});
 const anthropicMock = await startProcess('mock-anthropic.mjs', {});
-console.log(`${PATHS[pathName].title}, ${rate > 0 ? `${rate} req/s paced` : 'wrk 32 connections'}, ${seconds} s per measurement, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(`${PATHS[pathName].title}${streamed ? ', streamed' : ''}, ${rate > 0 ? `${rate} req/s paced` : 'wrk 32 connections'}, ${seconds} s per measurement, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 const all = [];
 for (let round = 0; round < rounds; round++) {
   for (const setup of setups) for (const build of setup === 'bare' ? [builds[0]] : builds) all.push(...(await measure(setup, { openaiMock, anthropicMock }, build)));

@@ -74,6 +74,8 @@ class StreamRelay {
   opened = false;
   /** The client's socket holds the headers back until the first bytes join them (or a turn has passed). */
   corked = false;
+  /** The socket is let go of once the chunks relayed in this tick are written with the head. */
+  flushing = false;
   firstByteAt: number | undefined = undefined;
   /** Frames the client holds (counted once their bytes are sent), for an error event that must continue them. */
   decoded = 0;
@@ -137,7 +139,12 @@ class StreamRelay {
     this.open();
     this.firstByteAt ??= Date.now();
     const flowing = this.res.write(data);
-    this.uncork();
+    // The head goes out with every chunk relayed in this tick (an upstream read holding several events gives one
+    // data event each), in one write, as node's own first write of an answer does; not with the first chunk alone.
+    if (this.corked && !this.flushing) {
+      this.flushing = true;
+      process.nextTick(uncorkLater, this);
+    }
     return flowing ? undefined : drained(this.res, this.abort);
   }
 
