@@ -74,8 +74,11 @@ class StreamRelay {
   opened = false;
   /** The client's socket holds the headers back until the first bytes join them (or a turn has passed). */
   corked = false;
-  /** The socket is let go of once the chunks relayed in this tick are written with the head. */
-  flushing = false;
+  /**
+   * Relayed as they are, the bytes of the head's tick: written with the head in one write at the tick's end (an
+   * upstream read holding several events gives one data event each) and read for the usage only once they have gone.
+   */
+  unread: Buffer[] | undefined = undefined;
   firstByteAt: number | undefined = undefined;
   /** Frames the client holds (counted once their bytes are sent), for an error event that must continue them. */
   decoded = 0;
@@ -139,12 +142,9 @@ class StreamRelay {
     this.open();
     this.firstByteAt ??= Date.now();
     const flowing = this.res.write(data);
-    // The head goes out with every chunk relayed in this tick (an upstream read holding several events gives one
-    // data event each), in one write, as node's own first write of an answer does; not with the first chunk alone.
-    if (this.corked && !this.flushing) {
-      this.flushing = true;
-      process.nextTick(uncorkLater, this);
-    }
+    // Re-written (translated) the head goes with the first event at once: each event costs its translation. Relayed
+    // as they are, the bytes of the head's tick go with it at the tick's end (`chunk`).
+    if (!this.raw) this.uncork();
     return flowing ? undefined : drained(this.res, this.abort);
   }
 
@@ -180,6 +180,13 @@ class StreamRelay {
     if (this.raw) {
       // The bytes go out as they came (an error event of the upstream's own included); usage is read after.
       waiting = this.send(buffer);
+      if (this.corked) {
+        // The head's tick: its bytes go out together when it ends, as the bare node:http pass-through writes them
+        // (one write, one wake-up of the client), and are read once they have gone, not before the first byte.
+        if (!this.unread) process.nextTick(flushHead, this);
+        (this.unread ??= []).push(buffer);
+        return waiting;
+      }
       this.handle(this.decoder.push(buffer));
     } else waiting = this.send(this.handle(this.decoder.push(buffer)));
     this.relayed = this.decoded;
@@ -191,7 +198,17 @@ class StreamRelay {
     return waiting;
   }
 
+  /** Reads (for the usage) the bytes the head's tick relayed, once; before the stream's end or failure is told. */
+  readUnread(): void {
+    const unread = this.unread;
+    if (!unread) return;
+    this.unread = undefined;
+    for (const buffer of unread) this.handle(this.decoder.push(buffer));
+    this.relayed = this.decoded;
+  }
+
   async end(): Promise<DeliveryOutcome> {
+    this.readUnread();
     const { plan, tally, writer, restamp, raw } = this;
     let tail = this.handle(this.decoder.end());
     this.open();
@@ -210,6 +227,11 @@ class StreamRelay {
   }
 
   failed(error: unknown): DeliveryOutcome | UpstreamFailure {
+    try {
+      this.readUnread();
+    } catch {
+      // A frame the client already has could not be read: the failure at hand is told, with what was read.
+    }
     const { tally, plan, writer } = this;
     // A client that closes as soon as it has the whole answer (Codex after response.completed) got all of it.
     if (this.abort.signal.aborted) return this.opened ? { kind: tally.finished ? 'success' : 'aborted', usage: tally.usage, text: tally.text, firstByteAt: this.firstByteAt } : clientGone(this.reply);
@@ -284,6 +306,17 @@ const noop = () => undefined;
 
 function uncorkLater(relay: StreamRelay): void {
   relay.uncork();
+}
+
+/** The end of the head's tick on a stream relayed as it is: the head and the tick's bytes go out, then are read. */
+function flushHead(relay: StreamRelay): void {
+  relay.uncork();
+  if (relay.stopped) return;
+  try {
+    relay.readUnread();
+  } catch (error) {
+    relay.stop(error);
+  }
 }
 
 function relayOf(body: PumpedBody): StreamRelay {
