@@ -174,7 +174,7 @@ async function measure(path, mocks) {
     const targets = targetsOf({ ...mocks, gateway: gateway.url, key });
     const t = path === 'codec' ? { ...targets.openai.gateway, streamBody: CODEC.chat(CODEC.models[0]), holdBody: CODEC.chat(CODEC.models[1]) } : targets[path].gateway;
     await waitFor(t.url, { method: 'POST', headers: t.headers, body: t.streamBody }, { ok: (s) => s === 200, timeoutMs: 30_000 });
-    await driver({ mode: 'ttfb', url: t.url, headers: t.headers, body: t.streamBody, n: 50, warmup: 0 });
+    await driver({ mode: 'ttfb', url: t.url, headers: t.headers, body: t.streamBody, n: Number(process.env.WARM ?? 50), warmup: 0 });
     await sleep(1500);
     if (process.env.PRIME === '1') {
       // A first wave held and let go before the measure: the heap at rest at its working size.
@@ -198,7 +198,15 @@ async function measure(path, mocks) {
     const first = holders[0].inFlight;
     const result = { path: bare ? `${path} (bare)` : path, beforeKb, duringKb, inFlight: first, perStreamKb: +((duringKb - beforeKb) / Math.max(1, first)).toFixed(1) };
     if (GC) result.heapPerStreamKb = +((waves[0].heapKb - before.heapKb) / Math.max(1, first)).toFixed(1);
-    if (WAVES > 1) result.waves = waves.map(({ kb }, i) => ({ inFlight: holders.slice(0, i + 1).reduce((n, h) => n + h.inFlight, 0), rssKb: kb, marginalKb: i === 0 ? undefined : +((kb - waves[i - 1].kb) / Math.max(1, holders[i].inFlight)).toFixed(1) }));
+    if (WAVES > 1) {
+      result.waves = waves.map(({ kb, heapKb }, i) => {
+        const margin = (now, then) => +((now - then) / Math.max(1, holders[i].inFlight)).toFixed(1);
+        const wave = { inFlight: holders.slice(0, i + 1).reduce((n, h) => n + h.inFlight, 0), rssKb: kb };
+        if (i > 0) wave.marginalKb = margin(kb, waves[i - 1].kb);
+        if (i > 0 && GC) wave.heapMarginalKb = margin(heapKb, waves[i - 1].heapKb);
+        return wave;
+      });
+    }
     console.log(JSON.stringify(result));
     if (SPACES) {
       // Per V8 space: physical KB per stream and in use KB per stream (held minus at rest)

@@ -24,7 +24,8 @@ const DURATION = QUICK ? 4 : 10;
 /** At most this long a warm-up to a steady rate (load.mjs, warmUp). */
 const WARMUP_LIMIT = QUICK ? 9 : 30;
 const STREAMS = Number(process.env.STREAMS ?? (QUICK ? 200 : 1000));
-const HOLD_MS = QUICK ? 10_000 : 20_000;
+/** How long the mocks hold a held stream: both waves of the memory phase are held at once (load.mjs, heldStreams). */
+const HOLD_MS = QUICK ? 15_000 : 30_000;
 const RATE = 500;
 const CONNECTIONS = 32;
 /**
@@ -82,8 +83,8 @@ async function singleInstanceRun(paths, report, mocks) {
 
   const portkeyPort = await freePort();
   start(process.execPath, [join(benchDir, 'node_modules/@portkey-ai/gateway/build/start-server.js'), `--port=${portkeyPort}`, '--headless'], { cwd: benchDir });
-  const bareOpenai = await startBare(openaiMock);
-  const bareAnthropic = await startBare(anthropicMock);
+  const bareOpenai = (await startBare(openaiMock)).url;
+  const bareAnthropic = (await startBare(anthropicMock)).url;
   const targets = targetsOf({ openaiMock, anthropicMock, gateway: gateway.url, key: seeded.key, portkey: `http://127.0.0.1:${portkeyPort}`, bareOpenai, bareAnthropic });
   // Every target answers 200 to both bodies before anything is measured (the gateway's caches see the seeded rows).
   for (const path of paths) {
@@ -112,6 +113,28 @@ async function singleInstanceRun(paths, report, mocks) {
   for (const path of paths) {
     report.paths[path].memory = await memoryPhase(path, mocks);
     log(`memory ${path}: ${JSON.stringify(report.paths[path].memory)}`);
+  }
+  // The bare pass-through's own memory per held stream, measured the same way: what node's server and undici take
+  // by themselves (the translated and Anthropic paths share the one in front of the Anthropic mock, as above).
+  report.bareMemory = {};
+  for (const [mock, url, path] of [['openai', mocks.openaiMock, 'openai'], ['anthropic', mocks.anthropicMock, 'anthropic']]) {
+    if (!paths.includes(path) && !(mock === 'anthropic' && paths.includes('translated'))) continue;
+    report.bareMemory[mock] = await bareMemoryPhase(url, path, mocks);
+    log(`memory bare ${mock}: ${JSON.stringify(report.bareMemory[mock])}`);
+  }
+}
+
+/** The bare pass-through (bare-passthrough.mjs) in front of one mock, on a process of its own, as memoryPhase measures the gateway. */
+async function bareMemoryPhase(upstream, path, mocks) {
+  const inspectPort = await freePort();
+  const bare = await startBare(upstream, { nodeArgs: [`--inspect=127.0.0.1:${inspectPort}`] });
+  try {
+    // The gateway's target with the bare pass-through's address: it relays any path and header to its upstream.
+    const t = targetsOf({ ...mocks, gateway: bare.url, key: 'none' })[path].gateway;
+    await driver({ mode: 'ttfb', url: t.url, headers: t.headers, body: t.streamBody, n: 50, warmup: 0 });
+    return await heldStreams({ url: t.url, headers: t.headers, body: t.holdBody }, bare.pid, STREAMS, inspectPort);
+  } finally {
+    bare.stop();
   }
 }
 

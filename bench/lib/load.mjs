@@ -102,30 +102,44 @@ const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/s
  * holding its first chunk (driver.mjs hold), divided by the streams in flight. With `inspectPort` (the target runs
  * with --inspect) each RSS is read after a full garbage collection, so that it counts what is held, not the garbage
  * that happened to be left uncollected at that moment (which made the same run differ by +-5 KB per stream).
+ * Then a second wave of as many streams is held on top of the first: its margin (RSS and heap per stream of the
+ * second wave) is what each stream costs once the process holds many, without what the first wave pays once for the
+ * whole process (code compiled during the hold, the heap's and malloc's growth steps).
  */
 export async function heldStreams(target, pid, streams, inspectPort) {
   await new Promise((r) => setTimeout(r, 1500));
-  const heapBeforeKb = inspectPort ? await collectGarbage(inspectPort) : undefined;
-  const beforeKb = rssKb(pid);
-  const holder = start(process.execPath, [join(benchDir, 'driver.mjs'), JSON.stringify({ mode: 'hold', ...target, streams })], { cwd: benchDir, capture: true });
-  let duringKb;
-  let heapDuringKb;
-  let inFlight;
-  for (;;) {
-    const line = holder.output().split('\n').find((l) => l.includes('"holding"'));
-    if (line) {
-      inFlight = JSON.parse(line).inFlight;
-      await new Promise((r) => setTimeout(r, 1000));
-      if (inspectPort) heapDuringKb = await collectGarbage(inspectPort);
-      duringKb = rssKb(pid);
-      break;
+  const read = async () => ({ heapKb: inspectPort ? await collectGarbage(inspectPort) : undefined, kb: rssKb(pid) });
+  const hold = async () => {
+    const holder = start(process.execPath, [join(benchDir, 'driver.mjs'), JSON.stringify({ mode: 'hold', ...target, streams })], { cwd: benchDir, capture: true });
+    for (;;) {
+      const line = holder.output().split('\n').find((l) => l.includes('"holding"'));
+      if (line) {
+        await new Promise((r) => setTimeout(r, 1000));
+        return Object.assign(holder, { inFlight: JSON.parse(line).inFlight });
+      }
+      if (holder.child.exitCode !== null) throw new Error(`hold driver exited early: ${holder.output()}`);
+      await new Promise((r) => setTimeout(r, 100));
     }
-    if (holder.child.exitCode !== null) throw new Error(`hold driver exited early: ${holder.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await holder.exited;
-  const done = parseLastJson(holder.output());
-  return { beforeKb, duringKb, inFlight, completed: done.completed, non2xx: done.non2xx, errors: done.errors, perStreamKb: (duringKb - beforeKb) / Math.max(1, inFlight), heapPerStreamKb: inspectPort ? (heapDuringKb - heapBeforeKb) / Math.max(1, inFlight) : undefined };
+  };
+  const rest = await read();
+  const first = await hold();
+  const during = await read();
+  const second = await hold();
+  const both = await read();
+  await Promise.all([first.exited, second.exited]);
+  const done = [parseLastJson(first.output()), parseLastJson(second.output())];
+  const per = (kb, n) => (kb === undefined || Number.isNaN(kb) ? undefined : kb / Math.max(1, n));
+  return {
+    beforeKb: rest.kb,
+    duringKb: during.kb,
+    inFlight: first.inFlight,
+    completed: done[0].completed,
+    non2xx: done[0].non2xx + done[1].non2xx,
+    errors: done[0].errors + done[1].errors,
+    perStreamKb: per(during.kb - rest.kb, first.inFlight),
+    heapPerStreamKb: per(during.heapKb - rest.heapKb, first.inFlight),
+    secondWave: { inFlight: second.inFlight, completed: done[1].completed, rssKb: both.kb, perStreamKb: per(both.kb - during.kb, second.inFlight), heapPerStreamKb: per(both.heapKb - during.heapKb, second.inFlight) },
+  };
 }
 
 /**

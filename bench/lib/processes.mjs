@@ -132,12 +132,15 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
 
-/** Starts the bare pass-through (bare-passthrough.mjs) in front of `upstream` on a free port; answers its URL once it answers. */
-export async function startBare(upstream) {
+/**
+ * Starts the bare pass-through (bare-passthrough.mjs) in front of `upstream` on a free port (with `nodeArgs`, e.g. an
+ * inspector for the memory phase); answers its URL, pid and a stop once it answers. It is killed on exit with the rest.
+ */
+export async function startBare(upstream, { nodeArgs = [] } = {}) {
   const port = await freePort();
-  start(process.execPath, [join(benchDir, 'bare-passthrough.mjs')], { env: { PATH: process.env.PATH, PORT: String(port), UPSTREAM: upstream }, cwd: benchDir });
+  const started = start(process.execPath, [...nodeArgs, join(benchDir, 'bare-passthrough.mjs')], { env: { PATH: process.env.PATH, PORT: String(port), UPSTREAM: upstream }, cwd: benchDir });
   await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
-  return `http://127.0.0.1:${port}`;
+  return { url: `http://127.0.0.1:${port}`, pid: started.pid, stop: () => started.child.kill('SIGKILL') };
 }
 
 /** Starts one of the bench's mock upstreams (a file of bench/) on a free port, or `port`; answers its URL once it answers. */
