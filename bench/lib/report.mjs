@@ -197,8 +197,10 @@ ${Object.entries(r.paths).flatMap(([name, p]) => {
 
 The target is judged on the first ${r.streams} streams of a fresh process, as the issue asks. That reading includes what
 the first wave pays once for the whole process (code compiled while it is held, the steps by which V8's heap and
-malloc's arenas grow); the second wave, held on top of the first, shows what each further stream costs. The bare row
-is \`bare-passthrough.mjs\` (\`node:http\` + undici, nothing else) measured the same way: what the transport holds by itself.
+malloc's arenas grow). A second wave is then held on top of the first and read the same way; its RSS can come out
+below its JS heap, when it fills pages the process already held, so neither RSS reading is exactly what a stream
+takes: the JS heap, which moves by 0.1 KB between runs, is the steady figure. The bare rows are
+\`bare-passthrough.mjs\` (\`node:http\` + undici, nothing else) measured the same way: what the transport holds by itself.
 
 ## Money check of the single instance above
 
