@@ -18,6 +18,9 @@ export interface MediaRef {
 /** A dialect's reading of one object of its body: the media it is, or undefined when it is not media. */
 export type MediaReader = (value: Record<string, unknown>) => MediaRef | undefined;
 
+/** For a body whose media sit under keys of their own (read past as opaque): no object of it is media. */
+export const NO_MEDIA: MediaReader = () => undefined;
+
 /**
  * Upper bound of the prompt tokens one piece of media can cost. An image counts as one only when its bytes are
  * an image; anything else given inline (a "data:" string of text) counts as its bytes, like any text.

@@ -70,6 +70,28 @@ describe('Ollama through its own API', () => {
     await expectChargedOnce(token.id, MODEL, { prompt_tokens: 26, completion_tokens: 12 });
   });
 
+  it('a report too low for the prompt is counted from what Ollama was sent, streamed as whole, its images left out', async () => {
+    await channel();
+    const token = await seedKey();
+    // 26 reported prompt tokens cannot hold 24,000 letters: the gateway counts the prompt itself, from the /api/chat
+    // bytes it sent (so that a stream can let go of the parsed client body: bench/memory.mjs PATHS=codec PROMPT_KB=20),
+    // never from the base64 image.
+    const prompt = Array.from({ length: 400 }, (_, i) => `Line ${i}: the sky over the sea at noon is blue.`).join('\n');
+    const image = `data:image/png;base64,${'iVBORw0KGgo'.padEnd(200_000, 'A')}`;
+    const body = { model: MODEL, messages: [{ role: 'user', content: [{ type: 'text', text: prompt }, { type: 'image_url', image_url: { url: image } }] }] };
+    const post = (stream: boolean) => fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...body, stream }) }).then((res) => res.text());
+    expect(await post(false)).toContain(OLLAMA_ANSWER);
+    expect(await post(true)).toContain('[DONE]');
+    const after = await settled(token.id, 2);
+    const [whole, streamed] = [...after.logs].sort((a, b) => a.id - b.id);
+    expect(whole.prompt_tokens).toBeGreaterThan(prompt.length / 32);
+    // the text alone is ~8,000 tokens; 200,000 base64 letters read as text would be tens of thousands more
+    expect(whole.prompt_tokens).toBeLessThan(20_000);
+    expect(streamed.prompt_tokens).toBe(whole.prompt_tokens);
+    expect(streamed.content).toContain('用量');
+    expect((gw.mock.requests.at(-1)!.body as { messages: Array<{ images?: string[] }> }).messages[0].images).toHaveLength(1);
+  });
+
   it('embeddings go to /api/embed', async () => {
     await channel();
     const token = await seedKey();

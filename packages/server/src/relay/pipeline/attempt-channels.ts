@@ -195,8 +195,12 @@ export async function attemptChannels(
       const codec = provider.codec?.(target, upstreamModel, upload || call.body instanceof LargeJson ? undefined : (call.body as Record<string, unknown>), call.endpoint);
       // The prompt an answer without usage is counted from: the JSON body the upstream was sent (in its dialect),
       // read again from the bytes undici keeps anyway, so that a stream need not keep the parsed client body too.
-      const readSent = (!codec || codec.sendsDialectBody === true) && !upload && Buffer.isBuffer(sent?.body) && sent.body[0] === 0x7b;
-      call.facts.promptText = readSent ? promptOf(sent!.body as Buffer, { dialect: upstreamDialect.name, endpoint: call.endpoint, model: upstreamModel, stream: call.facts.stream }) : ownPrompt;
+      const readSent = (!codec || codec.sendsDialectBody === true || (codec.prompt !== undefined && call.endpoint === 'chat')) && !upload && Buffer.isBuffer(sent?.body) && sent.body[0] === 0x7b;
+      call.facts.promptText = !readSent
+        ? ownPrompt
+        : codec?.prompt
+          ? vendorPromptOf(sent!.body as Buffer, codec.prompt)
+          : promptOf(sent!.body as Buffer, { dialect: upstreamDialect.name, endpoint: call.endpoint, model: upstreamModel, stream: call.facts.stream });
       const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec, translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress, bill }, reply, abort);
       if (outcome.kind === 'streaming') {
         flowing = true;
@@ -239,6 +243,11 @@ export async function attemptChannels(
  */
 function promptOf(bytes: Buffer, reading: Reading): () => string | Promise<string> {
   return () => readFacts(JSON.parse(bytes.toString('utf8')) as Record<string, unknown>, reading).facts.promptText();
+}
+
+/** The same for a vendor's own wire (a codec's), read by the codec: `read` must hold nothing of the request. */
+function vendorPromptOf(bytes: Buffer, read: (sent: Record<string, unknown>) => string): () => string {
+  return () => read(JSON.parse(bytes.toString('utf8')) as Record<string, unknown>);
 }
 
 /** Cancels the upstream call when the client leaves before its answer was written; answers the listener's removal. */

@@ -42,9 +42,14 @@ export function deliverStream(response: UpstreamResponse, decoder: FrameDecoder,
   // (Spark's 11200, ERNIE's 110) is still a failure another channel may take; every other stream opens at once.
   if (!relay.unwrap) relay.open();
   const finished = relay.pump();
-  // Open from the start, a stream can no longer fail over to another channel: every outcome is delivered.
+  // Open, a stream can no longer fail over to another channel: every outcome is delivered.
   if (relay.opened) return Promise.resolve({ kind: 'streaming', finished: finished as Promise<DeliveryOutcome> });
-  return finished;
+  // A codec's stream is `streaming` from its first bytes on (so that nothing of the attempt, the parsed client body
+  // included, waits with it for its end); an outcome before them (a failure, or an end with nothing) is answered as it is.
+  return new Promise((resolve, reject) => {
+    relay.onOpen = () => resolve({ kind: 'streaming', finished: finished as Promise<DeliveryOutcome> });
+    finished.then(resolve, reject);
+  });
 }
 
 /** The relay a body's shared listeners (below) reach through the body itself: no closure per open stream. */
@@ -90,6 +95,8 @@ class StreamRelay {
   reported = Date.now();
   /** The body's events are no longer listened to: its end, its error, or a failure of the relay's own. */
   stopped = false;
+  /** Told when the client's stream opens late (a codec's, at its first bytes): the delivery is then under way. */
+  onOpen: (() => void) | undefined = undefined;
   private resolve: (outcome: DeliveryOutcome | UpstreamFailure) => void = noop;
   private reject: (fault: unknown) => void = noop;
 
@@ -134,6 +141,9 @@ class StreamRelay {
     res.socket?.cork();
     res.flushHeaders();
     setImmediate(uncorkLater, this);
+    const onOpen = this.onOpen;
+    this.onOpen = undefined;
+    onOpen?.();
   }
 
   /** Writes to the client; answers a promise only when the client's buffer is full (the upstream then waits for it). */

@@ -97,6 +97,12 @@ export interface VendorCodec {
    * with no codec, and a stream need not keep the parsed client body.
    */
   sendsDialectBody?: boolean;
+  /**
+   * The prompt's text read from the vendor's own JSON chat request, as it was sent: an answer whose usage has to be checked
+   * or counted is counted from what the vendor was sent (as for every other upstream), read again from the bytes undici
+   * keeps anyway, so that a stream need not keep the parsed client body (bench/README.md, 2026-12-06 night).
+   */
+  prompt?(sent: Record<string, unknown>): string;
 }
 
 export interface ProviderAdapter {

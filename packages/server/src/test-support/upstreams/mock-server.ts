@@ -24,6 +24,7 @@ export const MOCK_MODES = [
   'stream-error', // a stream ends with the provider's in-stream error (Anthropic `error` event, Bedrock exception frame)
   'slow', // never answers: the caller's timeout must fire
   'slow-stream', // streams with 60 ms between events
+  'hold-stream', // streams its first event, then holds the rest until the caller goes away
   'lag', // answers normally after 300 ms
   'no-usage', // answers without any usage report (the gateway counts the tokens itself); where a mock supports it
 ] as const;
@@ -133,6 +134,10 @@ export async function writePaced(res: ServerResponse, pieces: Array<string | Uin
     if (res.destroyed) return false;
     res.write(pieces[i]);
     if (mode === 'slow-stream' && i < cut - 1) await sleep(60);
+    if (mode === 'hold-stream') {
+      await new Promise((resolve) => res.once('close', resolve));
+      return false;
+    }
   }
   if (mode === 'break') {
     await sleep(30);

@@ -1,6 +1,7 @@
 import { asArray, asNumber, asString, isRecord, nowSeconds, parseEvent, VendorAnswerError } from '../../dialects/shared.js';
 import type { Frame } from '../../dialects/types.js';
 import type { ErrorVerdict, VendorCodec } from '../types.js';
+import { collectText, NO_MEDIA } from '../../dialects/media.js';
 
 /**
  * ERNIE's answers read as OpenAI's. ERNIE answers every call with HTTP 200, a failure included: its body is then
@@ -142,8 +143,12 @@ export function ernieRerankAnswer(json: Record<string, unknown>, model: string):
 }
 
 /** The codec of a model's ERNIE v1 API, by what the client called. */
+/** The prompt ERNIE's chat was sent: its system prompt and messages (text only). */
+const erniePrompt = (sent: Record<string, unknown>): string => collectText([sent.system, sent.messages], NO_MEDIA);
+
 export function ernieCodec(model: string): VendorCodec {
   return {
+    prompt: erniePrompt,
     answer: (json) => {
       if (Array.isArray(json.data) || json.object === 'embedding_list') return ernieEmbeddingsAnswer(json, model);
       if (Array.isArray(json.results) || json.object === 'reranker_list') return ernieRerankAnswer(json, model);

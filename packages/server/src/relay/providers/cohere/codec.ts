@@ -1,6 +1,8 @@
 import { asArray, asNumber, asString, isRecord, nowSeconds, parseEvent, VendorAnswerError } from '../../dialects/shared.js';
 import type { Frame } from '../../dialects/types.js';
 import type { VendorCodec } from '../types.js';
+import { collectText } from '../../dialects/media.js';
+import { chatMedia } from '../../dialects/openai-chat/index.js';
 import { flatMap } from '../../../lib/arrays.js';
 
 /**
@@ -9,8 +11,12 @@ import { flatMap } from '../../../lib/arrays.js';
  * embeddings list, a Rerank answer in the Cohere/Jina shape with its search units as usage. One codec reads all
  * three: the answer's own fields say which it is.
  */
+/** The prompt Cohere's v2 chat was sent: its messages, images (OpenAI's `image_url` parts) left out. */
+const coherePrompt = (sent: Record<string, unknown>): string => collectText([sent.messages], chatMedia);
+
 export function cohereCodec(model: string): VendorCodec {
   return {
+    prompt: coherePrompt,
     answer: (json) => (Array.isArray(json.results) ? rerankAnswer(json) : isRecord(json.embeddings) ? embedAnswer(json, model) : chatAnswer(json, model)),
     stream: () => streamReader(model),
   };

@@ -6,6 +6,7 @@ import { textOfContent } from '../message-text.js';
 import { chunkFrame, usageFrame, usageOf, type ChunkContext } from '../openai-chunks.js';
 import type { BuildInput, ChannelTarget, ErrorVerdict, ProviderAdapter, UpstreamRequest } from '../types.js';
 import { flatMap } from '../../../lib/arrays.js';
+import { collectText, NO_MEDIA } from '../../dialects/media.js';
 
 /** coze.com; a channel of Coze China (扣子) names https://api.coze.cn as its base URL. */
 const DEFAULT_BASE = 'https://api.coze.com';
@@ -48,13 +49,33 @@ export const cozeAdapter: ProviderAdapter = {
     };
   },
 
-  codec: (_channel, model) => ({ answer: cozeJsonAnswer, stream: () => cozeStreamReader(model) }),
+  codec: (_channel, model) => ({ answer: cozeJsonAnswer, stream: () => cozeStreamReader(model), prompt: cozePrompt }),
   classifyError: classifyCozeError,
 };
 
 function userIdOf(channel: ChannelTarget): string {
   const configured = channel.config.user_id;
   return typeof configured === 'string' && configured.trim() ? configured.trim() : DEFAULT_USER_ID;
+}
+
+/** Images go by URL (`file_url`): not text. */
+const FILE_URLS = new Set(['file_url']);
+
+/** The prompt Coze's chat was sent: its additional messages, an `object_string`'s text objects read out of it. */
+function cozePrompt(sent: Record<string, unknown>): string {
+  return asArray(sent.additional_messages)
+    .map((message) => {
+      if (!isRecord(message)) return '';
+      if (message.content_type !== 'object_string' || typeof message.content !== 'string') return collectText([message.role, message.content], NO_MEDIA);
+      let objects: unknown;
+      try {
+        objects = JSON.parse(message.content);
+      } catch {
+        objects = message.content;
+      }
+      return collectText([message.role, objects], NO_MEDIA, FILE_URLS);
+    })
+    .join('\n');
 }
 
 /** OpenAI messages as Coze's: text, or `object_string` when images (by URL: Coze fetches them) come with it. */

@@ -2,6 +2,7 @@ import { asArray, asNumber, asString, isRecord, parseEvent, VendorAnswerError } 
 import type { Frame } from '../../dialects/types.js';
 import { classifyOpenAiError } from '../openai-compatible/adapter.js';
 import type { ErrorVerdict, VendorCodec } from '../types.js';
+import { collectText, NO_MEDIA } from '../../dialects/media.js';
 import { flatMap } from '../../../lib/arrays.js';
 
 /**
@@ -11,8 +12,15 @@ import { flatMap } from '../../../lib/arrays.js';
  * envelope (Usage counts up to the total on the last frame), and an error met mid-stream comes as `ErrorMsg {Code,
  * Msg}`. What has no envelope is already OpenAI's (the OpenAI-compatible endpoint a plain API key reaches) and passes.
  */
+/** Images go as `ImageUrl` parts of `Contents`: not text. */
+const IMAGE_URLS = new Set(['ImageUrl']);
+
+/** The prompt Hunyuan's ChatCompletions was sent: its messages (the system prompt is the first). */
+const hunyuanPrompt = (sent: Record<string, unknown>): string => collectText([sent.Messages], NO_MEDIA, IMAGE_URLS);
+
 export function hunyuanCodec(model: string): VendorCodec {
   return {
+    prompt: hunyuanPrompt,
     answer: (json) => {
       const response = json.Response;
       if (!isRecord(response)) return json;

@@ -4,6 +4,7 @@ import type { Frame } from '../../dialects/types.js';
 import { classifyOpenAiError, openAiBody } from '../openai-compatible/adapter.js';
 import { idsOfList, type BuildInput, type ChannelTarget, type ProviderAdapter, type UpstreamRequest, type VendorCodec } from '../types.js';
 import { flatMap } from '../../../lib/arrays.js';
+import { collectText, NO_MEDIA } from '../../dialects/media.js';
 
 /**
  * Ollama (type 30), https://github.com/ollama/ollama/blob/main/docs/api.md. A channel whose base URL ends in `/v1`
@@ -122,9 +123,16 @@ function refuseError(json: Record<string, unknown>): void {
   if (typeof json.error === 'string') throw new UpstreamStreamError(json.error);
 }
 
+/** Images go as base64 under `images`: not text. */
+const IMAGES = new Set(['images']);
+
+/** The prompt /api/chat was sent: its messages' text, tool calls and tool names. */
+const ollamaPrompt = (sent: Record<string, unknown>): string => collectText([sent.messages], NO_MEDIA, IMAGES);
+
 /** Ollama's own answers (whole, or one NDJSON line at a time) as OpenAI's. */
 function nativeCodec(model: string, base64: boolean): VendorCodec {
   return {
+    prompt: ollamaPrompt,
     answer(json) {
       refuseError(json);
       if (Array.isArray(json.embeddings)) {
