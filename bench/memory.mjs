@@ -19,15 +19,13 @@
 // The numbers are the same measurement as RESULTS.md's memory rows (a fresh gateway per path, 50 warm-up streams).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openDatabase, seed, seedChannel } from './lib/database.mjs';
 import { startGateway } from './lib/gateway.mjs';
-import { collectGarbage, driver, heapSpaces } from './lib/load.mjs';
+import { collectGarbage, driver, heapSpaces, holdStreams } from './lib/load.mjs';
 import { PATHS, targetsOf } from './lib/paths.mjs';
 import { median } from './lib/stats.mjs';
-import { freePort, shutdown, sleep, start, startMock, tempDir, waitFor } from './lib/processes.mjs';
+import { freePort, shutdown, sleep, startBare, startMock, tempDir, waitFor } from './lib/processes.mjs';
 
-const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const STREAMS = Number(process.env.STREAMS ?? 1000);
 const SNAPSHOT = process.env.SNAPSHOT === '1';
 const TOP = Number(process.env.TOP ?? 25);
@@ -130,25 +128,8 @@ function withPrompt(body) {
   return JSON.stringify(parsed);
 }
 
-/** BARE=1: the bare pass-through (bare-passthrough.mjs) in front of the path's mock instead of the gateway. */
-async function startBare(dir, upstream, nodeArgs) {
-  const port = await freePort();
-  const started = start(process.execPath, [...nodeArgs, join(benchDir, 'bare-passthrough.mjs')], { env: { ...process.env, ...EXTRA_ENV, PORT: String(port), UPSTREAM: upstream }, cwd: dir });
-  await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
-  return { url: `http://127.0.0.1:${port}`, pid: started.pid, stop: async () => started.child.kill('SIGKILL') };
-}
-
-/** Holds STREAMS streams (driver.mjs hold) and resolves once each has its first chunk, a second later. */
-async function hold(t) {
-  const holder = start(process.execPath, [join(benchDir, 'driver.mjs'), JSON.stringify({ mode: 'hold', url: t.url, headers: t.headers, body: withPrompt(t.holdBody), streams: STREAMS })], { cwd: benchDir, capture: true });
-  let line;
-  while (!(line = holder.output().split('\n').find((l) => l.includes('"holding"')))) {
-    if (holder.child.exitCode !== null) throw new Error(`hold driver exited early: ${holder.output()}`);
-    await sleep(100);
-  }
-  await sleep(1000);
-  return Object.assign(holder, { inFlight: JSON.parse(line).inFlight });
-}
+/** Holds STREAMS streams of the target's hold body (with PROMPT_KB's prompt). */
+const hold = (t) => holdStreams({ url: t.url, headers: t.headers, body: withPrompt(t.holdBody) }, STREAMS);
 
 async function measure(path, mocks) {
   const dir = tempDir(`mr-memory-${path}-`);
@@ -156,7 +137,8 @@ async function measure(path, mocks) {
   const upstream = path === 'anthropic' || path === 'translated' ? mocks.anthropicMock : mocks.openaiMock;
   const inspectPort = GC ? await freePort() : undefined;
   const nodeArgs = [...(process.env.GATEWAY_NODE_ARGS ? process.env.GATEWAY_NODE_ARGS.split(' ') : []), ...(SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : []), ...(GC ? [`--inspect=127.0.0.1:${inspectPort}`] : [])];
-  const gateway = bare ? await startBare(dir, upstream, nodeArgs) : await startGateway({ data: { SQLITE_PATH: join(dir, 'gateway.db'), ...EXTRA_ENV }, cwd: dir, logFile: join(dir, 'gateway.log'), nodeArgs });
+  // BARE=1: the bare pass-through (bare-passthrough.mjs) in front of the path's mock instead of the gateway.
+  const gateway = bare ? await startBare(upstream, { nodeArgs, env: EXTRA_ENV }) : await startGateway({ data: { SQLITE_PATH: join(dir, 'gateway.db'), ...EXTRA_ENV }, cwd: dir, logFile: join(dir, 'gateway.log'), nodeArgs });
   // RSS and, after a collection, the JS heap in use (KB)
   const rss = async () => {
     const heapKb = GC ? await collectGarbage(inspectPort) : undefined;

@@ -21,7 +21,7 @@ const gateway = await startGateway({ data: { SQLITE_PATH: join(work, 'gateway.db
 const db = await openDatabase('sqlite', join(work, 'gateway.db'));
 const seeded = await seed(db, { openaiUrl: openaiMock, anthropicUrl: anthropicMock });
 await db.close();
-const targets = targetsOf({ openaiMock, anthropicMock, gateway: gateway.url, key: seeded.key, bareOpenai: await startBare(openaiMock), bareAnthropic: await startBare(anthropicMock) });
+const targets = targetsOf({ openaiMock, anthropicMock, gateway: gateway.url, key: seeded.key, bareOpenai: (await startBare(openaiMock)).url, bareAnthropic: (await startBare(anthropicMock)).url });
 const samples = {};
 for (let round = 0; round < ROUNDS; round++) {
   for (const path of PATHS) {

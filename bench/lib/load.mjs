@@ -97,30 +97,31 @@ export async function driver(job) {
 
 const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 
+/** Holds `streams` concurrent streams (driver.mjs hold); answers the holder once each has its first chunk, a second later. */
+export async function holdStreams(target, streams) {
+  const holder = start(process.execPath, [join(benchDir, 'driver.mjs'), JSON.stringify({ mode: 'hold', ...target, streams })], { cwd: benchDir, capture: true });
+  let line;
+  while (!(line = holder.output().split('\n').find((l) => l.includes('"holding"')))) {
+    if (holder.child.exitCode !== null) throw new Error(`hold driver exited early: ${holder.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+  return Object.assign(holder, { inFlight: JSON.parse(line).inFlight });
+}
+
 /**
  * Memory per in-flight stream: the target process's RSS at rest, then with `streams` concurrent streams each
- * holding its first chunk (driver.mjs hold), divided by the streams in flight. With `inspectPort` (the target runs
- * with --inspect) each RSS is read after a full garbage collection, so that it counts what is held, not the garbage
- * that happened to be left uncollected at that moment (which made the same run differ by +-5 KB per stream).
- * Then a second wave of as many streams is held on top of the first: its margin (RSS and heap per stream of the
- * second wave) is what each stream costs once the process holds many, without what the first wave pays once for the
- * whole process (code compiled during the hold, the heap's and malloc's growth steps).
+ * holding its first chunk, divided by the streams in flight. With `inspectPort` (the target runs with --inspect)
+ * each RSS is read after a full garbage collection, so that it counts what is held, not the garbage that happened
+ * to be left uncollected at that moment (which made the same run differ by +-5 KB per stream). Then a second wave
+ * of as many streams is held on top of the first and read the same way: without what the first wave pays once for
+ * the whole process (code compiled during the hold, the heap's and malloc's growth steps), but its RSS can come out
+ * below its heap when it fills pages the process already held (bench/README.md, 2026-12-06 night).
  */
 export async function heldStreams(target, pid, streams, inspectPort) {
   await new Promise((r) => setTimeout(r, 1500));
   const read = async () => ({ heapKb: inspectPort ? await collectGarbage(inspectPort) : undefined, kb: rssKb(pid) });
-  const hold = async () => {
-    const holder = start(process.execPath, [join(benchDir, 'driver.mjs'), JSON.stringify({ mode: 'hold', ...target, streams })], { cwd: benchDir, capture: true });
-    for (;;) {
-      const line = holder.output().split('\n').find((l) => l.includes('"holding"'));
-      if (line) {
-        await new Promise((r) => setTimeout(r, 1000));
-        return Object.assign(holder, { inFlight: JSON.parse(line).inFlight });
-      }
-      if (holder.child.exitCode !== null) throw new Error(`hold driver exited early: ${holder.output()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  const hold = () => holdStreams(target, streams);
   const rest = await read();
   const first = await hold();
   const during = await read();

@@ -134,11 +134,12 @@ const benchDir = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Starts the bare pass-through (bare-passthrough.mjs) in front of `upstream` on a free port (with `nodeArgs`, e.g. an
- * inspector for the memory phase); answers its URL, pid and a stop once it answers. It is killed on exit with the rest.
+ * inspector for the memory phase, and `env` added to its environment); answers its URL, pid and a stop once it
+ * answers. It is killed on exit with the rest.
  */
-export async function startBare(upstream, { nodeArgs = [] } = {}) {
+export async function startBare(upstream, { nodeArgs = [], env = {} } = {}) {
   const port = await freePort();
-  const started = start(process.execPath, [...nodeArgs, join(benchDir, 'bare-passthrough.mjs')], { env: { PATH: process.env.PATH, PORT: String(port), UPSTREAM: upstream }, cwd: benchDir });
+  const started = start(process.execPath, [...nodeArgs, join(benchDir, 'bare-passthrough.mjs')], { env: { PATH: process.env.PATH, ...env, PORT: String(port), UPSTREAM: upstream }, cwd: benchDir });
   await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
   return { url: `http://127.0.0.1:${port}`, pid: started.pid, stop: () => started.child.kill('SIGKILL') };
 }
