@@ -22,6 +22,10 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: '../.tmp/playwright.json' }]],
   use: {
     locale: 'zh-CN',
+    // The browser asks for reduced motion, which the console honours by turning antd's motion off: a click then never
+    // lands on a popup still zooming in (on a busy machine a popconfirm's button moved between the press and the
+    // release, and its click was lost). Users who ask their system for less motion get the same.
+    reducedMotion: 'reduce',
     // Recording a trace (DOM snapshots and screenshots at every step) doubled the suite's CPU and wall time, and
     // starved the browsers on the 2-core machine; a failing test's retry records one instead.
     trace: 'on-first-retry',

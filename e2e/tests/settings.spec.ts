@@ -64,6 +64,9 @@ test('operation settings: numbers saved, a checkbox sent at once, an invalid rat
   // Clearing history asks first; only the confirmation clears.
   await page.getByRole('button', { name: '清除历史日志' }).click();
   await expect(page.getByText(/之前的所有日志？此操作不可恢复。/)).toBeVisible();
+  // The browser asks for reduced motion (playwright.config.ts) and the console honours it: the popup is there at
+  // once, not zooming in (a click on a button still moving was lost on a busy machine).
+  expect(await page.locator('.ant-popconfirm').getAttribute('class')).not.toMatch(/ant-zoom/);
   // The server's answer, not the toast (which may be gone on a busy machine by the time it is looked for).
   const cleared = page.waitForResponse((res) => res.request().method() === 'DELETE' && new URL(res.url()).pathname === '/api/log/');
   await page.locator('.ant-popconfirm').getByRole('button', { name: '清除' }).click();

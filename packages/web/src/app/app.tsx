@@ -9,7 +9,7 @@ import { PageLoading } from '../components/page-loading';
 import { setRedirect } from '../lib/api';
 import { NoticeDialog } from '../components/notice-dialog';
 import { loadStatus, useStatus, useUser } from '../lib/session';
-import { isDarkTheme, themeConfig } from '../lib/theme';
+import { isDarkTheme, themeConfig, usePrefersReducedMotion } from '../lib/theme';
 import { AppLayout } from './app-layout';
 import { createQueryClient } from './query-client';
 import { RequireUser } from './require-user';
@@ -27,7 +27,8 @@ message.config({ top: 72, maxCount: 3 });
  */
 function ToastTheme({ children }: { children: React.ReactNode }) {
   const themeName = useStatus()?.theme;
-  const theme = useMemo(() => themeConfig(themeName), [themeName]);
+  const reducedMotion = usePrefersReducedMotion();
+  const theme = useMemo(() => themeConfig(themeName, reducedMotion), [themeName, reducedMotion]);
   return (
     <ConfigProvider locale={zhCN} theme={theme}>
       {children}
@@ -63,7 +64,8 @@ export function App() {
   }, []);
   // The Theme option applies to everyone; toasts (rendered outside this tree) follow it too.
   const themeName = useStatus()?.theme;
-  const theme = useMemo(() => themeConfig(themeName), [themeName]);
+  const reducedMotion = usePrefersReducedMotion();
+  const theme = useMemo(() => themeConfig(themeName, reducedMotion), [themeName, reducedMotion]);
   useEffect(() => {
     document.documentElement.dataset.theme = themeName || 'default';
     document.documentElement.style.colorScheme = isDarkTheme(themeName) ? 'dark' : 'light';

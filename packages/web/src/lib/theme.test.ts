@@ -19,4 +19,14 @@ describe('the Theme option', () => {
     expect(dark.colorBgContainer).not.toBe(light.colorBgContainer);
     expect(dark.colorBgContainer).toMatch(/^#1/);
   });
+
+  it('a system that asks for reduced motion gets no motion, whatever the theme; otherwise antd animates as usual', () => {
+    for (const name of ['default', 'dark', 'berry', 'air']) {
+      expect(themeConfig(name, true).token?.motion, name).toBe(false);
+      expect(theme.getDesignToken(themeConfig(name, true)).motion, name).toBe(false);
+      expect(themeConfig(name, true).token?.colorPrimary, name).toBe(themeConfig(name).token?.colorPrimary);
+      expect(themeConfig(name).token?.motion, name).toBeUndefined();
+    }
+    expect(themeConfig('dark', true).algorithm).toBe(theme.darkAlgorithm);
+  });
 });

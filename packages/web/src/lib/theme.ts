@@ -1,11 +1,18 @@
 import { theme, type ThemeConfig } from 'antd';
+import { useSyncExternalStore } from 'react';
 
 /**
  * The console's look for each value of the Theme option. default / berry / air are one-api's theme names
  * (separate front ends there); here they are variants of one console: light, a purple "berry" with rounder
  * corners, and a compact "air". dark uses antd's dark algorithm.
  */
-export function themeConfig(name: string | undefined): ThemeConfig {
+export function themeConfig(name: string | undefined, reducedMotion = false): ThemeConfig {
+  const look = lookOf(name);
+  // A reader who asked the system for less motion gets none: dialogs, menus and toasts appear and go at once.
+  return reducedMotion ? { ...look, token: { ...look.token, motion: false } } : look;
+}
+
+function lookOf(name: string | undefined): ThemeConfig {
   switch (name) {
     case 'dark':
       return { algorithm: theme.darkAlgorithm, token: { colorPrimary: '#1668dc' } };
@@ -16,6 +23,22 @@ export function themeConfig(name: string | undefined): ThemeConfig {
     default:
       return { token: { colorPrimary: '#1677ff' } };
   }
+}
+
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+const reducedMotionQuery = () => (typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(REDUCED_MOTION) : undefined);
+
+/** Whether the system asks for reduced motion (prefers-reduced-motion), followed as it changes. */
+export function usePrefersReducedMotion(): boolean {
+  return useSyncExternalStore(
+    (changed) => {
+      const query = reducedMotionQuery();
+      query?.addEventListener('change', changed);
+      return () => query?.removeEventListener('change', changed);
+    },
+    () => reducedMotionQuery()?.matches ?? false,
+    () => false,
+  );
 }
 
 /** Whether the theme is dark (the page's color-scheme follows, for scrollbars and form controls). */
