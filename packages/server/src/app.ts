@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { channelRoutes } from './api/channel/routes.js';
 import { dashboardRoutes } from './api/dashboard/routes.js';
@@ -27,6 +26,7 @@ import { MAX_JSON_DEPTH, jsonNestedDeeperThan, limitApiBodies } from './http/bod
 import type { Logger } from 'pino';
 import { RequestLogger } from './http/request-logger.js';
 import { ServerLog } from './http/access-log.js';
+import { serveConsoleFiles } from './http/console-files.js';
 import { LARGE_JSON_BYTES, LargeJson } from './relay/ingress/large-json.js';
 import { isCrossSiteRequest, isGuardedApiRequest } from './http/cross-site-guard.js';
 import { applySecurityHeaders, HSTS, RELAY_HEADERS } from './http/security-headers.js';
@@ -162,9 +162,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   const webDist = options.webDist;
   const hasConsole = webDist !== undefined && existsSync(join(webDist, 'index.html'));
-  if (hasConsole) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, cacheControl: false });
-  }
+  if (hasConsole) await serveConsoleFiles(app, webDist);
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0];
@@ -177,9 +175,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       });
     }
     if (hasConsole && (request.method === 'GET' || request.method === 'HEAD')) {
-      // Hashed assets are immutable; the SPA shell must always be revalidated so new builds show up.
+      // A missing hashed asset is not the shell; the shell is revalidated on every visit (console-files.ts), so a new
+      // build shows at once.
       if (path.startsWith('/assets/')) return reply.status(404).send('Not Found');
-      reply.header('Cache-Control', 'no-cache');
       return reply.sendFile('index.html');
     }
     return reply.status(404).send({ success: false, message: '页面不存在' });
