@@ -27,6 +27,7 @@ import type { Logger } from 'pino';
 import { RequestLogger } from './http/request-logger.js';
 import { ServerLog } from './http/access-log.js';
 import { serveConsoleFiles } from './http/console-files.js';
+import { compressApiAnswers } from './http/compress-api.js';
 import { LARGE_JSON_BYTES, LargeJson } from './relay/ingress/large-json.js';
 import { isCrossSiteRequest, isGuardedApiRequest } from './http/cross-site-guard.js';
 import { applySecurityHeaders, HSTS, RELAY_HEADERS } from './http/security-headers.js';
@@ -129,6 +130,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     }
     done(null, payload);
   });
+  compressApiAnswers(app);
 
   if (log?.logsRequests) {
     app.addHook('onResponse', (request, reply, done) => {
