@@ -54,8 +54,8 @@ function compressible(request: FastifyRequest, reply: FastifyReply, payload: unk
   const status = reply.statusCode;
   if (status < 200 || status === 204 || status === 304 || request.method === 'HEAD') return undefined;
   if (reply.hasHeader('content-encoding') || !COMPRESSIBLE.test(String(reply.getHeader('content-type') ?? ''))) return undefined;
-  const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
-  return bytes.length < MIN_COMPRESSED_BYTES ? undefined : bytes;
+  if ((typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length) < MIN_COMPRESSED_BYTES) return undefined;
+  return typeof payload === 'string' ? Buffer.from(payload) : payload;
 }
 
 function varyWithEncoding(vary: unknown): string {

@@ -3,13 +3,13 @@ import { App as AntApp, ConfigProvider, message } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { Suspense, useEffect, useMemo, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { BrowserRouter, Route, Routes, useNavigate } from 'react-router';
 import { PageLoading } from '../components/page-loading';
 import { setRedirect } from '../lib/api';
 import { NoticeDialog } from '../components/notice-dialog';
-import { loadStatus, useStatus, useUser } from '../lib/session';
-import { isDarkTheme, themeConfig, usePrefersReducedMotion } from '../lib/theme';
+import { loadStatus, useUser } from '../lib/session';
+import { isDarkTheme, useConsoleTheme } from '../lib/theme';
 import { AppLayout } from './app-layout';
 import { createQueryClient } from './query-client';
 import { RequireUser } from './require-user';
@@ -26,9 +26,7 @@ message.config({ top: 72, maxCount: 3 });
  * right after choosing a dark theme) was lost with the old one.
  */
 function ToastTheme({ children }: { children: React.ReactNode }) {
-  const themeName = useStatus()?.theme;
-  const reducedMotion = usePrefersReducedMotion();
-  const theme = useMemo(() => themeConfig(themeName, reducedMotion), [themeName, reducedMotion]);
+  const { config: theme } = useConsoleTheme();
   return (
     <ConfigProvider locale={zhCN} theme={theme}>
       {children}
@@ -63,9 +61,7 @@ export function App() {
     void loadStatus();
   }, []);
   // The Theme option applies to everyone; toasts (rendered outside this tree) follow it too.
-  const themeName = useStatus()?.theme;
-  const reducedMotion = usePrefersReducedMotion();
-  const theme = useMemo(() => themeConfig(themeName, reducedMotion), [themeName, reducedMotion]);
+  const { name: themeName, config: theme } = useConsoleTheme();
   useEffect(() => {
     document.documentElement.dataset.theme = themeName || 'default';
     document.documentElement.style.colorScheme = isDarkTheme(themeName) ? 'dark' : 'light';

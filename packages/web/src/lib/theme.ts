@@ -1,5 +1,6 @@
 import { theme, type ThemeConfig } from 'antd';
-import { useSyncExternalStore } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
+import { useStatus } from './session';
 
 /**
  * The console's look for each value of the Theme option. default / berry / air are one-api's theme names
@@ -43,3 +44,11 @@ export function usePrefersReducedMotion(): boolean {
 
 /** Whether the theme is dark (the page's color-scheme follows, for scrollbars and form controls). */
 export const isDarkTheme = (name: string | undefined): boolean => name === 'dark';
+
+/** The console's theme: the Theme option's name and its antd config, without motion when the system asks for less. */
+export function useConsoleTheme(): { name: string | undefined; config: ThemeConfig } {
+  const name = useStatus()?.theme;
+  const reducedMotion = usePrefersReducedMotion();
+  const config = useMemo(() => themeConfig(name, reducedMotion), [name, reducedMotion]);
+  return { name, config };
+}
