@@ -128,9 +128,11 @@ test('binding an e-mail in personal settings: code by mail, resend counting down
   const dialog = page.getByRole('dialog', { name: '绑定邮箱地址' });
   await dialog.getByPlaceholder('输入邮箱地址').fill('binder@example.com');
   // The page's clock stands still from here on and moves only by runFor: on a slow machine, real seconds passing
-  // between two checks would otherwise move the countdown on by itself.
-  await page.clock.install();
-  await page.clock.pauseAt(Date.now() + 1_000);
+  // between two checks would otherwise move the countdown on by itself. The fake clock starts at a time of the
+  // test's choosing and is paused a few seconds later, so the pause is always ahead of it however long the two calls take.
+  const start = Date.now();
+  await page.clock.install({ time: start });
+  await page.clock.pauseAt(start + 5_000);
   await dialog.getByRole('button', { name: '获取验证码' }).click();
   await expectToast(page, '验证码发送成功，请检查你的邮箱！');
   await expect(dialog.getByRole('button', { name: '重新发送 (30)' })).toBeDisabled();

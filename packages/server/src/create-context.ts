@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { Redis } from 'ioredis';
 import { ChannelService } from './api/channel/channel-service.js';
 import { DashboardService } from './api/dashboard/dashboard-service.js';
 import { LogService } from './api/log/log-service.js';
@@ -37,6 +36,7 @@ import { Takeover } from './billing/takeover.js';
 import { SessionCodec } from './auth/session.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
+import { optional } from './lib/optional-modules.js';
 import { randomHex } from './lib/random.js';
 import { Notifier } from './notify/notifier.js';
 import { OptionStore } from './options/option-store.js';
@@ -91,7 +91,7 @@ export async function createContext(config: Config): Promise<AppContext> {
   // Every Redis key carries the database's own cluster id, so deployments sharing one Redis never meet.
   const instanceId = randomHex(8);
   const namespace = `mr:${await optionsRepository.getOrCreate(CLUSTER_ID_KEY, randomHex(8))}:`;
-  const redis = config.REDIS_CONN_STRING ? new Redis(config.REDIS_CONN_STRING, { maxRetriesPerRequest: 2, keyPrefix: namespace }) : undefined;
+  const redis = config.REDIS_CONN_STRING ? new (optional.ioredis().Redis)(config.REDIS_CONN_STRING, { maxRetriesPerRequest: 2, keyPrefix: namespace }) : undefined;
   redis?.on('error', (error) => reportError(error, 'redis'));
   const bus: EventBus = redis ? new RedisEventBus(redis, instanceId, (error) => reportError(error, 'cluster events')) : new LocalEventBus(instanceId);
   // Subscribed before anything is loaded, so no change made meanwhile on another instance can be missed.

@@ -1,7 +1,7 @@
 import { LogType, Role } from '@model-relay/contract';
 import type { Kysely } from 'kysely';
-import nodemailer from 'nodemailer';
 import { request } from 'undici';
+import { optional } from '../lib/optional-modules.js';
 import type { OptionStore } from '../options/option-store.js';
 import type { LogsRepository } from '../storage/repositories/logs.js';
 import type { Database } from '../storage/schema.js';
@@ -42,7 +42,7 @@ export class Notifier {
     if (!server) throw new Error('SMTP 服务器未配置');
     const port = this.options.number('SMTPPort') || 587;
     const account = this.options.get('SMTPAccount');
-    const transport = nodemailer.createTransport({
+    const transport = optional.nodemailer().createTransport({
       host: server,
       port,
       secure: port === 465,

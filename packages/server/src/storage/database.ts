@@ -5,8 +5,8 @@ import { PREPARED_NAMES, stopNamingStatements } from './raw-sql.js';
 import { readWorkerDialect, SqliteReadWorker } from './read-worker.js';
 import { SQLITE_CACHE_KIB } from './sqlite-cache.js';
 import { Kysely, Migrator, MysqlDialect, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
-import { createPool as createMysqlPool } from 'mysql2';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg, optional } from '../lib/optional-modules.js';
 import { initialMigration } from './migrations/001-initial.js';
 import { channelTestErrorMigration } from './migrations/002-channel-test-error.js';
 import { sessionVersionMigration } from './migrations/004-session-version.js';
@@ -57,10 +57,6 @@ export function dialectOf(dsn: string | undefined): Dialect {
   if (/^(mysql|mariadb):\/\//i.test(dsn)) return 'mysql';
   throw new Error(`SQL_DSN must start with postgres:// or mysql:// (got "${dsn.split(':')[0]}:")`);
 }
-
-// PostgreSQL returns BIGINT (20) and NUMERIC (1700, e.g. SUM) as strings; quota values fit in a double exactly.
-pg.types.setTypeParser(20, (value) => Number(value));
-pg.types.setTypeParser(1700, (value) => Number(value));
 
 /**
  * Kysely's SQLite driver prepares every statement anew; preparing costs more than running a small indexed
@@ -145,12 +141,13 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     }
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   } else if (dialect === 'postgres') {
-    const pool = new pg.Pool({ connectionString: options.dsn, max: 20 });
+    const pool = new (loadPg().Pool)({ connectionString: options.dsn, max: 20 });
     namePreparedStatements(pool);
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     const url = options.dsn!.replace(/^mariadb:/i, 'mysql:');
     const settings = { uri: url, supportBigNumbers: true, bigNumberStrings: false, decimalNumbers: true };
+    const createMysqlPool = optional.mysql().createPool;
     db = new Kysely<Database>({ dialect: new MysqlDialect({ pool: createMysqlPool({ ...settings, connectionLimit: 20 }) }) });
     multiStatement = new Kysely<Database>({ dialect: new MysqlDialect({ pool: createMysqlPool({ ...settings, connectionLimit: 2, multipleStatements: true }) }) });
   }

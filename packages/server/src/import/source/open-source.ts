@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
-import mysql from 'mysql2/promise';
-import pg from 'pg';
+import { loadPg, optional } from '../../lib/optional-modules.js';
 import { ImportError } from '../import-error.js';
 
 export type SourceDialect = 'sqlite' | 'postgres' | 'mysql';
@@ -85,7 +84,7 @@ export async function openSource(source: string, options: { create?: boolean } =
       };
     }
     if (dialect === 'postgres') {
-      const pool = new pg.Pool({ connectionString: location, max: 2 });
+      const pool = new (loadPg().Pool)({ connectionString: location, max: 2 });
       await pool.query('select 1');
       const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
       return {
@@ -111,7 +110,7 @@ export async function openSource(source: string, options: { create?: boolean } =
         },
       };
     }
-    const pool = mysql.createPool({ uri: location, connectionLimit: 2, supportBigNumbers: true, bigNumberStrings: false, decimalNumbers: true, dateStrings: true });
+    const pool = optional.mysqlPromise().createPool({ uri: location, connectionLimit: 2, supportBigNumbers: true, bigNumberStrings: false, decimalNumbers: true, dateStrings: true });
     await pool.query('select 1');
     const quote = (name: string) => `\`${name.replace(/`/g, '``')}\``;
     return {

@@ -1,5 +1,5 @@
-import { Hash } from '@smithy/core/serde';
-import { SignatureV4 } from '@smithy/signature-v4';
+import type { SignatureV4 } from '@smithy/signature-v4';
+import { optional } from '../../lib/optional-modules.js';
 import type { ChannelTarget, ResolvedCredentials } from '../providers/types.js';
 import { CredentialError, type CredentialSource } from './credential-resolver.js';
 
@@ -48,11 +48,11 @@ function signerFor(credentials: Extract<ResolvedCredentials, { kind: 'aws' }>, s
   if (!byService) signers.set(credentials, (byService = new Map()));
   let signer = byService.get(service);
   if (!signer) {
-    signer = new SignatureV4({
+    signer = new (optional.signatureV4().SignatureV4)({
       service,
       region: credentials.region,
       credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey, sessionToken: credentials.sessionToken },
-      sha256: Hash.bind(null, 'sha256'),
+      sha256: optional.smithySerde().Hash.bind(null, 'sha256'),
       // Non-S3 services sign the URI-encoded form of the (already encoded) path, as the AWS SDKs do.
       uriEscapePath: true,
     });

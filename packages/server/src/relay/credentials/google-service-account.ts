@@ -1,4 +1,4 @@
-import { JWT } from 'google-auth-library';
+import { optional } from '../../lib/optional-modules.js';
 import { isRecord } from '../dialects/shared.js';
 import { readVertexChannel, VertexConfigError } from '../providers/vertex/vertex-channel.js';
 import { CredentialError, type CredentialSource } from './credential-resolver.js';
@@ -49,7 +49,7 @@ export const googleServiceAccountSource: CredentialSource = {
       const url = input instanceof Request ? input.url : String(input);
       return fetch(url.startsWith(GOOGLE_TOKEN_URL) ? tokenUri : input, init);
     };
-    const client = new JWT({
+    const client = new (optional.googleAuth().JWT)({
       email: key.client_email,
       key: key.private_key,
       keyId: key.private_key_id,

@@ -1,5 +1,5 @@
-import { EventStreamCodec, type MessageHeaders } from '@smithy/core/event-streams';
-import { fromUtf8, toUtf8 } from '@smithy/core/serde';
+import type { MessageHeaders } from '@smithy/core/event-streams';
+import { optional } from '../../lib/optional-modules.js';
 import { UpstreamStreamError } from '../dialects/shared.js';
 import type { Frame } from '../dialects/types.js';
 import type { FrameDecoder } from './frame-decoders.js';
@@ -18,7 +18,7 @@ const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
  * an UpstreamStreamError. Only the bytes of an incomplete message are kept between chunks.
  */
 export class EventStreamDecoder implements FrameDecoder {
-  private readonly codec = new EventStreamCodec(toUtf8, fromUtf8);
+  private readonly codec = newCodec();
   private pending: Buffer = Buffer.alloc(0);
   /** A failure met after some frames of the same chunk: those are handed out first, the failure on the next call. */
   private failure: unknown;
@@ -34,7 +34,7 @@ export class EventStreamDecoder implements FrameDecoder {
         if (this.pending.length < length) break;
         const message = this.codec.decode(this.pending.subarray(0, length));
         this.pending = this.pending.subarray(length);
-        frames.push(toFrame(message.headers, toUtf8(message.body)));
+        frames.push(toFrame(message.headers, optional.smithySerde().toUtf8(message.body)));
       }
     } catch (error) {
       if (frames.length === 0) throw error;
@@ -52,6 +52,11 @@ export class EventStreamDecoder implements FrameDecoder {
     if (this.pending.length > 0) throw new Error('event-stream ended inside a message');
     return [];
   }
+}
+
+function newCodec() {
+  const { toUtf8, fromUtf8 } = optional.smithySerde();
+  return new (optional.smithyEventStreams().EventStreamCodec)(toUtf8, fromUtf8);
 }
 
 function toFrame(headers: MessageHeaders, payload: string): Frame {

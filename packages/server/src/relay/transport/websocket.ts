@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
+import { optional } from '../../lib/optional-modules.js';
 import type { UpstreamRequest } from '../providers/types.js';
 import type { UpstreamBody, UpstreamResponse } from './send-upstream.js';
 import type { CancelSignal } from './cancel.js';
@@ -24,7 +25,7 @@ const CLEAN_CLOSE = new Set([1000, 1005]);
 export function openWebSocket(request: UpstreamRequest, signal: CancelSignal, timeoutMs: number): Promise<UpstreamResponse> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(abortError(signal));
-    const socket = new WebSocket(request.url, { headers: request.headers, perMessageDeflate: false, followRedirects: false });
+    const socket = new (optional.ws())(request.url, { headers: request.headers, perMessageDeflate: false, followRedirects: false });
     let opened = false;
     let settled = false;
     const fail = (error: Error) => {
@@ -121,9 +122,9 @@ class MessageBody extends Readable implements UpstreamBody {
     this.disarm();
     this.signal?.removeEventListener('abort', this.onAbort);
     const socket = this.socket;
-    if (socket && (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING)) {
+    if (socket && (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING)) {
       // Spark: "如果在生成的过程中需要终止,可以直接发送websocket的close消息" — a close frame, then the socket goes.
-      if (socket.readyState === WebSocket.OPEN) socket.close(1000);
+      if (socket.readyState === socket.OPEN) socket.close(1000);
       else socket.terminate();
       setTimeout(() => socket.terminate(), 1_000).unref();
     }
