@@ -22,13 +22,14 @@ const libraryChannel = (mode: MockMode | `${MockMode}:${string}`, fields: { prio
   seedChannel(gw.t.ctx.storage, { name: `library-${mode}`, type: 21, key: mode, baseUrl: gw.mock.url, models: MODEL, priority: fields.priority, other: fields.library ?? LIBRARY_ID });
 
 /** Settled once at the gateway's own count: the delivered answer's tokens exactly, the prompt's counted too. */
-async function expectCountedOnce(tokenId: number, delivered: string) {
+async function expectCountedOnce(tokenId: number, delivered: string, question = 'How do I reset the router?') {
   const after = await settled(tokenId, 1);
   expect(after.logs).toHaveLength(1);
   const log = after.logs[0];
-  const [completion] = await gw.t.ctx.relay.counter.count([delivered]);
+  const [completion, prompt] = await gw.t.ctx.relay.counter.count([delivered, question]);
   expect(log.completion_tokens).toBe(completion);
-  expect(log.prompt_tokens).toBeGreaterThan(0);
+  // The library was asked the last user message alone: the prompt is counted from that, not the whole conversation.
+  expect(log.prompt_tokens).toBe(prompt);
   expect(log.quota).toBe(costOf({ prompt_tokens: log.prompt_tokens, completion_tokens: log.completion_tokens }, pricesFor(gw.t.ctx.options, MODEL, 'default')));
   expect(log.content).not.toContain('用量异常');
   expect(after.token.remain_quota).toBe(10_000_000 - log.quota);

@@ -49,6 +49,25 @@ describe('a translation answered as a chat completion', () => {
     await expectChargedOnce(token.id, 'deepl-zh', { prompt_tokens: 65, completion_tokens: [...TRANSLATION].length }, 813);
   });
 
+  it('a long conversation before the sentence: DeepL is sent the sentence alone, and its billed characters are weighed against that', async () => {
+    await deeplChannel(deeplKey('ok'));
+    const token = await seedKey();
+    // The usage check weighs a reported usage against the prompt the upstream was sent: here the sentence, not the
+    // 2,700 characters of conversation before it, which DeepL never saw and does not bill.
+    const history = 'An earlier turn about something else entirely. '.repeat(60);
+    const answer = await openai(token.key).chat.completions.create({
+      model: 'deepl-zh',
+      messages: [
+        { role: 'user', content: history },
+        { role: 'assistant', content: '好的。' },
+        { role: 'user', content: SENTENCE },
+      ],
+    });
+    expect(answer.choices[0].message.content).toBe(TRANSLATION);
+    expect(gw.mock.requests[0].body).toEqual({ text: [SENTENCE], target_lang: 'ZH', show_billed_characters: true });
+    await expectChargedOnce(token.id, 'deepl-zh', { prompt_tokens: 65, completion_tokens: [...TRANSLATION].length }, 813);
+  });
+
   it('an OpenAI stream client gets the translation as one streamed answer, with its usage', async () => {
     await deeplChannel(deeplKey('ok'));
     const token = await seedKey();

@@ -13,7 +13,7 @@ const DEFAULT_BASE = 'https://api.aiproxy.io';
  * `{model, query, libraryId, stream}`, where the query is the last user message, the model the chat model that
  * answers from the library, and the library id the channel's `other` field (知识库 ID in the channel form).
  * The answer is `{success, answer, documents: [{title, url}]}`; the stream is SSE `data: {content, finish, model,
- * documents}`. AI Proxy reports no usage: the gateway counts the tokens. The documents the answer drew on are
+ * documents}`. AI Proxy reports no usage: the gateway counts the tokens, the prompt's from the query it sent. The documents the answer drew on are
  * appended to it as a numbered list of links.
  *
  * AI Proxy's own page (https://docs.aiproxy.io/dev/library) could not be read; this follows the public facts:
@@ -39,7 +39,9 @@ export const aiProxyLibraryAdapter: ProviderAdapter = {
     };
   },
 
-  codec: (_channel, model) => ({ answer: (json) => libraryAnswer(json, model), stream: () => libraryStreamReader(model) }),
+  // The library is asked the last user message alone, so an answer is counted from that question (what it was
+  // sent), not from the client's whole conversation.
+  codec: (_channel, model) => ({ answer: (json) => libraryAnswer(json, model), stream: () => libraryStreamReader(model), prompt: (sent) => asString(sent.query) ?? '' }),
   classifyError: classifyLibraryError,
 };
 

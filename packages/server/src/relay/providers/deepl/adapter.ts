@@ -53,7 +53,9 @@ export const deeplAdapter: ProviderAdapter = {
     };
   },
 
-  codec: (_channel, model) => ({ answer: (json) => translationAnswer(json, model) }),
+  // DeepL is sent the last user message alone: its billed characters are weighed (and, were they missing, counted)
+  // against that text, not against the client's whole conversation.
+  codec: (_channel, model) => ({ answer: (json) => translationAnswer(json, model), prompt: (sent) => asArray(sent.text).map((text) => asString(text) ?? '').join('\n') }),
   classifyError: classifyDeepLError,
 };
 
