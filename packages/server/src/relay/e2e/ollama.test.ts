@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { seedChannel } from '../../test-support/seed.js';
 import { OLLAMA_ANSWER, startMockOllama } from '../../test-support/upstreams/ollama.js';
 import { vendorGateway } from '../../test-support/vendor-gateway.js';
@@ -68,6 +68,28 @@ describe('Ollama through its own API', () => {
     expect(message.content[0]).toMatchObject({ type: 'text', text: OLLAMA_ANSWER });
     expect(message.usage).toMatchObject({ input_tokens: 26, output_tokens: 12 });
     await expectChargedOnce(token.id, MODEL, { prompt_tokens: 26, completion_tokens: 12 });
+  });
+
+  it('a conversation\'s next turn: the prompt Ollama read from its KV cache is reported and billed as cached tokens', async () => {
+    await channel();
+    const token = await seedKey();
+    // An admin who prices the local model's cache reads at a tenth of its input.
+    await gw.t.ctx.options.set('CacheReadRatio', JSON.stringify({ [MODEL]: 0.1 }));
+    onTestFinished(() => gw.t.ctx.options.set('CacheReadRatio', '{}'));
+    const first = [{ role: 'user' as const, content: 'Why is the sky blue?' }];
+    const answer = await openai(token.key).chat.completions.create({ model: MODEL, messages: first });
+    expect(answer.usage?.prompt_tokens_details?.cached_tokens ?? 0).toBe(0);
+    const next = [...first, { role: 'assistant' as const, content: OLLAMA_ANSWER }, { role: 'user' as const, content: 'And at sunset?' }];
+    const stream = await openai(token.key).chat.completions.create({ model: MODEL, stream: true, stream_options: { include_usage: true }, messages: next });
+    let usage: unknown;
+    for await (const chunk of stream) if (chunk.usage) usage = chunk.usage;
+    expect(usage).toMatchObject({ prompt_tokens: 26, completion_tokens: 12, prompt_tokens_details: { cached_tokens: 20 } });
+    // The same turn from an Anthropic client: the cached part is a cache read, apart from the input.
+    const third = await anthropic(token.key).messages.create({ model: MODEL, max_tokens: 100, messages: [...next, { role: 'assistant', content: OLLAMA_ANSWER }, { role: 'user', content: 'And at night?' }] });
+    expect(third.usage).toMatchObject({ input_tokens: 6, cache_read_input_tokens: 20, output_tokens: 12 });
+    const [, second, last] = await gw.expectCharged(token.id, MODEL, { prompt_tokens: 26, completion_tokens: 12 }, { prompt_tokens: 26, completion_tokens: 12, cached_tokens: 20 }, { prompt_tokens: 26, completion_tokens: 12, cached_tokens: 20 });
+    expect([second.cached_tokens, last.cached_tokens].map(Number)).toEqual([20, 20]);
+    expect(second.quota).toBeLessThan((await gw.settled(token.id, 3)).logs[0].quota);
   });
 
   it('a report too low for the prompt is counted from what Ollama was sent, streamed as whole, its images left out', async () => {

@@ -30,7 +30,14 @@ function chatProblem(body: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/** Whether `messages` begin with every one of `earlier` (a conversation's next turn). */
+const extends_ = (messages: unknown[], earlier: unknown[] | undefined) =>
+  earlier !== undefined && messages.length > earlier.length && earlier.every((m, i) => JSON.stringify(m) === JSON.stringify(messages[i]));
+
 export async function startMockOllama(): Promise<MockHandle> {
+  // The last chat's messages per model: Ollama keeps a model's KV cache and reuses it for a prompt that begins with the
+  // last one, and reports that part as `prompt_eval_cached_count` (within `prompt_eval_count`, which is the whole prompt).
+  const lastMessages = new Map<string, unknown[]>();
   return startMockServer(async (_req, res, recorded) => {
     const auth = String(recorded.headers.authorization ?? '');
     const mode = modeOf(auth.startsWith('Bearer ') ? auth.slice(7) : undefined) ?? 'ok';
@@ -55,7 +62,10 @@ export async function startMockOllama(): Promise<MockHandle> {
     const lastRole = Array.isArray(body.messages) && isRecord(body.messages.at(-1)) ? (body.messages.at(-1) as Record<string, unknown>).role : undefined;
     const callTool = tools !== undefined && lastRole !== 'tool';
     const tool = callTool && isRecord(tools![0]) && isRecord((tools![0] as Record<string, unknown>).function) ? String(((tools![0] as Record<string, unknown>).function as Record<string, unknown>).name) : undefined;
-    const counts = { prompt_eval_count: 26, eval_count: callTool ? 20 : 12 };
+    const messages = body.messages as unknown[];
+    const reused = extends_(messages, lastMessages.get(String(body.model)));
+    lastMessages.set(String(body.model), messages);
+    const counts = { prompt_eval_count: 26, eval_count: callTool ? 20 : 12, ...(reused ? { prompt_eval_cached_count: 20 } : {}) };
     const done = { model: body.model, created_at: new Date().toISOString(), done: true, done_reason: 'stop', total_duration: 1000, ...counts };
     if (!stream) {
       const message = tool ? { role: 'assistant', content: '', tool_calls: [{ function: { name: tool, arguments: { city: 'Paris' } } }] } : { role: 'assistant', content: OLLAMA_ANSWER };

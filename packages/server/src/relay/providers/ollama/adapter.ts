@@ -105,10 +105,15 @@ function embedBody(body: Record<string, unknown>, model: string): Record<string,
 /** Ollama's done_reason as OpenAI's finish_reason. */
 const finishOf = (reason: unknown, calls: boolean): string => (calls ? 'tool_calls' : reason === 'length' ? 'length' : 'stop');
 
+/**
+ * Ollama's counts as OpenAI's usage. `prompt_eval_count` is the whole prompt, the part its KV cache reused included;
+ * that part is `prompt_eval_cached_count` (Ollama's API reference), which becomes `cached_tokens` as OpenAI reports it.
+ */
 const usageOf = (json: Record<string, unknown>) => {
   const prompt = Number(json.prompt_eval_count ?? 0);
   const completion = Number(json.eval_count ?? 0);
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  const cached = Math.min(prompt, Number(json.prompt_eval_cached_count ?? 0));
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, ...(cached > 0 ? { prompt_tokens_details: { cached_tokens: cached } } : {}) };
 };
 
 function toolCalls(value: unknown, start = 0): Array<Record<string, unknown>> | undefined {
