@@ -12,6 +12,8 @@
 //   STREAM=1                      streamed requests (the path's stream body) instead of whole answers
 //   RATE=n                        a fixed number of requests (n per second for `seconds`, open loop, driver.mjs
 //                                 paced) instead of wrk at full speed (32 connections)
+//   STRACE=1                      count the process's system calls (strace -c -f) over each measured load and print
+//                                 them with the number of requests (the tracer slows the process: use with RATE=n)
 //   REPEAT=n                      measure each setup n times (one process, consecutive loads) and print each
 //   BUILDS=a,b                    compare builds: each a folder holding dist/main.js (relative to the repository
 //                                 root, e.g. packages/server and a copy of an older build), measured in turn
@@ -184,7 +186,15 @@ async function measure(setup, mocks, build) {
         redis: redis && { cpu: cpuMs(redis.pid), commands: await redis.commands() },
         pg: probe && (await probe.snapshot()),
       };
+      const tracer = process.env.STRACE === '1' ? (await import('node:child_process')).spawn('strace', ['-c', '-f', '-p', String(pid), '-o', join(work, `${setup}-strace.txt`)], { stdio: 'ignore' }) : undefined;
+      if (tracer) await sleep(500);
       const result = await load(target);
+      if (tracer) {
+        const done = new Promise((resolve) => tracer.once('exit', resolve));
+        tracer.kill('SIGINT');
+        await done;
+        console.log(`${setup}: syscalls over ${result.requests} requests\n${readFileSync(join(work, `${setup}-strace.txt`), 'utf8')}`);
+      }
       // PostgreSQL reports a backend's counters when its transaction ends, at most once a second.
       if (probe) await sleep(1200);
       const after = {
