@@ -9,8 +9,14 @@ export const finishFromOpenAi = (reason: unknown): FinishReason | undefined => (
 
 /**
  * Usage in OpenAI's shape: cached prompt tokens in prompt_tokens_details, reasoning in completion_tokens_details
- * (DeepSeek reports its cache hits as prompt_cache_hit_tokens). A report with only a total is marked so the
- * pipeline counts the prompt itself.
+ * (DeepSeek reports its cache hits as prompt_cache_hit_tokens, Moonshot as a top-level cached_tokens; DashScope's
+ * explicit cache writes are prompt_tokens_details.cache_creation_input_tokens). A report with only a total is marked
+ * so the pipeline counts the prompt itself.
+ *
+ * OpenAI's completion_tokens includes the reasoning; xAI's does not ("reasoning token consumption will be counted
+ * separately from completion_tokens, but will be counted in the total_tokens", docs.x.ai, consumption and rate
+ * limits). A report whose total is the prompt, the completion and the reasoning together is read that way: the
+ * reasoning is added to the completion, as it is billed.
  */
 export function readOpenAiUsage(value: unknown): Usage | undefined {
   if (!isRecord(value)) return undefined;
@@ -19,10 +25,17 @@ export function readOpenAiUsage(value: unknown): Usage | undefined {
     return total > 0 ? { prompt_tokens: 0, completion_tokens: 0, total_only: total } : undefined;
   }
   const usage = usageOf(value.prompt_tokens, value.completion_tokens ?? derivedCompletion(value.total_tokens, value.prompt_tokens));
-  const cached = tokenCount(isRecord(value.prompt_tokens_details) ? value.prompt_tokens_details.cached_tokens : value.prompt_cache_hit_tokens);
+  const details = isRecord(value.prompt_tokens_details) ? value.prompt_tokens_details : {};
+  const cached = tokenCount(details.cached_tokens ?? value.prompt_cache_hit_tokens ?? value.cached_tokens);
   if (cached > 0) usage.cached_tokens = cached;
+  const written = tokenCount(details.cache_creation_input_tokens);
+  if (written > 0) usage.cache_write_tokens = written;
   const reasoning = isRecord(value.completion_tokens_details) ? tokenCount(value.completion_tokens_details.reasoning_tokens) : 0;
-  if (reasoning > 0) usage.reasoning_tokens = reasoning;
+  if (reasoning > 0) {
+    usage.reasoning_tokens = reasoning;
+    const [prompt, completion, total] = [reportedCount(value.prompt_tokens), reportedCount(value.completion_tokens), reportedCount(value.total_tokens)];
+    if (prompt !== undefined && completion !== undefined && total === prompt + completion + reasoning) usage.completion_tokens = completion + reasoning;
+  }
   return usage;
 }
 
