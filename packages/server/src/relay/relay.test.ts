@@ -190,6 +190,31 @@ describe('channel rules', () => {
     expect(mock.requests[0].headers.authorization).toBeUndefined();
   });
 
+  it('Azure streams: usage asked for only from API versions that know stream_options, counted by the gateway before them', async () => {
+    await seedChannel(t.ctx.storage, { type: 3, key: 'ok', baseUrl: mock.url, models: 'gpt-4o-mini' });
+    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 1_000_000 });
+    // The default 2024-03-01-preview refuses stream_options (the client's too): none is sent, and the stream is counted.
+    const old = await client(token.key).chat.completions.create({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] });
+    let text = '';
+    for await (const chunk of old) text += chunk.choices[0]?.delta?.content ?? '';
+    expect(text.length).toBeGreaterThan(0);
+    expect(mock.requests.at(-1)!.path).toBe('/openai/deployments/gpt-4o-mini/chat/completions');
+    expect(mock.requests.at(-1)!.body).not.toHaveProperty('stream_options');
+    const first = (await settled(token.id, 1)).logs[0];
+    expect(first.content ?? '').not.toContain('用量异常');
+    expect(first.completion_tokens).toBeGreaterThan(0);
+  });
+
+  it('Azure streams on API version 2024-10-21: usage asked for and billed as Azure reports it', async () => {
+    await seedChannel(t.ctx.storage, { type: 3, key: 'ok', baseUrl: mock.url, models: 'gpt-4o-mini', other: '2024-10-21' });
+    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 1_000_000 });
+    const stream = await client(token.key).chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    for await (const chunk of stream) void chunk;
+    expect(mock.requests.at(-1)!.body).toMatchObject({ stream_options: { include_usage: true } });
+    const log = (await settled(token.id, 1)).logs[0];
+    expect([log.prompt_tokens, log.completion_tokens]).toEqual([12, MOCK_REPLY.split(' ').length]);
+  });
+
   it('model mapping rewrites the upstream model; the log keeps the requested one', async () => {
     await seedChannel(t.ctx.storage, { key: 'ok', baseUrl: mock.url, models: 'gpt-4o-mini', modelMapping: '{"gpt-4o-mini":"gpt-4o-mini-2024-07-18"}' });
     const token = await seedToken(t.ctx.storage, userId, { remain_quota: 100_000 });

@@ -87,6 +87,16 @@ export async function startMockUpstream(): Promise<MockUpstream> {
       if (!res.writableFinished) record.aborted = true;
     });
 
+    // Azure OpenAI (/openai/deployments/<name>/...): an api-version is required, and API versions before
+    // 2024-09-01-preview refuse `stream_options` as an unknown argument (it came with 2024-09-01-preview and the
+    // 2024-10-21 GA version).
+    if (path.startsWith('/openai/deployments/')) {
+      const version = new URL(req.url ?? '', 'http://mock').searchParams.get('api-version');
+      if (!version) return json(res, 404, { error: { code: '404', message: 'Resource not found' } });
+      if (body?.stream_options !== undefined && /^\d{4}-\d{2}-\d{2}/.test(version) && version.slice(0, 10) < '2024-09-01') {
+        return json(res, 400, { error: { message: 'Unrecognized request argument supplied: stream_options', type: 'invalid_request_error', param: null, code: null } });
+      }
+    }
     if (mode === 'slow') return; // never answers: the gateway's timeout must fire
     if (mode === 'endless' && body?.stream) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

@@ -101,8 +101,12 @@ export function claudeApiRequest(input: BuildInput, url: string): UpstreamReques
   return { url, method: 'POST', headers, body: Buffer.isBuffer(input.body) ? input.body : JSON.stringify(input.body) };
 }
 
-/** JSON bodies are serialised with usage requested for streams; uploads pass through byte for byte. */
-export function openAiBody(input: BuildInput, authHeaders: Record<string, string>): Pick<UpstreamRequest, 'body' | 'headers'> {
+/**
+ * JSON bodies are serialised with usage requested for streams; uploads pass through byte for byte. An upstream that
+ * does not know `stream_options` (`streamUsage` false: Azure before API version 2024-09-01-preview) is sent none, the
+ * client's included: it refuses the request for it, and the gateway counts such a stream's usage itself.
+ */
+export function openAiBody(input: BuildInput, authHeaders: Record<string, string>, streamUsage = true): Pick<UpstreamRequest, 'body' | 'headers'> {
   const headers: Record<string, string> = Object.assign({}, authHeaders);
   if (Buffer.isBuffer(input.body)) {
     headers['content-type'] = input.contentType ?? 'application/octet-stream';
@@ -110,8 +114,13 @@ export function openAiBody(input: BuildInput, authHeaders: Record<string, string
   }
   let body = input.body;
   if (input.stream && input.dialect === 'openai-chat' && (input.endpoint === 'chat' || input.endpoint === 'completions')) {
-    const options = typeof body.stream_options === 'object' && body.stream_options !== null ? body.stream_options : {};
-    body = Object.assign({}, body, { stream_options: Object.assign({}, options, { include_usage: true }) });
+    if (streamUsage) {
+      const options = typeof body.stream_options === 'object' && body.stream_options !== null ? body.stream_options : {};
+      body = Object.assign({}, body, { stream_options: Object.assign({}, options, { include_usage: true }) });
+    } else if (body.stream_options !== undefined) {
+      const { stream_options: _unknownUpstream, ...rest } = body;
+      body = rest;
+    }
   }
   headers['content-type'] = 'application/json';
   return { headers, body: JSON.stringify(body) };
