@@ -5,6 +5,9 @@ import { pickFromPopup } from '../support/popups.js';
 import { addChannel, login, userWithKey } from '../support/usage.js';
 
 let mock: MockUpstream;
+// A stream whose client left is read on for its usage for STREAM_DRAIN_SECONDS (default 60) before it is cut: one
+// second here, so that the stopped endless answer's upstream call ends, and it is settled, within the test.
+test.use({ gatewayEnv: { STREAM_DRAIN_SECONDS: '1' } });
 test.beforeEach(async () => {
   mock = await startMockUpstream();
 });
@@ -49,7 +52,8 @@ test('the playground: a streamed answer from the upstream and its cost from the 
   const log = (await (await player.api.get('/api/log/self/?p=0&type=2')).json()).data[0];
   await expect(cost).toHaveText(`费用 ${formatQuota(log.quota, { quotaPerUnit: 500000, displayInCurrency: true })} · 输入 ${log.prompt_tokens} tokens · 输出 ${log.completion_tokens} tokens · 耗时 ${(log.elapsed_time / 1000).toFixed(2)} 秒`);
 
-  // stop: an answer that would go on for a minute ends at once, keeps what arrived, and is charged for it
+  // stop: an answer that would go on for a minute ends at once for the user, keeps what arrived, and is charged for
+  // what the upstream generated until the gateway cut it (STREAM_DRAIN_SECONDS later)
   await pickFromPopup({
     open: () => page.getByRole('combobox', { name: '模型' }).click(),
     item: page.locator('.ant-select-item-option[title="story-model"]'),

@@ -24,6 +24,11 @@ const envSchema = z.object({
   REDEEM_RATE_LIMIT: z.coerce.number().int().min(0).default(10),
   /** Upstream header and body timeout of the relay, in seconds. */
   RELAY_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
+  /**
+   * A stream whose client left before its end is read on (relayed to nobody) for the usage the upstream reports at
+   * its end, for at most this many seconds; then it is cancelled and billed as read. 0 cancels it at once.
+   */
+  STREAM_DRAIN_SECONDS: z.coerce.number().min(0).default(60),
   /** How long the relay may use a cached key, user or channel list changed elsewhere (ms); 0 turns caching off. */
   RELAY_CACHE_MS: z.coerce.number().int().min(0).default(1000),
   /**

@@ -68,7 +68,7 @@ export interface AppContext {
   integrations: Integrations;
   channelTests: ChannelTestRunner;
   notifier: Notifier;
-  relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools; counter: TokenCounter; bodies: BodyWorkers; credentials: CredentialResolver; inFlight: InFlightRequests; limits: UsageLimits; affinity: SessionAffinity; metrics: GatewayMetrics; meter: BillingMeter };
+  relay: { store: RelayStore; ledger: QuotaLedger; pools: UpstreamPools; streamDrainMs: number; counter: TokenCounter; bodies: BodyWorkers; credentials: CredentialResolver; inFlight: InFlightRequests; limits: UsageLimits; affinity: SessionAffinity; metrics: GatewayMetrics; meter: BillingMeter };
   version: string;
   startTime: number;
 }

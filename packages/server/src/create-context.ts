@@ -139,6 +139,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     store: new RelayStore(storage.db, cache),
     ledger,
     pools: new UpstreamPools(config.RELAY_TIMEOUT_SECONDS * 1000),
+    streamDrainMs: config.STREAM_DRAIN_SECONDS * 1000,
     counter,
     bodies: new BodyWorkers(),
     credentials: new CredentialResolver(CREDENTIAL_SOURCES),

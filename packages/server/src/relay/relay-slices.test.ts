@@ -15,7 +15,8 @@ let gatewayUrl: string;
 
 beforeAll(async () => {
   mock = await startMockUpstream();
-  t = await createTestApp();
+  // An endless stream its client leaves is read on for a second, then cut (STREAM_DRAIN_SECONDS).
+  t = await createTestApp({ STREAM_DRAIN_SECONDS: '1' });
   gatewayUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
   await t.ctx.options.set('ModelRatio', JSON.stringify({ 'gpt-4o-mini': 0.075, 'endless-model': 1 }));
   await t.ctx.options.set('CompletionRatio', JSON.stringify({ 'gpt-4o-mini': 4, 'endless-model': 1 }));

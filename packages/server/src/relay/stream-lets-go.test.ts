@@ -25,7 +25,8 @@ const bodies: Array<WeakRef<object>> = [];
 
 beforeAll(async () => {
   [anthropic, ollama] = await Promise.all([startMockAnthropic(), startMockOllama()]);
-  t = await createTestApp();
+  // The held streams are left by their clients at each test's end: cancelled at once, not read on for their usage.
+  t = await createTestApp({ STREAM_DRAIN_SECONDS: '0' });
   t.app.addHook('preHandler', async (request) => {
     if (request.url.startsWith('/v1/') && request.body && typeof request.body === 'object') bodies.push(new WeakRef(request.body));
   });

@@ -226,7 +226,7 @@ describe.each(PROVIDERS)('OpenAI SDK responses -> $name channel', (row) => {
     await expectSettledOnce(response.headers.get('x-request-id'), log.quota, before);
   });
 
-  it('faults: a client that aborts mid-stream cancels the upstream call and is billed once', async () => {
+  it('faults: a client that aborts mid-stream is billed once, at the usage the upstream reports at its end (read on, relayed to nobody)', async () => {
     const before = await remaining();
     const from = mock.requests.length;
     const abort = new AbortController();
@@ -241,8 +241,7 @@ describe.each(PROVIDERS)('OpenAI SDK responses -> $name channel', (row) => {
     const log = await logOf(res.headers.get('x-request-id'));
     expect(log.content).toContain('客户端中途断开');
     await expectSettledOnce(res.headers.get('x-request-id'), log.quota, before);
-    const call = () => callsOf(mock, from)[0];
-    for (let i = 0; i < 100 && !call()?.aborted; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(call()).toMatchObject({ aborted: true });
+    expect(log.content).not.toContain('用量异常');
+    expect(callsOf(mock, from)[0].aborted).toBeFalsy();
   });
 });

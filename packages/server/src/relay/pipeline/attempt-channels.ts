@@ -15,6 +15,7 @@ import type { KeyAuth } from './authenticate-key.js';
 import { callProvider, targetOf, UpstreamUnreachable } from './call-provider.js';
 import { classifyUpstreamError, left, retryable, type Failure } from './channel-failure.js';
 import { deliver } from './deliver.js';
+import { drainAfterClientLeft } from './deliver-stream.js';
 import { clientGone } from './delivery-failures.js';
 import type { DeliveryOutcome, Streaming } from './delivery-types.js';
 import { LargeJson } from '../ingress/large-json.js';
@@ -201,7 +202,7 @@ export async function attemptChannels(
         : codec?.prompt
           ? vendorPromptOf(sent!.body as Buffer, codec.prompt)
           : promptOf(sent!.body as Buffer, { dialect: upstreamDialect.name, endpoint: call.endpoint, model: upstreamModel, stream: call.facts.stream });
-      const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec, translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress, bill }, reply, abort);
+      const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec, translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress, bill, drainMs: deps.streamDrainMs }, reply, abort);
       if (outcome.kind === 'streaming') {
         flowing = true;
         if (readSent) request.body = undefined;
@@ -250,10 +251,13 @@ function vendorPromptOf(bytes: Buffer, read: (sent: Record<string, unknown>) => 
   return () => read(JSON.parse(bytes.toString('utf8')) as Record<string, unknown>);
 }
 
-/** Cancels the upstream call when the client leaves before its answer was written; answers the listener's removal. */
+/**
+ * Cancels the upstream call when the client leaves before its answer was written (an open stream is first read on
+ * for its usage: `drainAfterClientLeft`); answers the listener's removal.
+ */
 function watchClient(res: FastifyReply['raw'], abort: Cancel): () => void {
   const onClose = () => {
-    if (!res.writableFinished) abort.abort();
+    if (!res.writableFinished && !drainAfterClientLeft(res)) abort.abort();
   };
   // `on` rather than `once` (whose wrapper costs more per open stream): the returned function removes it.
   res.on('close', onClose);

@@ -28,6 +28,7 @@ const plan: DeliveryPlan = {
   stream: true,
   context: { id: 'c1', model: 'gpt-4o-mini', created: 1, includeUsage: true },
   requestId: 'req-1',
+  drainMs: 0,
 };
 
 let close: (() => Promise<void>) | undefined;

@@ -55,6 +55,18 @@ export function deliverStream(response: UpstreamResponse, decoder: FrameDecoder,
 /** The relay a body's shared listeners (below) reach through the body itself: no closure per open stream. */
 const RELAY = Symbol('stream relay');
 type PumpedBody = UpstreamResponse['body'] & { [RELAY]?: StreamRelay };
+type RelayedResponse = ServerResponse & { [RELAY]?: StreamRelay };
+
+/**
+ * The client of an open stream left before its end. The answer's cost is known only from the usage the upstream
+ * reports at its end (hidden reasoning, media, cache writes are in no text the client was sent), so the upstream is
+ * read on, relayed to nobody, until its end or for at most the plan's `drainMs`; it is cancelled then. Answers
+ * false when the stream takes no such turn (not open, over, or draining off): the caller cancels the upstream at once.
+ */
+export function drainAfterClientLeft(res: ServerResponse): boolean {
+  const relay = (res as RelayedResponse)[RELAY];
+  return relay !== undefined && relay.clientLeft();
+}
 
 /**
  * One stream's state, as an object rather than closures: a stream open for minutes holds this, its tally and its
@@ -95,6 +107,11 @@ class StreamRelay {
   reported = Date.now();
   /** The body's events are no longer listened to: its end, its error, or a failure of the relay's own. */
   stopped = false;
+  /** The client left and the upstream is read on for its usage (`drainAfterClientLeft`): nothing more is written. */
+  draining = false;
+  /** The client left after the answer's end had arrived: it got the whole answer. */
+  leftAfterEnd = false;
+  drainTimer: NodeJS.Timeout | undefined = undefined;
   /** Told when the client's stream opens late (a codec's, at its first bytes): the delivery is then under way. */
   onOpen: (() => void) | undefined = undefined;
   private resolve: (outcome: DeliveryOutcome | UpstreamFailure) => void = noop;
@@ -117,6 +134,24 @@ class StreamRelay {
     this.restamp = this.unwrap && !this.writer && plan.bill ? plan.upstream.billedUsage : undefined;
   }
 
+  /** See `drainAfterClientLeft`. */
+  clientLeft(): boolean {
+    if (this.stopped || this.draining || !this.opened || !(this.plan.drainMs > 0)) return false;
+    this.draining = true;
+    this.leftAfterEnd = this.tally.finished;
+    this.drainTimer = setTimeout(drainTimedOut, this.plan.drainMs, this);
+    // A body held back for the client's full buffer goes on: nobody reads that buffer any more.
+    if (this.body.isPaused()) this.body.resume();
+    return true;
+  }
+
+  /** What a stream the client left is settled as: the whole answer if its end had reached the client, else cut short. */
+  leftOutcome(): DeliveryOutcome {
+    const { tally } = this;
+    const whole = this.draining ? this.leftAfterEnd : tally.finished;
+    return { kind: whole ? 'success' : 'aborted', usage: tally.usage, text: tally.text, firstByteAt: this.firstByteAt };
+  }
+
   uncork(): void {
     if (!this.corked) return;
     this.corked = false;
@@ -129,6 +164,7 @@ class StreamRelay {
     this.opened = true;
     const { reply, res, plan, head } = this;
     this.head = undefined;
+    (res as RelayedResponse)[RELAY] = this;
     reply.hijack();
     if (this.raw) writeHead(reply, head!.status, Object.assign(relayHeaders(head!, plan.requestId), { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }));
     else writeHead(reply, 200, streamHeaders(plan));
@@ -187,7 +223,10 @@ class StreamRelay {
   /** One chunk of the body: relayed (or read and re-written), and the client's full buffer waited for. */
   chunk(buffer: Buffer): Promise<unknown> | undefined {
     let waiting: Promise<unknown> | undefined;
-    if (this.raw) {
+    if (this.draining) {
+      this.readUnread();
+      this.handle(this.decoder.push(buffer));
+    } else if (this.raw) {
       // The bytes go out as they came (an error event of the upstream's own included); usage is read after.
       waiting = this.send(buffer);
       if (this.corked) {
@@ -221,6 +260,10 @@ class StreamRelay {
     this.readUnread();
     const { plan, tally, writer, restamp, raw } = this;
     let tail = this.handle(this.decoder.end());
+    if (this.draining) {
+      const billed = this.unwrap && plan.bill ? await plan.bill(tally.usage, tally.text) : undefined;
+      return { ...this.leftOutcome(), billed };
+    }
     this.open();
     // A codec's stream tells the client the usage it is billed (in the writer's last event, or a frame of its own).
     const billed = this.unwrap && plan.bill ? await plan.bill(tally.usage, tally.text) : undefined;
@@ -243,8 +286,9 @@ class StreamRelay {
       // A frame the client already has could not be read: the failure at hand is told, with what was read.
     }
     const { tally, plan, writer } = this;
-    // A client that closes as soon as it has the whole answer (Codex after response.completed) got all of it.
-    if (this.abort.signal.aborted) return this.opened ? { kind: tally.finished ? 'success' : 'aborted', usage: tally.usage, text: tally.text, firstByteAt: this.firstByteAt } : clientGone(this.reply);
+    // A client that closes as soon as it has the whole answer (Codex after response.completed) got all of it. A
+    // stream read on after its client left (cut when its time ran out, or broken) has no client to tell.
+    if (this.draining || this.abort.signal.aborted) return this.opened ? this.leftOutcome() : clientGone(this.reply);
     if (!this.opened) {
       // Nothing reached the client yet: the next channel may answer instead.
       return streamFailure(error);
@@ -291,6 +335,7 @@ class StreamRelay {
   stop(error?: unknown): void {
     if (this.stopped) return;
     this.stopped = true;
+    if (this.drainTimer) clearTimeout(this.drainTimer);
     const { body } = this;
     body.off('data', onBodyData);
     body.off('end', onBodyEnd);
@@ -313,6 +358,12 @@ class StreamRelay {
 }
 
 const noop = () => undefined;
+
+/** A stream read on after its client left has run out of time: the upstream is cancelled, and it is settled as read. */
+function drainTimedOut(relay: StreamRelay): void {
+  relay.drainTimer = undefined;
+  relay.abort.abort();
+}
 
 function uncorkLater(relay: StreamRelay): void {
   relay.uncork();

@@ -56,4 +56,6 @@ export interface DeliveryPlan {
    * (billing/meter.ts `bill`). An answer a codec wrote carries it to the client: the usage it is charged.
    */
   bill?: (reported: Usage | undefined, text: string) => Promise<CheckedUsage>;
+  /** How long a stream whose client left is read on for its usage, in ms (STREAM_DRAIN_SECONDS); 0 cancels it at once. */
+  drainMs: number;
 }

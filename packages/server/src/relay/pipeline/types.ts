@@ -19,6 +19,8 @@ export interface RelayDeps {
   meter: BillingMeter;
   options: OptionStore;
   pools: UpstreamPools;
+  /** How long a stream whose client left is read on for its usage (ms, STREAM_DRAIN_SECONDS; 0: cancelled at once). */
+  streamDrainMs: number;
   notifier: Notifier;
   /** Counts tokens off the event loop when an upstream reports no usage. */
   counter: TokenCounter;

@@ -5,7 +5,9 @@ import { finishFromAnthropic, finishToAnthropic, readAnthropicUsage, writeAnthro
 
 /**
  * Reads Anthropic's event stream. Usage is split: input (and cache) counts come in message_start, output counts
- * in message_delta (cumulative); the reader keeps the first and reports both together.
+ * in message_delta (cumulative); the reader keeps the first and reports both together. The input counts are also
+ * reported as soon as they come, the output left to be counted, so that a stream cut before its message_delta is
+ * billed its input as Anthropic counted it (cache writes, images and documents included).
  */
 export function createMessagesStreamReader(): StreamReader {
   let startUsage: Record<string, unknown> = {};
@@ -17,7 +19,10 @@ export function createMessagesStreamReader(): StreamReader {
         case 'message_start': {
           const message = isRecord(event.message) ? event.message : {};
           startUsage = isRecord(message.usage) ? message.usage : {};
-          return [{ type: 'start', id: asString(message.id), model: asString(message.model) }];
+          const start: StreamPart[] = [{ type: 'start', id: asString(message.id), model: asString(message.model) }];
+          const input = readAnthropicUsage({ ...startUsage, output_tokens: undefined });
+          if (input && !input.unreported?.prompt) start.push({ type: 'usage', usage: input });
+          return start;
         }
         case 'content_block_start': {
           const block = isRecord(event.content_block) ? event.content_block : {};
