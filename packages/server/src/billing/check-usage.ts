@@ -18,6 +18,8 @@ export const MAX_CHARACTERS_PER_TOKEN = 32;
 export interface UsageBounds {
   prompt: number;
   completion: number;
+  /** Web searches the provider may run: none unless the request gave it a search tool (absent: none). */
+  searches?: number;
 }
 
 export interface CheckedUsage {
@@ -52,6 +54,7 @@ export async function checkUsage(reported: Usage | undefined, evidence: UsageEvi
     const [promptTokens] = await evidence.count([await evidence.promptText()]);
     const total = reported.total_only;
     usage = { prompt_tokens: Math.min(promptTokens, total), completion_tokens: Math.max(0, total - promptTokens) };
+    if (reported.web_searches) usage.web_searches = reported.web_searches;
   } else {
     usage = { ...reported };
     delete usage.unreported;
@@ -82,6 +85,12 @@ export async function checkUsage(reported: Usage | undefined, evidence: UsageEvi
     anomalies.push(`上游报告输出 ${usage.completion_tokens} tokens，超出本次请求允许的 ${bounds.completion}，按上限计费`);
     usage.completion_tokens = bounds.completion;
   }
+  const searches = bounds.searches ?? 0;
+  if ((usage.web_searches ?? 0) > searches) {
+    anomalies.push(searches === 0 ? `上游报告联网搜索 ${usage.web_searches} 次，但本次请求没有搜索工具，不计费` : `上游报告联网搜索 ${usage.web_searches} 次，超出本次请求上限 ${searches}，按上限计费`);
+    usage.web_searches = searches;
+  }
+  if (usage.web_searches === 0) delete usage.web_searches;
   return { usage: withinTotals(usage), anomalies };
 }
 

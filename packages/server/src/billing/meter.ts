@@ -27,6 +27,8 @@ export class ReservationRefused extends Error {}
 
 /** Rounds a provider may take with tools it runs itself (Anthropic stops server-tool loops after 10 by default). */
 const HOSTED_TOOL_ROUNDS = 10;
+/** Web searches a provider may run for one answer with a search tool: a report above it is billed at it. */
+const MAX_SEARCHES = HOSTED_TOOL_ROUNDS * 10;
 
 export class BillingMeter {
   constructor(private readonly deps: MeterDeps) {}
@@ -313,6 +315,7 @@ export class Meter {
     // A bot or knowledge base that answered put its own context in the prompt it bills (catalogue `addsContext`).
     const vendorContext = channel && providerInfo(channel.type).addsContext ? contextWindowOf(facts.model) : 0;
     const prompt = facts.promptBound + (facts.hostedTools ? rounds * contextWindowOf(facts.model) : 0) + vendorContext;
+    const searches = facts.hostedTools ? MAX_SEARCHES : 0;
     if (this.request.uploadBytes !== undefined) {
       // An uploaded recording: its transcript is bounded like the audio itself.
       const audio = mediaBoundsFor(facts.model).audio(this.request.uploadBytes);
@@ -321,7 +324,7 @@ export class Meter {
     switch (endpoint) {
       case 'chat':
       case 'completions':
-        return { prompt, completion: (this.cap ?? this.plan.outputTokens) * facts.choices * rounds };
+        return { prompt, completion: (this.cap ?? this.plan.outputTokens) * facts.choices * rounds, searches };
       case 'embeddings':
       case 'moderations':
         return { prompt, completion: 0 };

@@ -6,7 +6,7 @@ import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_RATIO } from '../options/defaul
 import { costOf, priceNames, pricesFor } from './pricing.js';
 
 /** No ratio configured: the family defaults decide. */
-const options = { ratios: () => ({}) } as unknown as OptionStore;
+const options = { ratios: () => ({}), number: () => 500_000 } as unknown as OptionStore;
 
 describe('model families behind provider prefixes', () => {
   it("Bedrock's Claude ids (base, inference profile, ARN) get Claude's cache prices and output limits", () => {
@@ -25,6 +25,7 @@ describe('model families behind provider prefixes', () => {
 describe('default prices', () => {
   const defaults = {
     ratios: (key: string) => ({ ModelRatio: DEFAULT_MODEL_RATIO, CompletionRatio: DEFAULT_COMPLETION_RATIO })[key] ?? {},
+    number: () => 500_000,
   } as unknown as OptionStore;
 
   it('a model a cloud or an aggregator renames is priced as the provider names it; an exact entry wins', () => {
@@ -35,7 +36,7 @@ describe('default prices', () => {
     expect(priceNames('eu.amazon.nova-lite-v1:0')).toContain('amazon.nova-lite-v1:0');
     expect(pricesFor(defaults, 'us.anthropic.claude-sonnet-4-5-20250929-v1:0', 'default')).toMatchObject({ modelRatio: 1.5, completionRatio: 5, unknownModel: false });
     expect(pricesFor(defaults, 'claude-opus-4-1@20250805', 'default')).toMatchObject({ modelRatio: 7.5, completionRatio: 5 });
-    const own = { ratios: (key: string) => (key === 'ModelRatio' ? { 'claude-sonnet-4@20250514': 2, 'claude-sonnet-4-20250514': 1.5 } : {}) } as unknown as OptionStore;
+    const own = { ratios: (key: string) => (key === 'ModelRatio' ? { 'claude-sonnet-4@20250514': 2, 'claude-sonnet-4-20250514': 1.5 } : {}), number: () => 500_000 } as unknown as OptionStore;
     expect(pricesFor(own, 'claude-sonnet-4@20250514', 'default').modelRatio).toBe(2);
     expect(pricesFor(own, '__proto__', 'default').unknownModel).toBe(true);
   });

@@ -22,6 +22,8 @@ export interface Prices {
   cacheWrite1hRatio: number;
   /** Reasoning tokens, relative to the input price (like the completion ratio). */
   reasoningRatio: number;
+  /** One web search the provider ran, in quota units (WebSearchPrice, US$ per 1,000, times QuotaPerUnit / 1,000). */
+  webSearchQuota: number;
   /** true when the model had no configured ratio and UNKNOWN_MODEL_RATIO applied */
   unknownModel: boolean;
 }
@@ -31,10 +33,10 @@ const NO_CACHE_DISCOUNT: CacheRatios = { read: 1, write: 1, write1h: 1 };
 
 /** The ratio maps a set of prices was read from: a memo holds while every one of them is still the store's own. */
 type RatioMaps = Array<Record<string, number>>;
-const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio'] as const;
+const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio', 'WebSearchPrice'] as const;
 /** Distinct (model, group) pairs remembered per option store; a flood of model names clears it rather than grow. */
 const MAX_MEMO = 1000;
-const memos = new WeakMap<OptionStore, { maps: RatioMaps; prices: Map<string, Readonly<Prices>> }>();
+const memos = new WeakMap<OptionStore, { maps: RatioMaps; quotaPerUnit: number; prices: Map<string, Readonly<Prices>> }>();
 
 /**
  * Every ratio that prices a request of `model` for a user of `group`. Priced twice per request (plan and
@@ -43,8 +45,8 @@ const memos = new WeakMap<OptionStore, { maps: RatioMaps; prices: Map<string, Re
  */
 export function pricesFor(options: OptionStore, model: string, group: string): Readonly<Prices> {
   let memo = memos.get(options);
-  if (!memo || !readFrom(memo.maps, options) || memo.prices.size >= MAX_MEMO) {
-    memo = { maps: PRICE_KEYS.map((key) => options.ratios(key)), prices: new Map() };
+  if (!memo || !readFrom(memo.maps, options) || memo.quotaPerUnit !== options.number('QuotaPerUnit') || memo.prices.size >= MAX_MEMO) {
+    memo = { maps: PRICE_KEYS.map((key) => options.ratios(key)), quotaPerUnit: options.number('QuotaPerUnit'), prices: new Map() };
     memos.set(options, memo);
   }
   const key = `${model}\u0000${group}`;
@@ -64,7 +66,7 @@ function readFrom(maps: RatioMaps, options: OptionStore): boolean {
 
 function computePrices(options: OptionStore, model: string, group: string): Prices {
   const names = priceNames(model);
-  const ratio = (key: 'ModelRatio' | 'CompletionRatio' | 'CacheReadRatio' | 'CacheWriteRatio' | 'CacheWrite1hRatio' | 'ReasoningRatio') => {
+  const ratio = (key: 'ModelRatio' | 'CompletionRatio' | 'CacheReadRatio' | 'CacheWriteRatio' | 'CacheWrite1hRatio' | 'ReasoningRatio' | 'WebSearchPrice') => {
     const map = options.ratios(key);
     for (const name of names) {
       const value = own(map, name);
@@ -80,7 +82,9 @@ function computePrices(options: OptionStore, model: string, group: string): Pric
   const modelRatio = ratio('ModelRatio');
   const completionRatio = ratio('CompletionRatio') ?? 1;
   // The family's cache prices, when a model has none of its own (Bedrock's `us.anthropic.claude-…` is a Claude too).
-  const family = modelFacts(model).cache ?? NO_CACHE_DISCOUNT;
+  const facts = modelFacts(model);
+  const family = facts.cache ?? NO_CACHE_DISCOUNT;
+  const searchPerThousand = ratio('WebSearchPrice') ?? facts.webSearch ?? 0;
   return {
     modelRatio: modelRatio ?? UNKNOWN_MODEL_RATIO,
     completionRatio,
@@ -89,6 +93,7 @@ function computePrices(options: OptionStore, model: string, group: string): Pric
     cacheWriteRatio: ratio('CacheWriteRatio') ?? family.write,
     cacheWrite1hRatio: ratio('CacheWrite1hRatio') ?? family.write1h,
     reasoningRatio: ratio('ReasoningRatio') ?? completionRatio,
+    webSearchQuota: (searchPerThousand / 1000) * options.number('QuotaPerUnit'),
     unknownModel: modelRatio === undefined,
   };
 }
@@ -114,13 +119,15 @@ export function usageParts(usage: Usage) {
     output: completion - reasoning,
     reasoning,
     images: Math.max(0, usage.images ?? 0),
+    searches: Math.max(0, usage.web_searches ?? 0),
   };
 }
 
 /**
- * cost = ceil((input + cached x CacheRead + written x CacheWrite + output x Completion + reasoning x Reasoning
- * + images x 1000) x ModelRatio x GroupRatio), at least 1 when anything was used and the price is not zero
- * (docs/ledger.md, "Units and prices"; with only prompt and completion this is the original formula).
+ * cost = ceil(((input + cached x CacheRead + written x CacheWrite + output x Completion + reasoning x Reasoning
+ * + images x 1000) x ModelRatio + searches x the search's quota) x GroupRatio), at least 1 when anything was used and
+ * the price is not zero (docs/ledger.md, "Units and prices"; with only prompt and completion this is the original
+ * formula).
  */
 export function costOf(usage: Usage, prices: Prices): number {
   const raw = rawCostOf(usage, prices);
@@ -139,7 +146,7 @@ export function rawCostOf(usage: Usage, prices: Prices): number {
     p.output * prices.completionRatio +
     p.reasoning * prices.reasoningRatio +
     p.images * TOKENS_PER_IMAGE;
-  return units * prices.modelRatio * prices.groupRatio;
+  return (units * prices.modelRatio + p.searches * prices.webSearchQuota) * prices.groupRatio;
 }
 
 /** The readable price breakdown written into consume logs: every priced part that was used. */
@@ -153,5 +160,8 @@ export function describePrice(prices: Prices, usage: Usage, cost: number): strin
   parts.push(`输出 ${p.output}`);
   if (p.reasoning > 0) parts.push(`推理 ${p.reasoning} × ${prices.reasoningRatio}`);
   if (p.images > 0) parts.push(`图片 ${p.images} 张`);
-  return `模型倍率 ${prices.modelRatio}${unknown}，补全倍率 ${prices.completionRatio}，分组倍率 ${prices.groupRatio}；${parts.join(' + ')} tokens，共计 ${cost} 额度`;
+  const searches = p.searches > 0 ? ` + 联网搜索 ${p.searches} 次 × ${roundQuota(prices.webSearchQuota)} 额度` : '';
+  return `模型倍率 ${prices.modelRatio}${unknown}，补全倍率 ${prices.completionRatio}，分组倍率 ${prices.groupRatio}；${parts.join(' + ')} tokens${searches}，共计 ${cost} 额度`;
 }
+
+const roundQuota = (quota: number) => Math.round(quota * 100) / 100;

@@ -19,6 +19,12 @@ export interface Usage {
   /** Images generated (image endpoints bill per image). */
   images?: number;
   /**
+   * Web searches the provider ran for the answer, each billed at a price of its own (WebSearchPrice): Anthropic's
+   * `server_tool_use.web_search_requests`, the Responses API's `web_search_call` items, a Gemini answer grounded in
+   * Google Search.
+   */
+  web_searches?: number;
+  /**
    * Set when the upstream reported only a total for a completion (no prompt/completion split): the pipeline
    * then counts the prompt itself and bills the rest of the total as completion.
    */

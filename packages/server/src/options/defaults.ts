@@ -85,4 +85,7 @@ export const DEFAULT_OPTIONS: Record<OptionKey, string> = {
   CacheWrite1hRatio: JSON.stringify(DEFAULT_CACHE_WRITE_1H_RATIO, null, 2),
   // Empty by default: reasoning tokens are billed at the model's completion ratio unless a model is listed here.
   ReasoningRatio: JSON.stringify(DEFAULT_REASONING_RATIO, null, 2),
+  // US$ per 1,000 web searches a provider runs, by model; empty by default: a model not listed is priced as its family
+  // is in the catalogue (Claude US$10, OpenAI's web search tool US$10 or 25, Gemini's Google Search grounding US$35).
+  WebSearchPrice: '{}',
 };

@@ -11,6 +11,8 @@ export const ANTHROPIC_GOOGLE_FAMILIES: ModelFamily[] = [
     family: 'Anthropic Claude',
     match: /^claude/,
     cache: { read: 0.1, write: 1.25, write1h: 2 },
+    // The web search tool: US$10 per 1,000 searches, its results billed as input tokens besides (Anthropic's pricing).
+    webSearch: 10,
     outputLimit: 8_192,
     // About width x height / 750 tokens an image, a larger one first scaled down to 1568 pixels a side.
     media: { image: 'claude', largest: [1568, 1568], page: 6_000, pages: 100, context: 1_000_000 },
@@ -39,6 +41,8 @@ export const ANTHROPIC_GOOGLE_FAMILIES: ModelFamily[] = [
     family: 'Google Gemini',
     match: /^gemini/,
     cache: cacheReads(0.25),
+    // Grounding with Google Search: US$35 per 1,000 grounded prompts (Gemini API pricing, 2.x models).
+    webSearch: 35,
     outputLimit: 65_536,
     // 258 tokens an image up to 384 x 384, else 258 a 768 x 768 tile of the image scaled into 3072 x 3072.
     media: { image: 'gemini', largest: [3072, 3072], page: 1_200, pages: 1_000, context: 2_097_152 },

@@ -12,6 +12,12 @@ const OPENAI_4O_MINI_TILES: MediaFacts = { image: { tiles: [2833, 5667] }, large
 const OPENAI_MINI_PATCHES: MediaFacts = { image: { patches: 1.62 }, largest: [2048, 2048], page: 6_000, pages: 100, context: 1_047_576 };
 const OPENAI_NANO_PATCHES: MediaFacts = { image: { patches: 2.46 }, largest: [2048, 2048], page: 6_000, pages: 100, context: 1_047_576 };
 
+/**
+ * The Responses API's web search tool: US$10 per 1,000 calls, its results billed as input tokens (OpenAI's pricing;
+ * the older web_search_preview costs US$25 per 1,000 on the non-reasoning models: set WebSearchPrice for those).
+ */
+const OPENAI_WEB_SEARCH = 10;
+
 export const OPENAI_FAMILIES: ModelFamily[] = [
   {
     family: 'OpenAI GPT-3.5',
@@ -36,6 +42,7 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
   {
     family: 'OpenAI GPT-4o',
     match: /^gpt-4o/,
+    webSearch: OPENAI_WEB_SEARCH,
     cache: cacheReads(0.5),
     outputLimit: 16_384,
     media: OPENAI_GPT4_TILES,
@@ -49,6 +56,7 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
     // ChatGPT's own model (chatgpt-4o-latest): GPT-4o's prices and media, no published output limit.
     family: 'ChatGPT-4o',
     match: /^chatgpt-4o/,
+    webSearch: OPENAI_WEB_SEARCH,
     cache: cacheReads(0.5),
     media: OPENAI_GPT4_TILES,
     variants: [{ match: /^chatgpt-4o-mini/, media: OPENAI_4O_MINI_TILES }],
@@ -57,6 +65,7 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
   {
     family: 'OpenAI GPT-4.1',
     match: /^gpt-4\.1/,
+    webSearch: OPENAI_WEB_SEARCH,
     cache: cacheReads(0.25),
     outputLimit: 32_768,
     media: OPENAI_GPT4_TILES,
@@ -73,6 +82,7 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
   {
     family: 'OpenAI o-series',
     match: /^o\d/,
+    webSearch: OPENAI_WEB_SEARCH,
     outputLimit: 100_000,
     variants: [
       { match: /^o1-mini/, outputLimit: 65_536 },
@@ -92,6 +102,7 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
   {
     family: 'OpenAI GPT-5',
     match: /^gpt-5/,
+    webSearch: OPENAI_WEB_SEARCH,
     cache: cacheReads(0.1),
     outputLimit: 128_000,
     media: { image: { tiles: [70, 140] }, largest: OPENAI_LARGEST, page: 6_000, pages: 100, context: 400_000 },

@@ -49,6 +49,8 @@ export interface ModelFacts {
   /** The published output limit. */
   outputLimit?: number;
   media?: MediaFacts;
+  /** US$ per 1,000 web searches the provider runs for the model (its search tool's fee, beyond the tokens). */
+  webSearch?: number;
 }
 
 export interface ModelFamily extends ModelFacts {

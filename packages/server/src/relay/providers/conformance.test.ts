@@ -28,7 +28,9 @@ import type { ChannelTarget, Endpoint, ProviderAdapter } from './types.js';
  * provider speaks several for that model (Bedrock: Claude through InvokeModel or Converse):
  * {"dialects": {"<scenario prefix>": "<dialect>"}}, lists recorded exchanges that are no chat
  * ({"notChat": ["token"]}), or takes another provider's payloads when the wire format is the same:
- * {"sameAs": "<provider id>"}, or says the vendor reports no usage (the gateway counts it): {"noUsage": true}. A
+ * {"sameAs": "<provider id>"}, or says the vendor reports no usage (the gateway counts it): {"noUsage": true}, or
+ * names the client dialects that cannot write a scenario, whose translation is refused with a 400:
+ * {"refusedBy": {"<scenario>": ["<dialect>"]}}. A
  * vendor of its own wire (a codec) has its answers read through it; one that only streams records no response.
  * The longest matching prefix wins ("" matches every scenario). A provider runs
  * only the scenarios written in a dialect it speaks (Azure borrows OpenAI's payloads but not its Responses API).
@@ -102,6 +104,10 @@ function streamFrames(id: string, scenario: string, provider: ProviderAdapter): 
   const unwrap = provider.codec?.(target(provider.channelTypes[0]), 'model')?.stream?.();
   return frames?.flatMap((frame) => (unwrap ? unwrap(frame) : [frame]));
 }
+
+/** The client dialects that cannot write a scenario (conformance.json `refusedBy`): translating it from them is refused. */
+const refusedBy = (id: string, scenario: string): string[] =>
+  existsSync(fixturesDir(id) + 'conformance.json') ? (((json(id, 'conformance.json') as { refusedBy?: Record<string, string[]> }).refusedBy ?? {})[scenario] ?? []) : [];
 
 /** A vendor that reports no usage ({"noUsage": true} in conformance.json): the gateway counts it. */
 const reportsUsage = (id: string) => !(existsSync(fixturesDir(id) + 'conformance.json') && (json(id, 'conformance.json') as { noUsage?: boolean }).noUsage);
@@ -227,6 +233,11 @@ for (const provider of PROVIDERS) {
 
       it.each(allDialects().map((d) => [d.name, d] as const))('written by a %s client, translated, it still passes', (_name, client) => {
         const canonical = parse(request);
+        if (refusedBy(provider.id, scenario).includes(client.name)) {
+          // A dialect that cannot say what the scenario asks (a search the provider runs) refuses it with a 400.
+          expect(() => client.buildRequest(canonical)).toThrow(expect.objectContaining({ status: 400 }));
+          return;
+        }
         const asClient = client.parseRequest(client.buildRequest(canonical));
         const upstream = dialect.buildRequest({ ...asClient, model: canonical.model, maxOutputTokens: canonical.maxOutputTokens ?? 1024 });
         expect(validate(upstream)).toBeNull();

@@ -6,7 +6,7 @@ import { measuredPromptTokens, scriptedCall } from './tool-script.js';
  * Claude's answers, read from providers/anthropic/__fixtures__ and adjusted to the request (model, tool name, id
  * prefix). Shared by the Anthropic, Vertex (Claude) and Bedrock (InvokeModel) mocks.
  */
-export const CLAUDE_SCENARIOS = ['text', 'tools', 'tool-result', 'image', 'reasoning', 'cache'] as const;
+export const CLAUDE_SCENARIOS = ['text', 'tools', 'tool-result', 'image', 'reasoning', 'cache', 'web-search'] as const;
 export type ClaudeScenario = (typeof CLAUDE_SCENARIOS)[number];
 
 export interface ClaudeReply {
@@ -49,6 +49,8 @@ export function pickClaudeScenario(body: Record<string, any>, mode: MockMode | u
   const last = messages.filter((m) => m?.role !== 'system').at(-1);
   if (last?.role === 'user' && Array.isArray(last.content) && last.content.some((b: any) => b?.type === 'tool_result')) return 'tool-result';
   if (tools) return 'tools';
+  // The web search tool (a server tool Anthropic runs): one search, its results, a cited answer.
+  if (Array.isArray(body.tools) && body.tools.some((t: any) => isObject(t) && /^web_search_/.test(String(t.type ?? '')))) return 'web-search';
   if (thinkingOn(body)) return 'reasoning';
   if (body.cache_control || hasBlock(body, (b) => b.cache_control != null)) return 'cache';
   if (hasBlock(body, (b) => b.type === 'image')) return 'image';

@@ -40,7 +40,7 @@ afterAll(() => Promise.all([anthropic, gemini, vertex, bedrock].map((m) => m.clo
 describe('Anthropic fixtures', () => {
   const fx = fixtures('anthropic');
   const headers = { 'x-api-key': 'ok', 'anthropic-version': '2023-06-01' };
-  for (const name of SCENARIOS) {
+  for (const name of [...SCENARIOS, 'web-search']) {
     it(`${name}: the mock answers the recorded response and stream; the stream adds up to the response`, async () => {
       const request = fx.json(`${name}.request.json`);
       const plain = await post(`${anthropic.url}/v1/messages`, request, headers);
@@ -67,6 +67,7 @@ function rebuildClaude(events: any[]) {
       if (e.delta.type === 'text_delta') block.text += e.delta.text;
       if (e.delta.type === 'thinking_delta') block.thinking += e.delta.thinking;
       if (e.delta.type === 'signature_delta') block.signature = e.delta.signature;
+      if (e.delta.type === 'citations_delta') (block.citations ??= []).push(e.delta.citation);
       if (e.delta.type === 'input_json_delta') json[e.index] = (json[e.index] ?? '') + e.delta.partial_json;
     }
     if (e.type === 'content_block_stop' && json[e.index] !== undefined) message.content[e.index].input = JSON.parse(json[e.index]);

@@ -27,6 +27,9 @@ export function readAnthropicUsage(value: unknown): Usage | undefined {
   if (read) usage.cached_tokens = read;
   if (write5m) usage.cache_write_tokens = write5m;
   if (write1h) usage.cache_write_1h_tokens = write1h;
+  // The web search tool's searches, billed apart (US$10 per 1,000): usage.server_tool_use.web_search_requests.
+  const searches = isRecord(value.server_tool_use) ? tokenCount(value.server_tool_use.web_search_requests) : 0;
+  if (searches) usage.web_searches = searches;
   return usage;
 }
 
@@ -41,6 +44,7 @@ export function writeAnthropicUsage(usage: Usage | undefined): Record<string, un
     cache_read_input_tokens: read,
     ...(write1h ? { cache_creation: { ephemeral_5m_input_tokens: write5m, ephemeral_1h_input_tokens: write1h } } : {}),
     output_tokens: usage.completion_tokens,
+    ...(usage.web_searches ? { server_tool_use: { web_search_requests: usage.web_searches } } : {}),
   };
 }
 

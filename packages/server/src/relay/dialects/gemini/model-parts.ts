@@ -1,6 +1,6 @@
 import type { AssistantPart, FinishReason, StreamPart, Usage } from '../../canonical.js';
 import { reportedCount, tokenCount, usageOf } from '../../../billing/usage.js';
-import { argumentsObject, asString, isRecord, newId } from '../shared.js';
+import { argumentsObject, asArray, asString, isRecord, newId } from '../shared.js';
 
 /**
  * The model's side of a Gemini exchange: its parts, finish reasons and usage, read into and written from the
@@ -97,6 +97,14 @@ export function readGeminiUsage(value: unknown): Usage | undefined {
   if (cached > 0) usage.cached_tokens = cached;
   if (thoughts > 0) usage.reasoning_tokens = thoughts;
   return usage;
+}
+
+/**
+ * Whether a generateContent answer (or stream chunk) was grounded in Google Search: a candidate's groundingMetadata
+ * names the queries it ran. Google bills grounding per grounded prompt (US$35 per 1,000 on the 2.x models).
+ */
+export function groundedInSearch(answer: Record<string, unknown>): boolean {
+  return asArray(answer.candidates).some((candidate) => isRecord(candidate) && isRecord(candidate.groundingMetadata) && asArray(candidate.groundingMetadata.webSearchQueries).length > 0);
 }
 
 /** Canonical usage as usageMetadata (cache writes have no Gemini field: they stay in the prompt count). */

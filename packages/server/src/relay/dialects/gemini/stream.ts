@@ -1,7 +1,7 @@
 import type { FinishReason, StreamPart, Usage } from '../../canonical.js';
 import type { Frame, StreamReader, StreamWriter, WriteContext } from '../types.js';
 import { argumentsObject, asString, isRecord, parseEvent, throwChunkError } from '../shared.js';
-import { finishToGemini, readGeminiUsage, writeGeminiUsage, type GeminiPart } from './model-parts.js';
+import { finishToGemini, groundedInSearch, readGeminiUsage, writeGeminiUsage, type GeminiPart } from './model-parts.js';
 import { candidateOf, geminiErrorBody, readCandidate } from './response.js';
 
 /**
@@ -13,6 +13,8 @@ import { candidateOf, geminiErrorBody, readCandidate } from './response.js';
 export function createGenerateContentStreamReader(): StreamReader {
   let started = false;
   let calls = 0;
+  /** The answer was grounded in Google Search (its groundingMetadata may come in any chunk, usually the last). */
+  let grounded = false;
   return {
     read(frame: Frame): StreamPart[] {
       const chunk = parseEvent(frame.data);
@@ -25,9 +27,11 @@ export function createGenerateContentStreamReader(): StreamReader {
       }
       const { parts: answer, finished } = readCandidate(chunk, () => calls++, () => calls > 0);
       parts.push(...answer);
+      grounded ||= groundedInSearch(chunk);
       const metadata = isRecord(chunk.usageMetadata) ? chunk.usageMetadata : undefined;
       if (metadata && (finished || metadata.candidatesTokenCount !== undefined || metadata.thoughtsTokenCount !== undefined)) {
         const usage = readGeminiUsage(metadata);
+        if (usage && grounded) usage.web_searches = 1;
         if (usage) parts.push({ type: 'usage', usage });
       }
       return parts;

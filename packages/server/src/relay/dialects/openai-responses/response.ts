@@ -14,8 +14,16 @@ type Item = Record<string, unknown>;
  * included) and output_tokens every output token (reasoning included); the details say how many were of a kind
  * priced apart. A report with only a total is marked so the pipeline counts the prompt itself.
  */
-export function readResponsesUsage(value: unknown): Usage | undefined {
+export function readResponsesUsage(value: unknown, output?: unknown): Usage | undefined {
   if (!isRecord(value)) return undefined;
+  const usage = readTokens(value);
+  // The web search tool's calls, billed apart (US$10 per 1,000): the response's web_search_call items.
+  const searches = asArray(output).filter((item) => isRecord(item) && item.type === 'web_search_call').length;
+  if (usage && searches > 0) usage.web_searches = searches;
+  return usage;
+}
+
+function readTokens(value: Record<string, unknown>): Usage | undefined {
   if (value.input_tokens === undefined && value.output_tokens === undefined) {
     const total = tokenCount(value.total_tokens);
     return total > 0 ? { prompt_tokens: 0, completion_tokens: 0, total_only: total } : undefined;
@@ -170,5 +178,5 @@ export function finishOf(status: unknown, incomplete: unknown, hasCalls: boolean
 export function parseResponsesResponse(body: unknown): ChatResponse {
   const json = isRecord(body) ? body : {};
   const content = readOutput(asArray(json.output));
-  return { id: asString(json.id) ?? '', model: asString(json.model) ?? '', content, finishReason: finishOf(json.status, json.incomplete_details, content.some((p) => p.type === 'tool_call')), usage: readResponsesUsage(json.usage) };
+  return { id: asString(json.id) ?? '', model: asString(json.model) ?? '', content, finishReason: finishOf(json.status, json.incomplete_details, content.some((p) => p.type === 'tool_call')), usage: readResponsesUsage(json.usage, json.output) };
 }
