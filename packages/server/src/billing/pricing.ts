@@ -22,6 +22,10 @@ export interface Prices {
   cacheWrite1hRatio: number;
   /** Reasoning tokens, relative to the input price (like the completion ratio). */
   reasoningRatio: number;
+  /** Audio input tokens, relative to the input price. */
+  audioRatio: number;
+  /** Audio output tokens, relative to the audio input price. */
+  audioCompletionRatio: number;
   /** One web search the provider ran, in quota units (WebSearchPrice, US$ per 1,000, times QuotaPerUnit / 1,000). */
   webSearchQuota: number;
   /** true when the model had no configured ratio and UNKNOWN_MODEL_RATIO applied */
@@ -33,7 +37,7 @@ const NO_CACHE_DISCOUNT: CacheRatios = { read: 1, write: 1, write1h: 1 };
 
 /** The ratio maps a set of prices was read from: a memo holds while every one of them is still the store's own. */
 type RatioMaps = Array<Record<string, number>>;
-const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio', 'WebSearchPrice'] as const;
+const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio', 'AudioRatio', 'AudioCompletionRatio', 'WebSearchPrice'] as const;
 /** Distinct (model, group) pairs remembered per option store; a flood of model names clears it rather than grow. */
 const MAX_MEMO = 1000;
 const memos = new WeakMap<OptionStore, { maps: RatioMaps; quotaPerUnit: number; prices: Map<string, Readonly<Prices>> }>();
@@ -66,7 +70,7 @@ function readFrom(maps: RatioMaps, options: OptionStore): boolean {
 
 function computePrices(options: OptionStore, model: string, group: string): Prices {
   const names = priceNames(model);
-  const ratio = (key: 'ModelRatio' | 'CompletionRatio' | 'CacheReadRatio' | 'CacheWriteRatio' | 'CacheWrite1hRatio' | 'ReasoningRatio' | 'WebSearchPrice') => {
+  const ratio = (key: 'ModelRatio' | 'CompletionRatio' | 'CacheReadRatio' | 'CacheWriteRatio' | 'CacheWrite1hRatio' | 'ReasoningRatio' | 'AudioRatio' | 'AudioCompletionRatio' | 'WebSearchPrice') => {
     const map = options.ratios(key);
     for (const name of names) {
       const value = own(map, name);
@@ -85,6 +89,7 @@ function computePrices(options: OptionStore, model: string, group: string): Pric
   const facts = modelFacts(model);
   const family = facts.cache ?? NO_CACHE_DISCOUNT;
   const searchPerThousand = ratio('WebSearchPrice') ?? facts.webSearch ?? 0;
+  const audioRatio = ratio('AudioRatio') ?? facts.audio?.input ?? 1;
   return {
     modelRatio: modelRatio ?? UNKNOWN_MODEL_RATIO,
     completionRatio,
@@ -93,6 +98,10 @@ function computePrices(options: OptionStore, model: string, group: string): Pric
     cacheWriteRatio: ratio('CacheWriteRatio') ?? family.write,
     cacheWrite1hRatio: ratio('CacheWrite1hRatio') ?? family.write1h,
     reasoningRatio: ratio('ReasoningRatio') ?? completionRatio,
+    // A model of no audio prices bills its audio as text, in and out; one with an audio input price only, its audio
+    // output as text output.
+    audioRatio,
+    audioCompletionRatio: ratio('AudioCompletionRatio') ?? facts.audio?.completion ?? (audioRatio > 0 ? completionRatio / audioRatio : completionRatio),
     webSearchQuota: (searchPerThousand / 1000) * options.number('QuotaPerUnit'),
     unknownModel: modelRatio === undefined,
   };
@@ -110,14 +119,19 @@ export function usageParts(usage: Usage) {
   const write1h = Math.max(0, usage.cache_write_1h_tokens ?? 0);
   const completion = Math.max(0, usage.completion_tokens);
   const reasoning = Math.min(completion, Math.max(0, usage.reasoning_tokens ?? 0));
+  // A provider reporting more cached tokens than prompt tokens must not make the input negative (a peer's bug).
+  const uncached = Math.max(0, usage.prompt_tokens - cached - write - write1h);
+  const audioIn = Math.min(uncached, Math.max(0, usage.audio_prompt_tokens ?? 0));
+  const audioOut = Math.min(completion - reasoning, Math.max(0, usage.audio_completion_tokens ?? 0));
   return {
-    // A provider reporting more cached tokens than prompt tokens must not make the input negative (a peer's bug).
-    input: Math.max(0, usage.prompt_tokens - cached - write - write1h),
+    input: uncached - audioIn,
     cached,
     write,
     write1h,
-    output: completion - reasoning,
+    audioIn,
+    output: completion - reasoning - audioOut,
     reasoning,
+    audioOut,
     images: Math.max(0, usage.images ?? 0),
     searches: Math.max(0, usage.web_searches ?? 0),
   };
@@ -125,7 +139,7 @@ export function usageParts(usage: Usage) {
 
 /**
  * cost = ceil(((input + cached x CacheRead + written x CacheWrite + output x Completion + reasoning x Reasoning
- * + images x 1000) x ModelRatio + searches x the search's quota) x GroupRatio), at least 1 when anything was used and
+ * + audio in x Audio + audio out x Audio x AudioCompletion + images x 1000) x ModelRatio + searches x the search's quota) x GroupRatio), at least 1 when anything was used and
  * the price is not zero (docs/ledger.md, "Units and prices"; with only prompt and completion this is the original
  * formula).
  */
@@ -145,6 +159,8 @@ export function rawCostOf(usage: Usage, prices: Prices): number {
     p.write1h * prices.cacheWrite1hRatio +
     p.output * prices.completionRatio +
     p.reasoning * prices.reasoningRatio +
+    p.audioIn * prices.audioRatio +
+    p.audioOut * prices.audioRatio * prices.audioCompletionRatio +
     p.images * TOKENS_PER_IMAGE;
   return (units * prices.modelRatio + p.searches * prices.webSearchQuota) * prices.groupRatio;
 }
@@ -159,6 +175,8 @@ export function describePrice(prices: Prices, usage: Usage, cost: number): strin
   if (p.write1h > 0) parts.push(`1 小时缓存写入 ${p.write1h} × ${prices.cacheWrite1hRatio}`);
   parts.push(`输出 ${p.output}`);
   if (p.reasoning > 0) parts.push(`推理 ${p.reasoning} × ${prices.reasoningRatio}`);
+  if (p.audioIn > 0) parts.push(`音频输入 ${p.audioIn} × ${prices.audioRatio}`);
+  if (p.audioOut > 0) parts.push(`音频输出 ${p.audioOut} × ${prices.audioRatio} × ${prices.audioCompletionRatio}`);
   if (p.images > 0) parts.push(`图片 ${p.images} 张`);
   const searches = p.searches > 0 ? ` + 联网搜索 ${p.searches} 次 × ${roundQuota(prices.webSearchQuota)} 额度` : '';
   return `模型倍率 ${prices.modelRatio}${unknown}，补全倍率 ${prices.completionRatio}，分组倍率 ${prices.groupRatio}；${parts.join(' + ')} tokens${searches}，共计 ${cost} 额度`;

@@ -16,6 +16,10 @@ export interface Usage {
   cache_write_1h_tokens?: number;
   /** Of the completion: reasoning ("thinking") tokens. */
   reasoning_tokens?: number;
+  /** Of the prompt: audio (OpenAI's prompt_tokens_details.audio_tokens, Gemini's AUDIO modality), priced at AudioRatio. */
+  audio_prompt_tokens?: number;
+  /** Of the completion: audio (OpenAI's completion_tokens_details.audio_tokens), priced at AudioRatio x AudioCompletionRatio. */
+  audio_completion_tokens?: number;
   /** Images generated (image endpoints bill per image). */
   images?: number;
   /**

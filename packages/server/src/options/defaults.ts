@@ -85,6 +85,11 @@ export const DEFAULT_OPTIONS: Record<OptionKey, string> = {
   CacheWrite1hRatio: JSON.stringify(DEFAULT_CACHE_WRITE_1H_RATIO, null, 2),
   // Empty by default: reasoning tokens are billed at the model's completion ratio unless a model is listed here.
   ReasoningRatio: JSON.stringify(DEFAULT_REASONING_RATIO, null, 2),
+  // Audio tokens, by model: input relative to the text input price, output relative to the audio input price (the
+  // names and meaning new-api uses). Empty by default: a model not listed is priced as its family is in the catalogue
+  // (OpenAI's audio models, Gemini's audio input), else its audio as its text.
+  AudioRatio: '{}',
+  AudioCompletionRatio: '{}',
   // US$ per 1,000 web searches a provider runs, by model; empty by default: a model not listed is priced as its family
   // is in the catalogue (Claude US$10, OpenAI's web search tool US$10 or 25, Gemini's Google Search grounding US$35).
   WebSearchPrice: '{}',

@@ -61,6 +61,36 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+/** The spoken answer of the audio models: its transcript, and the tokens OpenAI counts for audio in and out. */
+export const MOCK_TRANSCRIPT = 'Hello from the mock upstream, spoken.';
+export const MOCK_AUDIO_TOKENS = { perInputClip: 120, output: 260, transcript: 9 };
+
+/**
+ * A chat with `modalities: ["text", "audio"]` (gpt-4o-audio-preview, gpt-audio): the answer is audio (base64 in
+ * `message.audio.data`, with its transcript), `content` null; the usage splits out the audio tokens of each side
+ * (`prompt_tokens_details.audio_tokens` for the `input_audio` parts, `completion_tokens_details.audio_tokens`).
+ * OpenAI requires `audio: {voice, format}` with it.
+ */
+function audioAnswer(res: ServerResponse, body: Record<string, unknown>, model: string): void {
+  const audio = body.audio as { voice?: unknown; format?: unknown } | undefined;
+  if (!audio || typeof audio.voice !== 'string' || typeof audio.format !== 'string') {
+    return json(res, 400, { error: { message: "Missing required parameter: 'audio'.", type: 'invalid_request_error', param: 'audio', code: 'missing_required_parameter' } });
+  }
+  const messages = (body.messages as Array<{ content?: unknown }>) ?? [];
+  const clips = messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((part) => (part as { type?: unknown })?.type === 'input_audio').length;
+  const audioIn = clips * MOCK_AUDIO_TOKENS.perInputClip;
+  const textIn = Math.max(12, Math.ceil(textLength(messages.map((m) => (typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.filter((p) => (p as { type?: unknown })?.type === 'text') : ''))) / 4));
+  const usage = {
+    prompt_tokens: textIn + audioIn,
+    completion_tokens: MOCK_AUDIO_TOKENS.transcript + MOCK_AUDIO_TOKENS.output,
+    total_tokens: textIn + audioIn + MOCK_AUDIO_TOKENS.transcript + MOCK_AUDIO_TOKENS.output,
+    prompt_tokens_details: { cached_tokens: 0, audio_tokens: audioIn },
+    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: MOCK_AUDIO_TOKENS.output, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  };
+  const message = { role: 'assistant', content: null, refusal: null, audio: { id: 'audio_mock1', data: Buffer.from('RIFF-mock-wav').toString('base64'), expires_at: 1_900_000_000, transcript: MOCK_TRANSCRIPT } };
+  return json(res, 200, { id: 'chatcmpl-audio', object: 'chat.completion', created: 1, model, choices: [{ index: 0, message, finish_reason: 'stop' }], usage });
+}
+
 export async function startMockUpstream(): Promise<MockUpstream> {
   const requests: MockUpstream['requests'] = [];
   /** The first messages each account (key) has seen: a repeat is a prompt-cache hit. */
@@ -131,6 +161,7 @@ export async function startMockUpstream(): Promise<MockUpstream> {
       const scripted = scriptedCall(tools.map((t) => t.function.name));
       if (callsTool || mode === 'reasoning' || mode === 'cache') return chatScenario(res, body, model, callsTool ? (scripted?.name ?? tools[0].function.name) : undefined, mode);
     }
+    if (path.endsWith('/chat/completions') && body && Array.isArray(body.modalities) && body.modalities.includes('audio')) return audioAnswer(res, body, model);
     if (path.endsWith('/chat/completions') || path.endsWith('/completions')) {
       const chat = path.endsWith('/chat/completions');
       // `long-legacy`: an older vendor that honours max_tokens and ignores max_completion_tokens.

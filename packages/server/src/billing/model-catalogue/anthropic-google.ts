@@ -46,7 +46,15 @@ export const ANTHROPIC_GOOGLE_FAMILIES: ModelFamily[] = [
     outputLimit: 65_536,
     // 258 tokens an image up to 384 x 384, else 258 a 768 x 768 tile of the image scaled into 3072 x 3072.
     media: { image: 'gemini', largest: [3072, 3072], page: 1_200, pages: 1_000, context: 2_097_152 },
-    variants: [{ match: /^gemini-(1\.|2\.0|pro)/, outputLimit: 8_192 }],
+    variants: [
+      { match: /^gemini-(1\.|2\.0|pro)/, outputLimit: 8_192 },
+      // Audio input, Gemini API price list (per 1M): 2.5 Flash US$1.00 against 0.30 for text, 2.5 Flash-Lite 0.30
+      // against 0.10, 2.0 Flash 0.70 against 0.10; 2.5 Pro and 2.0 Flash-Lite price every input alike.
+      { match: /^gemini-2\.5-flash-lite/, audio: { input: 3 } },
+      { match: /^gemini-2\.5-flash/, audio: { input: 3.333 } },
+      { match: /^gemini-2\.0-flash-lite/, audio: { input: 1 } },
+      { match: /^gemini-2\.0-flash/, audio: { input: 7 } },
+    ],
     models: {
       'gemini-1.5-flash': { ratio: 0.0375, completion: 4, cacheRead: 0.25 },
       'gemini-1.5-pro': { ratio: 0.625, completion: 4, cacheRead: 0.25 },

@@ -46,10 +46,18 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
     cache: cacheReads(0.5),
     outputLimit: 16_384,
     media: OPENAI_GPT4_TILES,
-    variants: [{ match: /^gpt-4o-mini/, media: OPENAI_4O_MINI_TILES }],
+    variants: [
+      // The audio models (Chat Completions with `modalities: ["text", "audio"]`), OpenAI's price list: gpt-4o-audio-preview
+      // text US$2.50 / 10, audio US$40 / 80 per 1M; gpt-4o-mini-audio-preview text US$0.15 / 0.60, audio US$10 / 20.
+      { match: /^gpt-4o-mini-audio/, audio: { input: 66.667, completion: 2 }, media: OPENAI_4O_MINI_TILES },
+      { match: /^gpt-4o-audio/, audio: { input: 16, completion: 2 } },
+      { match: /^gpt-4o-mini/, media: OPENAI_4O_MINI_TILES },
+    ],
     models: {
       'gpt-4o': { ratio: 1.25, completion: 4, cacheRead: 0.5, aliases: ['gpt-4o-2024-08-06'] },
       'gpt-4o-mini': { ratio: 0.075, completion: 4, cacheRead: 0.5 },
+      'gpt-4o-audio-preview': { ratio: 1.25, completion: 4 },
+      'gpt-4o-mini-audio-preview': { ratio: 0.075, completion: 4 },
     },
   },
   {
@@ -114,6 +122,19 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
       'gpt-5': { ratio: 0.625, completion: 8 },
       'gpt-5-mini': { ratio: 0.125, completion: 8 },
       'gpt-5-nano': { ratio: 0.025, completion: 8 },
+    },
+  },
+  {
+    // The GA audio models, OpenAI's price list: gpt-audio text US$2.50 / 10, audio US$32 / 64 per 1M; gpt-audio-mini
+    // text US$0.60 / 2.40, audio US$10 / 20.
+    family: 'OpenAI GPT audio',
+    match: /^gpt-audio/,
+    outputLimit: 16_384,
+    audio: { input: 12.8, completion: 2 },
+    variants: [{ match: /^gpt-audio-mini/, audio: { input: 16.667, completion: 2 } }],
+    models: {
+      'gpt-audio': { ratio: 1.25, completion: 4 },
+      'gpt-audio-mini': { ratio: 0.3, completion: 4 },
     },
   },
   {

@@ -17,6 +17,13 @@ export interface ModelPrices {
   aliases?: string[];
 }
 
+/** Audio prices (AudioRatio, AudioCompletionRatio): input relative to the text input price, output to the audio input price. */
+export interface AudioRatios {
+  input: number;
+  /** Absent: audio output costs what text output does. */
+  completion?: number;
+}
+
 /** Cache prices relative to the input price: reads, 5-minute (or unstated TTL) writes and Anthropic's 1-hour writes. */
 export interface CacheRatios {
   read: number;
@@ -49,6 +56,8 @@ export interface ModelFacts {
   /** The published output limit. */
   outputLimit?: number;
   media?: MediaFacts;
+  /** Audio tokens: input relative to the text input price, output relative to the audio input price. */
+  audio?: AudioRatios;
   /** US$ per 1,000 web searches the provider runs for the model (its search tool's fee, beyond the tokens). */
   webSearch?: number;
 }

@@ -96,6 +96,9 @@ export function readGeminiUsage(value: unknown): Usage | undefined {
   const cached = Math.min(prompt, tokenCount(value.cachedContentTokenCount));
   if (cached > 0) usage.cached_tokens = cached;
   if (thoughts > 0) usage.reasoning_tokens = thoughts;
+  // The prompt's tokens by modality: its audio is priced apart (AudioRatio).
+  const audio = asArray(value.promptTokensDetails).reduce<number>((sum, detail) => sum + (isRecord(detail) && detail.modality === 'AUDIO' ? tokenCount(detail.tokenCount) : 0), 0);
+  if (audio > 0) usage.audio_prompt_tokens = Math.min(audio, prompt);
   return usage;
 }
 

@@ -10,8 +10,8 @@ export const finishFromOpenAi = (reason: unknown): FinishReason | undefined => (
 /**
  * Usage in OpenAI's shape: cached prompt tokens in prompt_tokens_details, reasoning in completion_tokens_details
  * (DeepSeek reports its cache hits as prompt_cache_hit_tokens, Moonshot as a top-level cached_tokens; DashScope's
- * explicit cache writes are prompt_tokens_details.cache_creation_input_tokens). A report with only a total is marked
- * so the pipeline counts the prompt itself.
+ * explicit cache writes are prompt_tokens_details.cache_creation_input_tokens; audio, in and out, is each side's
+ * `audio_tokens`, priced apart). A report with only a total is marked so the pipeline counts the prompt itself.
  *
  * OpenAI's completion_tokens includes the reasoning; xAI's does not ("reasoning token consumption will be counted
  * separately from completion_tokens, but will be counted in the total_tokens", docs.x.ai, consumption and rate
@@ -30,7 +30,12 @@ export function readOpenAiUsage(value: unknown): Usage | undefined {
   if (cached > 0) usage.cached_tokens = cached;
   const written = tokenCount(details.cache_creation_input_tokens);
   if (written > 0) usage.cache_write_tokens = written;
-  const reasoning = isRecord(value.completion_tokens_details) ? tokenCount(value.completion_tokens_details.reasoning_tokens) : 0;
+  const audioIn = tokenCount(details.audio_tokens);
+  if (audioIn > 0) usage.audio_prompt_tokens = audioIn;
+  const completionDetails = isRecord(value.completion_tokens_details) ? value.completion_tokens_details : {};
+  const audioOut = tokenCount(completionDetails.audio_tokens);
+  if (audioOut > 0) usage.audio_completion_tokens = audioOut;
+  const reasoning = tokenCount(completionDetails.reasoning_tokens);
   if (reasoning > 0) {
     usage.reasoning_tokens = reasoning;
     const [prompt, completion, total] = [reportedCount(value.prompt_tokens), reportedCount(value.completion_tokens), reportedCount(value.total_tokens)];
@@ -50,8 +55,8 @@ export function writeOpenAiUsage(usage: Usage): Record<string, unknown> {
     prompt_tokens: usage.prompt_tokens,
     completion_tokens: usage.completion_tokens,
     total_tokens: usage.prompt_tokens + usage.completion_tokens,
-    prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0 },
-    completion_tokens_details: { reasoning_tokens: usage.reasoning_tokens ?? 0 },
+    prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0, ...(usage.audio_prompt_tokens ? { audio_tokens: usage.audio_prompt_tokens } : {}) },
+    completion_tokens_details: { reasoning_tokens: usage.reasoning_tokens ?? 0, ...(usage.audio_completion_tokens ? { audio_tokens: usage.audio_completion_tokens } : {}) },
   };
 }
 
