@@ -281,6 +281,24 @@ describe('operation settings', () => {
     );
   });
 
+  it('more prices: cache, reasoning, audio and web search maps are shown, checked and saved like the ratios', async () => {
+    stored.WebSearchPrice = '{}';
+    stored.CacheReadRatio = '{"gpt-4o":0.5}';
+    const calls = await renderPage();
+    const more = within(section('更多价格设置'));
+    expect(JSON.parse((more.getByRole('textbox', { name: '缓存读取倍率' }) as HTMLTextAreaElement).value)).toEqual({ 'gpt-4o': 0.5 });
+    for (const label of ['缓存写入倍率', '1 小时缓存写入倍率', '推理倍率', '音频输入倍率', '音频输出倍率', '联网搜索价格']) expect(more.getByRole('textbox', { name: label })).toBeTruthy();
+    fireEvent.change(text('联网搜索价格'), { target: { value: '{"claude-sonnet-4-5": 12' } });
+    save('更多价格设置');
+    expect(await screen.findByText('联网搜索价格不是合法的 JSON 字符串')).toBeTruthy();
+    expect(puts(calls)).toEqual([]);
+    fireEvent.change(text('联网搜索价格'), { target: { value: '{"claude-sonnet-4-5": 12}' } });
+    save('更多价格设置');
+    await waitFor(() => expect(puts(calls)).toEqual([{ key: 'WebSearchPrice', value: '{"claude-sonnet-4-5": 12}' }]));
+    delete stored.WebSearchPrice;
+    delete stored.CacheReadRatio;
+  });
+
   // covers S2-SETTINGS-OPERATION-14, S5-VALID-14
   it("ratio: an emptied ratio is saved as '{}'", async () => {
     const calls = await renderPage();

@@ -1,3 +1,4 @@
+import { RATIO_OPTION_KEYS, type RatioOptionKey } from '@model-relay/contract';
 import { Button, DatePicker, Popconfirm, Space } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
@@ -15,10 +16,7 @@ export default function OperationSettings() {
   const [clearBefore, setClearBefore] = useState<Dayjs>(() => dayjs().subtract(30, 'day'));
   const deleteLogs = useDeleteLogs();
   // Ratios are edited pretty-printed, '{}' shown as empty.
-  const ratioOptions = useMemo(
-    () => ({ ...options, ModelRatio: ratioForEditing(options.ModelRatio), CompletionRatio: ratioForEditing(options.CompletionRatio), GroupRatio: ratioForEditing(options.GroupRatio) }),
-    [options],
-  );
+  const ratioOptions = useMemo(() => ({ ...options, ...Object.fromEntries(RATIO_OPTION_KEYS.map((key) => [key, ratioForEditing(options[key])])) }), [options]);
   if (!loaded) return null;
 
   const clearLogs = async () => {
@@ -31,11 +29,11 @@ export default function OperationSettings() {
     }
   };
 
-  const ratio = (key: 'ModelRatio' | 'CompletionRatio' | 'GroupRatio', label: string) => ({
+  const ratio = (key: RatioOptionKey, label: string, placeholder = '为一个 JSON 文本，键为模型名称（分组名称），值为倍率') => ({
     key,
     label,
     kind: 'textarea' as const,
-    placeholder: '为一个 JSON 文本，键为模型名称（分组名称），值为倍率',
+    placeholder,
     check: (value: string) => ratioProblem(key, value),
     normalise: (value: string) => (value.trim() === '' ? '{}' : value),
   });
@@ -110,6 +108,22 @@ export default function OperationSettings() {
         options={ratioOptions}
         saveMany={saveMany}
         fields={[ratio('ModelRatio', '模型倍率'), ratio('CompletionRatio', '补全倍率'), ratio('GroupRatio', '分组倍率')]}
+      />
+      {/* The prices a model's answer may have beyond its input and output tokens (docs/ledger.md, units and prices):
+          a model missing from a map is priced as its family is in the built-in catalogue. */}
+      <OptionSection
+        title="更多价格设置"
+        options={ratioOptions}
+        saveMany={saveMany}
+        fields={[
+          ratio('CacheReadRatio', '缓存读取倍率', '为一个 JSON 文本，键为模型名称，值为缓存读取价格相对输入价格的倍率，例如 {"gpt-4o": 0.5}'),
+          ratio('CacheWriteRatio', '缓存写入倍率', '为一个 JSON 文本，键为模型名称，值为缓存写入（5 分钟）价格相对输入价格的倍率'),
+          ratio('CacheWrite1hRatio', '1 小时缓存写入倍率', '为一个 JSON 文本，键为模型名称，值为 1 小时缓存写入价格相对输入价格的倍率'),
+          ratio('ReasoningRatio', '推理倍率', '为一个 JSON 文本，键为模型名称，值为推理 token 价格相对输入价格的倍率（未设置时按补全倍率）'),
+          ratio('AudioRatio', '音频输入倍率', '为一个 JSON 文本，键为模型名称，值为音频输入价格相对文本输入价格的倍率'),
+          ratio('AudioCompletionRatio', '音频输出倍率', '为一个 JSON 文本，键为模型名称，值为音频输出价格相对音频输入价格的倍率'),
+          ratio('WebSearchPrice', '联网搜索价格', '为一个 JSON 文本，键为模型名称，值为每 1000 次联网搜索的美元价格，例如 {"claude-sonnet-4-5": 10}'),
+        ]}
       />
       <GroupLimitsSection options={options} saveMany={saveMany} />
       <RoutingSection options={options} saveMany={saveMany} />
