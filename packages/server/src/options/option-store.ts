@@ -120,7 +120,8 @@ export class OptionStore {
       if (key === 'QuotaPerUnit' && n === 0) fail('QuotaPerUnit 必须大于 0');
       value = String(n);
     } else if (ratioKeys.has(key)) {
-      if (!parseRatioMap(value)) fail(`${RATIO_OPTION_LABELS[key as keyof typeof RATIO_OPTION_LABELS]}不是合法的 JSON 字符串`);
+      const label = RATIO_OPTION_LABELS[key as keyof typeof RATIO_OPTION_LABELS];
+      if (!parseRatioMap(value)) fail(isJsonObject(value) ? `${label}的每个值必须是非负数字` : `${label}不是合法的 JSON 字符串`);
     } else if (key === 'Theme' && !(THEMES as readonly string[]).includes(value)) {
       fail(`主题只能是 ${THEMES.join(' / ')}`);
     } else if (key === 'GroupLimits') {
@@ -156,6 +157,16 @@ export class OptionStore {
 }
 
 /** Parses a ratio option: a JSON object whose values are all finite non-negative numbers. */
+/** Whether a text is a JSON object (whatever its values). */
+function isJsonObject(text: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
+
 export function parseRatioMap(text: string): Record<string, number> | undefined {
   let parsed: unknown;
   try {

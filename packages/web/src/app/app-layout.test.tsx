@@ -27,6 +27,7 @@ describe('top bar', () => {
     expect(screen.getByRole('button', { name: '登录' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '注册' })).toBeTruthy();
     expect(screen.getByText('Model Relay')).toBeTruthy();
+    expect(document.title).toBe('Model Relay');
     expect(screen.getByAltText('logo').getAttribute('src')).toBe('/logo.png');
   });
 
@@ -37,6 +38,8 @@ describe('top bar', () => {
     expect(screen.getByRole('button', { name: '用户菜单' }).textContent).toBe('Amy');
     expect(screen.queryByRole('button', { name: '登录' })).toBeNull();
     expect(screen.getByText('我的网关')).toBeTruthy();
+    // The browser tab says it too.
+    expect(document.title).toBe('我的网关');
     expect(screen.getByAltText('logo').getAttribute('src')).toBe('/custom.png');
   });
 

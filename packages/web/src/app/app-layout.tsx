@@ -34,6 +34,11 @@ export function AppLayout({ children }: { children: ReactNode }) {
         .map((r) => ({ key: r.menu!.key, label: <Link to={r.menu!.key}>{r.menu!.label}</Link> })),
     [user, status?.chat_link, status?.pricing_page],
   );
+  // The browser tab carries the product's display name too (the SystemName setting), not the built-in one.
+  const systemName = status?.system_name || DEFAULT_SYSTEM_NAME;
+  useEffect(() => {
+    document.title = systemName;
+  }, [systemName]);
   const current = menuKeyOf(location.pathname);
   const selected = current && items.some((i) => i.key === current) ? [current] : [];
   // The user's own balance, usage and request count, visible on every screen (issue: they were shown nowhere).
@@ -106,7 +111,6 @@ export function AppLayout({ children }: { children: ReactNode }) {
     </span>
   );
 
-  const systemName = status?.system_name || DEFAULT_SYSTEM_NAME;
   return (
     <Layout style={{ minHeight: '100vh' }}>
       <Header style={{ display: 'flex', alignItems: 'center', gap: 16, background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}`, padding: '0 16px' }}>

@@ -88,7 +88,10 @@ describe('/api/option/', () => {
   it('rejects ratio options that are not valid JSON, with the docs/console.md §5 message', async () => {
     expect((await put('ModelRatio', '{bad')).body).toEqual({ success: false, message: '模型倍率不是合法的 JSON 字符串' });
     expect((await put('GroupRatio', '[1,2]')).body).toEqual({ success: false, message: '分组倍率不是合法的 JSON 字符串' });
-    expect((await put('CompletionRatio', '{"a":"x"}')).body).toEqual({ success: false, message: '补全倍率不是合法的 JSON 字符串' });
+    expect((await put('CompletionRatio', '{"a":')).body).toEqual({ success: false, message: '补全倍率不是合法的 JSON 字符串' });
+    // Valid JSON with a value that is no price: said as such.
+    expect((await put('CompletionRatio', '{"a":"x"}')).body).toEqual({ success: false, message: '补全倍率的每个值必须是非负数字' });
+    expect((await put('CompletionRatio', '{"gpt-4o-mini":-4}')).body).toEqual({ success: false, message: '补全倍率的每个值必须是非负数字' });
     expect((await put('GroupRatio', '{"default":1,"vip":0.8}')).body.success).toBe(true);
     expect(t.ctx.options.ratios('GroupRatio')).toEqual({ default: 1, vip: 0.8 });
   });

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useLocation, useParams } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mockApi, renderWith, users } from '../../test-support';
+import { findNewText, mockApi, renderWith, users } from '../../test-support';
 import ChannelsPage from './channels-page';
 
 const channel = (id: number, fields: Record<string, unknown>) => ({
@@ -133,6 +133,10 @@ describe('channel list', () => {
     fireEvent.click(within(main).getByRole('button', { name: '禁用' }));
     await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ id: 2, status: 2 }));
     const priority = within(rowOf('openai-main')).getByRole('spinbutton');
+    // Letters are no priority: nothing is sent (it used to send `priority: null`).
+    fireEvent.change(priority, { target: { value: 'abc' } });
+    await findNewText('优先级必须是整数', () => fireEvent.blur(priority));
+    expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([{ id: 2, status: 2 }]);
     fireEvent.change(priority, { target: { value: '9' } });
     fireEvent.blur(priority);
     await waitFor(() => expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toContainEqual({ id: 2, priority: 9 }));

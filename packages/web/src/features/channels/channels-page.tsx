@@ -196,6 +196,12 @@ export default function ChannelsPage() {
           onBlur={(e) => {
             const value = e.target.value.trim();
             if (value === '' || Number(value) === priority) return;
+            // Not a number (letters typed): nothing is sent, and the field shows the saved priority again.
+            if (!Number.isFinite(Number(value))) {
+              toast.error('优先级必须是整数');
+              e.target.value = String(priority);
+              return;
+            }
             void save(channel, { priority: Math.trunc(Number(value)) });
           }}
         />

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mockApi, renderWith, users } from '../../test-support';
+import { findNewText, mockApi, renderWith, users } from '../../test-support';
 import RedemptionFormPage from './redemption-form-page';
 
 beforeAll(() => {
@@ -115,5 +115,23 @@ describe('redemption form', () => {
     expect(await screen.findByText('无权进行此操作，权限不足')).toBeTruthy();
     expect(files).toEqual([]);
     expect(screen.getByText('创建新的兑换码')).toBeTruthy();
+  });
+
+  it('a quota below 1 or a count outside 1 to 100 is refused with the server\'s own message, not changed and saved', async () => {
+    const calls = mockApi({ 'POST /api/redemption/': () => ({ success: true, message: '', data: ['x'] }) });
+    renderWith(page, { user: users.root, path: '/redemption/add' });
+    fireEvent.change(name(), { target: { value: 'gift' } });
+    for (const [field, value, message] of [
+      [quota, '-100', '额度必须是正整数'],
+      [count, '0', '生成数量必须是 1 到 100 之间的整数'],
+      [count, '1000', '生成数量必须是 1 到 100 之间的整数'],
+    ] as const) {
+      fireEvent.change(quota(), { target: { value: '100000' } });
+      fireEvent.change(count()!, { target: { value: '1' } });
+      fireEvent.change(field()!, { target: { value } });
+      fireEvent.blur(field()!);
+      expect(await findNewText(message, submit)).toBeTruthy();
+    }
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
   });
 });

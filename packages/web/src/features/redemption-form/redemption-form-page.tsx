@@ -62,11 +62,11 @@ export default function RedemptionFormPage() {
           <Input placeholder="请输入名称" value={state.name} onChange={(e) => set('name', e.target.value)} maxLength={REDEMPTION_NAME_MAX} />
         </Form.Item>
         <Form.Item label={`额度${state.quota ? `（${renderQuota(state.quota)}）` : ''}`}>
-          <InputNumber aria-label="额度" min={1} precision={0} style={{ width: '100%' }} placeholder="请输入单个兑换码中包含的额度" value={state.quota} onChange={(v) => set('quota', v === null ? null : Math.trunc(Number(v)))} />
+          <InputNumber aria-label="额度" precision={0} style={{ width: '100%' }} placeholder="请输入单个兑换码中包含的额度" value={state.quota} onChange={(v) => set('quota', v === null ? null : Math.trunc(Number(v)))} />
         </Form.Item>
         {!editing && (
           <Form.Item label="生成数量" extra={`一次最多 ${REDEMPTION_COUNT_MAX} 个；创建后兑换码以文本文件下载`}>
-            <InputNumber aria-label="生成数量" min={1} max={REDEMPTION_COUNT_MAX} precision={0} style={{ width: '100%' }} placeholder="请输入生成数量" value={state.count} onChange={(v) => set('count', v === null ? null : Math.trunc(Number(v)))} />
+            <InputNumber aria-label="生成数量" precision={0} style={{ width: '100%' }} placeholder="请输入生成数量" value={state.count} onChange={(v) => set('count', v === null ? null : Math.trunc(Number(v)))} />
           </Form.Item>
         )}
         <Space>

@@ -67,7 +67,7 @@ export function OptionSection({
       if (field.normalise) value = field.normalise(value);
       // Unchanged when the text was not edited (an empty ratio text stands for '{}') or normalises to the stored value.
       if (!isSecretOptionKey(field.key) && (typed === initial(field) || value === initial(field))) continue;
-      const problem = field.check?.(value);
+      const problem = numberProblem(field, value) ?? field.check?.(value);
       if (problem) {
         toast.error(problem);
         return;
@@ -119,13 +119,24 @@ export function OptionSection({
 /**
  * Number inputs have minimum 0; integer ones (e.g. RetryTimes) step 1 and no fraction (docs/console.md §5). While
  * typing, the input reports a fraction as typed although it shows it rounded, so a fraction is rounded here to
- * save what is shown (the server refuses a fraction for an integer key); a value below 0 is raised to 0.
+ * save what is shown (the server refuses a fraction for an integer key). A value below 0 or an emptied field is
+ * refused by the save (`numberProblem`) rather than saved as another number than the one on screen.
  */
 function numberForSaving(field: OptionField, value: string): string {
-  if (field.kind !== 'integer' && field.kind !== 'number' && field.kind !== 'decimal') return value;
+  if (!isNumberField(field)) return value;
   if (value.trim() === '' || !Number.isFinite(Number(value))) return value;
-  const n = Math.max(0, Number(value));
+  const n = Number(value);
   return String(field.kind === 'integer' ? Math.round(n) : n);
+}
+
+const isNumberField = (field: OptionField) => field.kind === 'integer' || field.kind === 'number' || field.kind === 'decimal';
+
+/** Why a number field's value cannot be saved, in the words of the server's own refusal. */
+function numberProblem(field: OptionField, value: string): string | undefined {
+  if (!isNumberField(field)) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) return `${field.label}必须是非负${field.kind === 'integer' ? '整数' : '数字'}`;
+  return undefined;
 }
 
 function renderInput(field: OptionField, value: string, onChange: (value: string) => void) {

@@ -168,4 +168,15 @@ describe('token form', () => {
     submit();
     await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ id: 9, name: 'again', models: '', subnet: '', expired_time: -1, remain_quota: 0, unlimited_quota: false, rpm_limit: 0, tpm_limit: 0, daily_quota_limit: 0, monthly_quota_limit: 0 }));
   });
+
+  it('a negative quota is refused with the server\'s own message, not saved as 0', async () => {
+    const calls = mockApi({ 'GET /api/models': available, 'POST /api/token/': ok({ id: 9 }) });
+    renderWith(page, { user: users.common, path: '/token/add' });
+    fireEvent.change(nameInput(), { target: { value: 'neg' } });
+    fireEvent.change(quotaInput(), { target: { value: '-500' } });
+    fireEvent.blur(quotaInput());
+    submit();
+    expect(await screen.findByText('额度必须是非负整数')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+  });
 });

@@ -110,7 +110,7 @@ export default function TokenFormPage() {
           ))}
         </Space>
         <Form.Item label={`额度${state.unlimited_quota ? '' : `（${renderQuota(Number(state.remain_quota) || 0)}）`}`}>
-          <InputNumber aria-label="额度" min={0} precision={0} style={{ width: '100%' }} value={state.remain_quota} disabled={state.unlimited_quota} onChange={(v) => set('remain_quota', Math.trunc(Number(v ?? 0)))} />
+          <InputNumber aria-label="额度" precision={0} style={{ width: '100%' }} value={state.remain_quota} disabled={state.unlimited_quota} onChange={(v) => set('remain_quota', Math.trunc(Number(v ?? 0)))} />
         </Form.Item>
         <Form.Item>
           <Checkbox checked={state.unlimited_quota} onChange={(e) => set('unlimited_quota', e.target.checked)}>
