@@ -99,16 +99,23 @@ async function expectBilled(tokenId: number, model: string, usage: Usage, suffix
   return log;
 }
 
+/** An o3 channel and a key; a stream whose client leaves once the upstream's `first` bytes reached it. Answers the held upstream response. */
+async function leftO3Stream(first: string) {
+  await seedChannel(t.ctx.storage, { name: 'openai', type: 1, key: 'sk-up', baseUrl: upstreamUrl, models: 'o3' });
+  const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
+  const opened = leaveAfterFirstBytes('/v1/chat/completions', { authorization: `Bearer sk-${token.key}` }, { model: 'o3', stream: true, messages: [{ role: 'user', content: 'Prove it.' }] });
+  await until(() => held.length === 1);
+  const { res, closedEarly } = held[0];
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.write(first);
+  const received = await opened;
+  return { token, res, closedEarly, received };
+}
+
 describe('a client that leaves a stream', () => {
   it('after the first words of a reasoning model: the upstream is read to its end and its reasoning billed', async () => {
-    await seedChannel(t.ctx.storage, { name: 'openai', type: 1, key: 'sk-up', baseUrl: upstreamUrl, models: 'o3' });
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
-    const opened = leaveAfterFirstBytes('/v1/chat/completions', { authorization: `Bearer sk-${token.key}` }, { model: 'o3', stream: true, messages: [{ role: 'user', content: 'Prove it.' }] });
-    await until(() => held.length === 1);
-    const { res, closedEarly } = held[0];
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.write(chunk({ role: 'assistant', content: 'Here' }));
-    expect(await opened).toContain('Here');
+    const { token, res, closedEarly, received } = await leftO3Stream(chunk({ role: 'assistant', content: 'Here' }));
+    expect(received).toContain('Here');
     // The rest comes after the client has gone: the answer's end, then the usage with 20,000 reasoning tokens.
     res.write(chunk({ content: ' is the proof.' }));
     res.write(chunk({}, 'stop'));
@@ -118,14 +125,7 @@ describe('a client that leaves a stream', () => {
   });
 
   it('after the answer\'s end but before its usage: billed as a whole answer, at the usage', async () => {
-    await seedChannel(t.ctx.storage, { name: 'openai', type: 1, key: 'sk-up', baseUrl: upstreamUrl, models: 'o3' });
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
-    const opened = leaveAfterFirstBytes('/v1/chat/completions', { authorization: `Bearer sk-${token.key}` }, { model: 'o3', stream: true, messages: [{ role: 'user', content: 'Prove it.' }] });
-    await until(() => held.length === 1);
-    const { res } = held[0];
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.write(chunk({ role: 'assistant', content: 'Done.' }) + chunk({}, 'stop'));
-    await opened;
+    const { token, res } = await leftO3Stream(chunk({ role: 'assistant', content: 'Done.' }) + chunk({}, 'stop'));
     res.end(sse({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'o3', choices: [], usage: { prompt_tokens: 9, completion_tokens: 3_002, total_tokens: 3_011, completion_tokens_details: { reasoning_tokens: 3_000 } } }) + 'data: [DONE]\n\n');
     await expectBilled(token.id, 'o3', { prompt_tokens: 9, completion_tokens: 3_002, reasoning_tokens: 3_000 }, false);
   });
@@ -144,14 +144,7 @@ describe('a client that leaves a stream', () => {
   });
 
   it('an upstream that goes on past STREAM_DRAIN_SECONDS is cancelled then, and billed what was read', async () => {
-    await seedChannel(t.ctx.storage, { name: 'openai', type: 1, key: 'sk-up', baseUrl: upstreamUrl, models: 'o3' });
-    const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
-    const opened = leaveAfterFirstBytes('/v1/chat/completions', { authorization: `Bearer sk-${token.key}` }, { model: 'o3', stream: true, messages: [{ role: 'user', content: 'Prove it.' }] });
-    await until(() => held.length === 1);
-    const { res, closedEarly } = held[0];
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.write(chunk({ role: 'assistant', content: 'Here' }));
-    await opened;
+    const { token, res, closedEarly } = await leftO3Stream(chunk({ role: 'assistant', content: 'Here' }));
     // A word every 50 ms, for ever: only the drain's limit ends it.
     const words = setInterval(() => res.write(chunk({ content: ' word' })), 50);
     try {
