@@ -44,6 +44,9 @@ describe('reading the searches', () => {
       { candidates: [{ content: { role: 'model', parts: [{ text: ' Euro 2024.' }] }, finishReason: 'STOP', groundingMetadata: grounding }], usageMetadata: { promptTokenCount: 20, candidatesTokenCount: 8, totalTokenCount: 28 } },
     ];
     expect(usageOfStream(geminiDialect.createStreamReader(), chunks)).toMatchObject({ web_searches: 1 });
+    // Gemini 3 bills each search query (US$14 per 1,000), not the grounded prompt.
+    expect(geminiDialect.parseResponse({ ...answer, modelVersion: 'gemini-3-pro-preview' }).usage).toMatchObject({ web_searches: 2 });
+    expect(usageOfStream(geminiDialect.createStreamReader(), chunks.map((c) => ({ ...c, modelVersion: 'gemini-3-pro-preview' })))).toMatchObject({ web_searches: 2 });
     const plain = { ...answer, candidates: [{ ...answer.candidates[0], groundingMetadata: undefined }] };
     expect(geminiDialect.parseResponse(plain).usage?.web_searches).toBeUndefined();
   });
@@ -72,6 +75,7 @@ describe('checking and pricing them', () => {
     expect(claude.webSearchQuota).toBe(5_000);
     expect(pricesFor(store(500_000), 'gpt-5', 'default').webSearchQuota).toBe(5_000);
     expect(pricesFor(store(500_000), 'gemini-2.5-flash', 'default').webSearchQuota).toBe(17_500);
+    expect(pricesFor(store(500_000), 'gemini-3-pro-preview', 'default').webSearchQuota).toBe(7_000);
     // A model of no family with a search price costs nothing per search unless the admin prices it.
     expect(pricesFor(store(500_000), 'my-local-model', 'default').webSearchQuota).toBe(0);
     expect(pricesFor(store(500_000, {}, { 'my-local-model': 4 }), 'my-local-model', 'default').webSearchQuota).toBe(2_000);

@@ -48,6 +48,8 @@ export const ANTHROPIC_GOOGLE_FAMILIES: ModelFamily[] = [
     media: { image: 'gemini', largest: [3072, 3072], page: 1_200, pages: 1_000, context: 2_097_152 },
     variants: [
       { match: /^gemini-(1\.|2\.0|pro)/, outputLimit: 8_192 },
+      // Gemini 3 bills grounding per search query: US$14 per 1,000.
+      { match: /^gemini-3/, webSearch: 14 },
       // Audio input, Gemini API price list (per 1M): 2.5 Flash US$1.00 against 0.30 for text, 2.5 Flash-Lite 0.30
       // against 0.10, 2.0 Flash 0.70 against 0.10; 2.5 Pro and 2.0 Flash-Lite price every input alike.
       { match: /^gemini-2\.5-flash-lite/, audio: { input: 3 } },

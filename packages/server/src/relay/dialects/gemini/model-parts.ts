@@ -103,11 +103,14 @@ export function readGeminiUsage(value: unknown): Usage | undefined {
 }
 
 /**
- * Whether a generateContent answer (or stream chunk) was grounded in Google Search: a candidate's groundingMetadata
- * names the queries it ran. Google bills grounding per grounded prompt (US$35 per 1,000 on the 2.x models).
+ * The searches a generateContent answer (or stream chunk) was grounded in, as Google bills them: a candidate's
+ * groundingMetadata names the queries it ran. The 2.x models are billed per grounded prompt (US$35 per 1,000), so
+ * such an answer is one search; Gemini 3 per search query (US$14 per 1,000), so each query is one.
  */
-export function groundedInSearch(answer: Record<string, unknown>): boolean {
-  return asArray(answer.candidates).some((candidate) => isRecord(candidate) && isRecord(candidate.groundingMetadata) && asArray(candidate.groundingMetadata.webSearchQueries).length > 0);
+export function searchesOf(answer: Record<string, unknown>): number {
+  const queries = asArray(answer.candidates).reduce<number>((sum, candidate) => sum + (isRecord(candidate) && isRecord(candidate.groundingMetadata) ? asArray(candidate.groundingMetadata.webSearchQueries).length : 0), 0);
+  if (queries === 0) return 0;
+  return /^gemini-3/.test(asString(answer.modelVersion) ?? '') ? queries : 1;
 }
 
 /** Canonical usage as usageMetadata (cache writes have no Gemini field: they stay in the prompt count). */

@@ -1,7 +1,7 @@
 import { collectStream, type ChatResponse, type StreamPart } from '../../canonical.js';
 import type { WriteContext } from '../types.js';
 import { asArray, asString, isRecord } from '../shared.js';
-import { finishFromGemini, finishToGemini, groundedInSearch, readGeminiUsage, readModelPart, writeGeminiUsage, writeModelParts } from './model-parts.js';
+import { finishFromGemini, finishToGemini, readGeminiUsage, searchesOf, readModelPart, writeGeminiUsage, writeModelParts } from './model-parts.js';
 
 /**
  * The parts of one GenerateContentResponse (a whole answer or one streamed chunk), first candidate only: the
@@ -24,7 +24,8 @@ export function parseGenerateContentResponse(raw: unknown): ChatResponse {
   let calls = 0;
   const { parts } = readCandidate(body, () => calls++, () => calls > 0);
   const usage = readGeminiUsage(body.usageMetadata);
-  if (usage && groundedInSearch(body)) usage.web_searches = 1;
+  const searches = searchesOf(body);
+  if (usage && searches > 0) usage.web_searches = searches;
   return collectStream([{ type: 'start', id: asString(body.responseId), model: asString(body.modelVersion) }, ...parts, ...(usage ? [{ type: 'usage' as const, usage }] : [])]);
 }
 

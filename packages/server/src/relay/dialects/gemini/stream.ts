@@ -1,7 +1,7 @@
 import type { FinishReason, StreamPart, Usage } from '../../canonical.js';
 import type { Frame, StreamReader, StreamWriter, WriteContext } from '../types.js';
 import { argumentsObject, asString, isRecord, parseEvent, throwChunkError } from '../shared.js';
-import { finishToGemini, groundedInSearch, readGeminiUsage, writeGeminiUsage, type GeminiPart } from './model-parts.js';
+import { finishToGemini, readGeminiUsage, searchesOf, writeGeminiUsage, type GeminiPart } from './model-parts.js';
 import { candidateOf, geminiErrorBody, readCandidate } from './response.js';
 
 /**
@@ -13,8 +13,9 @@ import { candidateOf, geminiErrorBody, readCandidate } from './response.js';
 export function createGenerateContentStreamReader(): StreamReader {
   let started = false;
   let calls = 0;
-  /** The answer was grounded in Google Search (its groundingMetadata may come in any chunk, usually the last). */
-  let grounded = false;
+  /** The searches the answer was grounded in (its groundingMetadata may come in any chunk, usually the last). */
+  let searches = 0;
+  let model: string | undefined;
   return {
     read(frame: Frame): StreamPart[] {
       const chunk = parseEvent(frame.data);
@@ -27,11 +28,12 @@ export function createGenerateContentStreamReader(): StreamReader {
       }
       const { parts: answer, finished } = readCandidate(chunk, () => calls++, () => calls > 0);
       parts.push(...answer);
-      grounded ||= groundedInSearch(chunk);
+      model ??= asString(chunk.modelVersion);
+      searches = Math.max(searches, searchesOf({ ...chunk, modelVersion: model }));
       const metadata = isRecord(chunk.usageMetadata) ? chunk.usageMetadata : undefined;
       if (metadata && (finished || metadata.candidatesTokenCount !== undefined || metadata.thoughtsTokenCount !== undefined)) {
         const usage = readGeminiUsage(metadata);
-        if (usage && grounded) usage.web_searches = 1;
+        if (usage && searches > 0) usage.web_searches = searches;
         if (usage) parts.push({ type: 'usage', usage });
       }
       return parts;
