@@ -8,6 +8,8 @@ export const ChannelMessages = {
   modelRequired: '请至少选择一个模型！',
   mappingInvalid: '模型重定向必须是合法的 JSON 格式！',
   configInvalid: '渠道配置必须是合法的 JSON 格式！',
+  /** An Azure channel calls {endpoint}/openai/deployments/...: without one it cannot answer anything. */
+  azureEndpointRequired: '请填写 AZURE_OPENAI_ENDPOINT，例如 https://docs-test-001.openai.azure.com',
 } as const;
 
 /** Type with no model list (docs/console.md §3, "Type 43 has no models"). */

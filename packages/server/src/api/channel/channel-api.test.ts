@@ -47,6 +47,7 @@ describe('/api/channel', () => {
     expect((await call('POST', '/api/channel/', { name: 'n', type: 1, key: 'k', models: '' })).body.message).toBe('请至少选择一个模型！');
     expect((await call('POST', '/api/channel/', { name: 'proxy', type: 43, key: 'k', models: '' })).body.success).toBe(true);
     expect((await call('POST', '/api/channel/', { name: 'n', type: 1, key: 'k', models: 'a', model_mapping: '{bad' })).body.message).toBe('模型重定向必须是合法的 JSON 格式！');
+    expect((await call('POST', '/api/channel/', { name: 'azure', type: 3, key: 'k', models: 'gpt-4o' })).body.message).toBe('请填写 AZURE_OPENAI_ENDPOINT，例如 https://docs-test-001.openai.azure.com');
     expect((await call('POST', '/api/channel/', { name: 'azure', type: 3, key: 'k', models: 'gpt-4o', base_url: 'https://x.openai.azure.com' })).body.success).toBe(true);
     const azure = (await call('GET', '/api/channel/search?keyword=azure')).body.data[0];
     expect(azure.other).toBe('2024-03-01-preview');

@@ -117,6 +117,7 @@ export class ChannelService {
     if (!input.name || keys.length === 0) fail(ChannelMessages.nameAndKeyRequired);
     const fields = normalise(input);
     if (input.type !== PROXY_CHANNEL_TYPE && !fields.models) fail(ChannelMessages.modelRequired);
+    if (input.type === AZURE_CHANNEL_TYPE && !fields.base_url) fail(ChannelMessages.azureEndpointRequired);
     // Every key is a channel and every channel one index row per (group, model): bound what one request writes.
     const indexRows = keys.length * Math.max(1, splitList(fields.models).length) * splitList(fields.group).length;
     if (keys.length > ChannelLimits.batchKeys || indexRows > ChannelLimits.abilityRows) {
@@ -162,6 +163,7 @@ export class ChannelService {
       const fields = normalise(input);
       if (!fields.name) fail(ChannelMessages.nameAndKeyRequired);
       if (input.type !== PROXY_CHANNEL_TYPE && !fields.models) fail(ChannelMessages.modelRequired);
+      if (input.type === AZURE_CHANNEL_TYPE && !fields.base_url) fail(ChannelMessages.azureEndpointRequired);
       Object.assign(changes, fields);
       changes.config = mergeConfig(stored.config, fields.config);
       // An empty key keeps the stored one; for AWS and Vertex AI it is made again from the (merged) config,

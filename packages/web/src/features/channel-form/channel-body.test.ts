@@ -25,8 +25,11 @@ describe('channel submit rules (docs/console.md §5)', () => {
   // covers S5-VALID-39, S5-VALID-40, S3-ENTITY-15
   it('drops a trailing slash from the base URL, defaults the Azure API version, joins groups and models', () => {
     expect(body({ base_url: 'https://proxy.example.com/' })).toMatchObject({ base_url: 'https://proxy.example.com', group: 'default,vip', models: 'gpt-4o' });
-    expect(body({ type: 3 })).toMatchObject({ other: '2024-03-01-preview' });
-    expect(body({ type: 3, other: '2024-06-01' })).toMatchObject({ other: '2024-06-01' });
+    const endpoint = 'https://docs-test-001.openai.azure.com';
+    expect(body({ type: 3, base_url: endpoint })).toMatchObject({ other: '2024-03-01-preview' });
+    expect(body({ type: 3, base_url: endpoint, other: '2024-06-01' })).toMatchObject({ other: '2024-06-01' });
+    // An Azure channel is called at its endpoint: without one it could answer nothing.
+    expect(body({ type: 3 })).toBe('请填写 AZURE_OPENAI_ENDPOINT，例如 https://docs-test-001.openai.azure.com');
   });
 
   // covers S5-VALID-41, S5-VALID-42, S2-CHANNELFORM-09, S3-ENTITY-16

@@ -24,6 +24,7 @@ export function buildChannelBody(state: ChannelFormState, config: ChannelConfig,
   if (!editing && (!state.name.trim() || !key.trim())) return { error: ChannelMessages.nameAndKeyRequired };
   if (state.type !== PROXY_CHANNEL_TYPE && state.models.length === 0) return { error: ChannelMessages.modelRequired };
   if (!isJsonObjectText(state.model_mapping, 'string')) return { error: ChannelMessages.mappingInvalid };
+  if (state.type === AZURE_CHANNEL_TYPE && !state.base_url.trim().replace(/\/$/, '')) return { error: ChannelMessages.azureEndpointRequired };
   const body: Record<string, unknown> = {
     type: state.type,
     name: state.name.trim(),
