@@ -107,10 +107,10 @@ export function readGeminiUsage(value: unknown): Usage | undefined {
  * groundingMetadata names the queries it ran. The 2.x models are billed per grounded prompt (US$35 per 1,000), so
  * such an answer is one search; Gemini 3 per search query (US$14 per 1,000), so each query is one.
  */
-export function searchesOf(answer: Record<string, unknown>): number {
+export function searchesOf(answer: Record<string, unknown>, model = asString(answer.modelVersion)): number {
   const queries = asArray(answer.candidates).reduce<number>((sum, candidate) => sum + (isRecord(candidate) && isRecord(candidate.groundingMetadata) ? asArray(candidate.groundingMetadata.webSearchQueries).length : 0), 0);
   if (queries === 0) return 0;
-  return /^gemini-3/.test(asString(answer.modelVersion) ?? '') ? queries : 1;
+  return /^gemini-3/.test(model ?? '') ? queries : 1;
 }
 
 /** Canonical usage as usageMetadata (cache writes have no Gemini field: they stay in the prompt count). */

@@ -29,7 +29,7 @@ export function createGenerateContentStreamReader(): StreamReader {
       const { parts: answer, finished } = readCandidate(chunk, () => calls++, () => calls > 0);
       parts.push(...answer);
       model ??= asString(chunk.modelVersion);
-      searches = Math.max(searches, searchesOf({ ...chunk, modelVersion: model }));
+      searches = Math.max(searches, searchesOf(chunk, model));
       const metadata = isRecord(chunk.usageMetadata) ? chunk.usageMetadata : undefined;
       if (metadata && (finished || metadata.candidatesTokenCount !== undefined || metadata.thoughtsTokenCount !== undefined)) {
         const usage = readGeminiUsage(metadata);
