@@ -119,5 +119,6 @@ function withinTotals(usage: Usage): Usage {
   if (out.audio_prompt_tokens !== undefined) out.audio_prompt_tokens = Math.min(Math.max(0, out.audio_prompt_tokens), left);
   if (out.reasoning_tokens !== undefined) out.reasoning_tokens = Math.min(Math.max(0, out.reasoning_tokens), out.completion_tokens);
   if (out.audio_completion_tokens !== undefined) out.audio_completion_tokens = Math.min(Math.max(0, out.audio_completion_tokens), out.completion_tokens - (out.reasoning_tokens ?? 0));
+  if (out.image_completion_tokens !== undefined) out.image_completion_tokens = Math.min(Math.max(0, out.image_completion_tokens), out.completion_tokens - (out.reasoning_tokens ?? 0) - (out.audio_completion_tokens ?? 0));
   return out;
 }

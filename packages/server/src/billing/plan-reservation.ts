@@ -80,13 +80,28 @@ function dearestUsage(prices: Prices, cacheWrites: ReservationRequest['cacheWrit
     : prices.cacheWrite1hRatio > 1 && (cacheWrites === '1h' || prices.cacheWrite1hRatio >= prices.cacheWriteRatio) ? 'cache_write_1h_tokens'
     : prices.cacheWriteRatio > 1 ? 'cache_write_tokens'
     : undefined;
-  const reasoning = prices.reasoningRatio > prices.completionRatio;
+  const output = dearestOutput(prices);
   return (prompt: number, completion: number): Usage => ({
     prompt_tokens: prompt,
     completion_tokens: completion,
     ...(write ? { [write]: prompt } : {}),
-    ...(reasoning ? { reasoning_tokens: completion } : {}),
+    ...(output ? { [output]: completion } : {}),
   });
+}
+
+/** The kind of output token priced highest when dearer than text output (reasoning, audio, a drawn image), else undefined. */
+function dearestOutput(prices: Prices): 'reasoning_tokens' | 'audio_completion_tokens' | 'image_completion_tokens' | undefined {
+  let dearest: 'reasoning_tokens' | 'audio_completion_tokens' | 'image_completion_tokens' | undefined;
+  let price = prices.completionRatio;
+  const kinds = [
+    ['reasoning_tokens', prices.reasoningRatio],
+    ['audio_completion_tokens', prices.audioRatio * prices.audioCompletionRatio],
+    ['image_completion_tokens', prices.imageCompletionRatio],
+  ] as const;
+  for (const [kind, ratio] of kinds) {
+    if (ratio > price) [dearest, price] = [kind, ratio];
+  }
+  return dearest;
 }
 
 /**

@@ -26,6 +26,8 @@ export interface Prices {
   audioRatio: number;
   /** Audio output tokens, relative to the audio input price. */
   audioCompletionRatio: number;
+  /** Image output tokens (an answer's drawn images), relative to the input price (like the completion ratio). */
+  imageCompletionRatio: number;
   /** One web search the provider ran, in quota units (WebSearchPrice, US$ per 1,000, times QuotaPerUnit / 1,000). */
   webSearchQuota: number;
   /** true when the model had no configured ratio and UNKNOWN_MODEL_RATIO applied */
@@ -37,7 +39,7 @@ const NO_CACHE_DISCOUNT: CacheRatios = { read: 1, write: 1, write1h: 1 };
 
 /** The ratio maps a set of prices was read from: a memo holds while every one of them is still the store's own. */
 type RatioMaps = Array<Record<string, number>>;
-const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio', 'AudioRatio', 'AudioCompletionRatio', 'WebSearchPrice'] as const;
+const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio', 'AudioRatio', 'AudioCompletionRatio', 'ImageCompletionRatio', 'WebSearchPrice'] as const;
 /** Distinct (model, group) pairs remembered per option store; a flood of model names clears it rather than grow. */
 const MAX_MEMO = 1000;
 const memos = new WeakMap<OptionStore, { maps: RatioMaps; quotaPerUnit: number; prices: Map<string, Readonly<Prices>> }>();
@@ -70,7 +72,7 @@ function readFrom(maps: RatioMaps, options: OptionStore): boolean {
 
 function computePrices(options: OptionStore, model: string, group: string): Prices {
   const names = priceNames(model);
-  const ratio = (key: 'ModelRatio' | 'CompletionRatio' | 'CacheReadRatio' | 'CacheWriteRatio' | 'CacheWrite1hRatio' | 'ReasoningRatio' | 'AudioRatio' | 'AudioCompletionRatio' | 'WebSearchPrice') => {
+  const ratio = (key: 'ModelRatio' | 'CompletionRatio' | 'CacheReadRatio' | 'CacheWriteRatio' | 'CacheWrite1hRatio' | 'ReasoningRatio' | 'AudioRatio' | 'AudioCompletionRatio' | 'ImageCompletionRatio' | 'WebSearchPrice') => {
     const map = options.ratios(key);
     for (const name of names) {
       const value = own(map, name);
@@ -102,6 +104,8 @@ function computePrices(options: OptionStore, model: string, group: string): Pric
     // output as text output.
     audioRatio,
     audioCompletionRatio: ratio('AudioCompletionRatio') ?? facts.audio?.completion ?? (audioRatio > 0 ? completionRatio / audioRatio : completionRatio),
+    // A model of no image output price bills the images it draws as text output.
+    imageCompletionRatio: ratio('ImageCompletionRatio') ?? facts.imageOutput ?? completionRatio,
     webSearchQuota: (searchPerThousand / 1000) * options.number('QuotaPerUnit'),
     unknownModel: modelRatio === undefined,
   };
@@ -123,15 +127,17 @@ export function usageParts(usage: Usage) {
   const uncached = Math.max(0, usage.prompt_tokens - cached - write - write1h);
   const audioIn = Math.min(uncached, Math.max(0, usage.audio_prompt_tokens ?? 0));
   const audioOut = Math.min(completion - reasoning, Math.max(0, usage.audio_completion_tokens ?? 0));
+  const imageOut = Math.min(completion - reasoning - audioOut, Math.max(0, usage.image_completion_tokens ?? 0));
   return {
     input: uncached - audioIn,
     cached,
     write,
     write1h,
     audioIn,
-    output: completion - reasoning - audioOut,
+    output: completion - reasoning - audioOut - imageOut,
     reasoning,
     audioOut,
+    imageOut,
     images: Math.max(0, usage.images ?? 0),
     searches: Math.max(0, usage.web_searches ?? 0),
   };
@@ -139,7 +145,7 @@ export function usageParts(usage: Usage) {
 
 /**
  * cost = ceil(((input + cached x CacheRead + written x CacheWrite + output x Completion + reasoning x Reasoning
- * + audio in x Audio + audio out x Audio x AudioCompletion + images x 1000) x ModelRatio + searches x the search's quota) x GroupRatio), at least 1 when anything was used and
+ * + audio in x Audio + audio out x Audio x AudioCompletion + image out x ImageCompletion + images x 1000) x ModelRatio + searches x the search's quota) x GroupRatio), at least 1 when anything was used and
  * the price is not zero (docs/ledger.md, "Units and prices"; with only prompt and completion this is the original
  * formula).
  */
@@ -161,6 +167,7 @@ export function rawCostOf(usage: Usage, prices: Prices): number {
     p.reasoning * prices.reasoningRatio +
     p.audioIn * prices.audioRatio +
     p.audioOut * prices.audioRatio * prices.audioCompletionRatio +
+    p.imageOut * prices.imageCompletionRatio +
     p.images * TOKENS_PER_IMAGE;
   return (units * prices.modelRatio + p.searches * prices.webSearchQuota) * prices.groupRatio;
 }
@@ -177,6 +184,7 @@ export function describePrice(prices: Prices, usage: Usage, cost: number): strin
   if (p.reasoning > 0) parts.push(`推理 ${p.reasoning} × ${prices.reasoningRatio}`);
   if (p.audioIn > 0) parts.push(`音频输入 ${p.audioIn} × ${prices.audioRatio}`);
   if (p.audioOut > 0) parts.push(`音频输出 ${p.audioOut} × ${prices.audioRatio} × ${prices.audioCompletionRatio}`);
+  if (p.imageOut > 0) parts.push(`图片输出 ${p.imageOut} × ${prices.imageCompletionRatio}`);
   if (p.images > 0) parts.push(`图片 ${p.images} 张`);
   const searches = p.searches > 0 ? ` + 联网搜索 ${p.searches} 次 × ${roundQuota(prices.webSearchQuota)} 额度` : '';
   return `模型倍率 ${prices.modelRatio}${unknown}，补全倍率 ${prices.completionRatio}，分组倍率 ${prices.groupRatio}；${parts.join(' + ')} tokens${searches}，共计 ${cost} 额度`;

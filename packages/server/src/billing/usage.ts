@@ -20,6 +20,11 @@ export interface Usage {
   audio_prompt_tokens?: number;
   /** Of the completion: audio (OpenAI's completion_tokens_details.audio_tokens), priced at AudioRatio x AudioCompletionRatio. */
   audio_completion_tokens?: number;
+  /**
+   * Of the completion: image tokens a model drew in its answer (Gemini's IMAGE modality in candidatesTokensDetails,
+   * `completion_tokens_details.image_tokens` of an OpenAI-style report), priced at ImageCompletionRatio.
+   */
+  image_completion_tokens?: number;
   /** Images generated (image endpoints bill per image). */
   images?: number;
   /**

@@ -90,6 +90,10 @@ export const DEFAULT_OPTIONS: Record<OptionKey, string> = {
   // (OpenAI's audio models, Gemini's audio input), else its audio as its text.
   AudioRatio: '{}',
   AudioCompletionRatio: '{}',
+  // Image output tokens (the images a model such as gemini-2.5-flash-image draws in its answer), by model, relative to
+  // the input price like CompletionRatio. Empty by default: a model not listed is priced as the catalogue has it
+  // (Gemini's image models), else its images as its text output.
+  ImageCompletionRatio: '{}',
   // US$ per 1,000 web searches a provider runs, by model; empty by default: a model not listed is priced as its family
   // is in the catalogue (Claude US$10, OpenAI's web search tool US$10 or 25, Gemini's Google Search grounding US$35).
   WebSearchPrice: '{}',

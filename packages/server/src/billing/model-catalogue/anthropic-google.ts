@@ -52,6 +52,12 @@ export const ANTHROPIC_GOOGLE_FAMILIES: ModelFamily[] = [
       { match: /^gemini-3/, webSearch: 14 },
       // Audio input, Gemini API price list (per 1M): 2.5 Flash US$1.00 against 0.30 for text, 2.5 Flash-Lite 0.30
       // against 0.10, 2.0 Flash 0.70 against 0.10; 2.5 Pro and 2.0 Flash-Lite price every input alike.
+      // The image models (Gemini API price list, per 1M tokens; an image of up to 1024 x 1024 is 1,290 tokens on 2.5,
+      // 1,120 on 3): 2.5 Flash Image US$0.30 input, 2.50 text and 30 image output; 3 Pro Image US$2, 12 and 120;
+      // 3.1 Flash Image US$0.50, 3 and 60.
+      { match: /^gemini-2\.5-flash-image/, imageOutput: 100 },
+      { match: /^gemini-3-pro-image/, imageOutput: 60 },
+      { match: /^gemini-3\.1-flash-image/, imageOutput: 120 },
       { match: /^gemini-2\.5-flash-lite/, audio: { input: 3 } },
       { match: /^gemini-2\.5-flash/, audio: { input: 3.333 } },
       { match: /^gemini-2\.0-flash-lite/, audio: { input: 1 } },
@@ -64,6 +70,9 @@ export const ANTHROPIC_GOOGLE_FAMILIES: ModelFamily[] = [
       'gemini-2.5-pro': { ratio: 0.625, completion: 8 },
       'gemini-2.5-flash': { ratio: 0.15, completion: 8.333 },
       'gemini-2.5-flash-lite': { ratio: 0.05, completion: 4 },
+      'gemini-2.5-flash-image': { ratio: 0.15, completion: 8.333, aliases: ['gemini-2.5-flash-image-preview'] },
+      'gemini-3-pro-image-preview': { ratio: 1, completion: 6 },
+      'gemini-3.1-flash-image-preview': { ratio: 0.25, completion: 6 },
       // Gemini's embedding model since Google retired text-embedding-004 (2026-01-14): US$0.15 per 1M input tokens
       // (Google's Gemini API price list as quoted in its "Gemini Embedding now generally available" post); no output.
       'gemini-embedding-001': { ratio: 0.075, completion: 1 },

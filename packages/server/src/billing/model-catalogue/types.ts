@@ -58,6 +58,8 @@ export interface ModelFacts {
   media?: MediaFacts;
   /** Audio tokens: input relative to the text input price, output relative to the audio input price. */
   audio?: AudioRatios;
+  /** Image output tokens (images drawn in an answer), relative to the input price; absent: billed as text output. */
+  imageOutput?: number;
   /** US$ per 1,000 web searches the provider runs for the model (its search tool's fee, beyond the tokens). */
   webSearch?: number;
 }

@@ -82,12 +82,12 @@ function rebuildClaude(events: any[]) {
 describe('Gemini and Vertex (Gemini) fixtures', () => {
   for (const provider of ['gemini', 'vertex'] as const) {
     const fx = fixtures(provider);
-    for (const name of SCENARIOS) {
+    for (const name of [...SCENARIOS, 'draw']) {
       it(`${provider} ${name}: generateContent, SSE and JSON-array streams as recorded; the chunks add up to the response`, async () => {
+        // An answer with a drawn image comes from an image model.
+        const model = name === 'draw' ? 'gemini-2.5-flash-image' : 'gemini-2.5-flash';
         const base =
-          provider === 'gemini'
-            ? `${gemini.url}/v1beta/models/gemini-2.5-flash`
-            : `${vertex.url}/v1/projects/relay-test-project/locations/us-central1/publishers/google/models/gemini-2.5-flash`;
+          provider === 'gemini' ? `${gemini.url}/v1beta/models/${model}` : `${vertex.url}/v1/projects/relay-test-project/locations/us-central1/publishers/google/models/${model}`;
         const headers: Record<string, string> = provider === 'gemini' ? { 'x-goog-api-key': 'ok' } : { authorization: `Bearer ${vertexToken}` };
         const request = fx.json(`${name}.request.json`);
         expect(JSON.parse((await post(`${base}:generateContent`, request, headers)).bytes.toString())).toEqual(fx.json(`${name}.response.json`));

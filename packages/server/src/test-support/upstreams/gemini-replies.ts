@@ -9,7 +9,7 @@ import { firstHalf, sendJson, writePaced, type MockMode } from './mock-server.js
  * (model version, function name), and the two stream framings: SSE with `alt=sse`, a JSON array sent piece by piece
  * without it.
  */
-export const GEMINI_SCENARIOS = ['text', 'tools', 'tool-result', 'image', 'reasoning', 'cache'] as const;
+export const GEMINI_SCENARIOS = ['text', 'tools', 'tool-result', 'image', 'reasoning', 'cache', 'draw'] as const;
 export type GeminiScenario = (typeof GEMINI_SCENARIOS)[number];
 
 export interface GeminiReply {
@@ -32,6 +32,8 @@ export function geminiCaches(fx: Fixtures): Set<string> {
   return new Set([fx.json('cache.request.json').cachedContent]);
 }
 
+const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
 function declarations(body: Record<string, any>): any[] {
   return Array.isArray(body.tools) ? body.tools.flatMap((t: any) => (isObject(t) && Array.isArray(t.functionDeclarations) ? t.functionDeclarations : [])) : [];
 }
@@ -48,6 +50,8 @@ export function pickGeminiScenario(raw: Record<string, any>, mode: MockMode | un
   if (tools) return 'tools';
   if (body.generationConfig?.thinkingConfig?.includeThoughts === true) return 'reasoning';
   if (body.cachedContent) return 'cache';
+  // An image model asked to draw (gemini-2.5-flash-image): text and an inline image, the image's tokens apart.
+  if (asList(body.generationConfig?.responseModalities).some((m) => String(m).toUpperCase() === 'IMAGE')) return 'draw';
   if (contents.some((c) => c?.parts?.some((p: any) => String(p?.inlineData?.mimeType ?? '').startsWith('image/')))) return 'image';
   return 'text';
 }

@@ -209,6 +209,10 @@ function validateGenerationConfig(config: unknown, model: string): GoogleProblem
   if (config.temperature !== undefined && (config.temperature < 0 || config.temperature > 2)) return bad('* GenerateContentRequest.generation_config.temperature: temperature must be in the range [0.0, 2.0]\n');
   if (config.topP !== undefined && (config.topP < 0 || config.topP > 1)) return bad('* GenerateContentRequest.generation_config.top_p: top_p must be in the range [0.0, 1.0]\n');
   if (config.maxOutputTokens !== undefined && !(Number.isInteger(config.maxOutputTokens) && config.maxOutputTokens > 0)) return bad('* GenerateContentRequest.generation_config.max_output_tokens: max_output_tokens must be positive.\n');
+  // Only the image models draw (gemini-2.5-flash-image, gemini-3-pro-image-preview...); an image model answers text too.
+  const modalities: unknown[] = Array.isArray(config.responseModalities) ? config.responseModalities : [];
+  const image = modalities.some((m) => String(m).toUpperCase() === 'IMAGE');
+  if (image && !/-image/.test(model)) return bad('Model does not support the requested response modalities: image');
   const thinking = config.thinkingConfig;
   if (thinking === undefined) return null;
   if (!isObject(thinking)) return bad("Invalid value at 'generation_config.thinking_config': expected an object.");

@@ -96,10 +96,20 @@ export function readGeminiUsage(value: unknown): Usage | undefined {
   const cached = Math.min(prompt, tokenCount(value.cachedContentTokenCount));
   if (cached > 0) usage.cached_tokens = cached;
   if (thoughts > 0) usage.reasoning_tokens = thoughts;
-  // The prompt's tokens by modality: its audio is priced apart (AudioRatio).
-  const audio = asArray(value.promptTokensDetails).reduce<number>((sum, detail) => sum + (isRecord(detail) && detail.modality === 'AUDIO' ? tokenCount(detail.tokenCount) : 0), 0);
+  // Tokens by modality: the prompt's audio (AudioRatio) and the images drawn in the answer (ImageCompletionRatio) are
+  // priced apart.
+  const audio = modalityCount(value.promptTokensDetails, 'AUDIO');
   if (audio > 0) usage.audio_prompt_tokens = Math.min(audio, prompt);
+  const image = modalityCount(value.candidatesTokensDetails, 'IMAGE');
+  if (image > 0) usage.image_completion_tokens = Math.max(0, Math.min(image, usage.completion_tokens - thoughts));
   return usage;
+}
+
+/** The tokens of one modality in a list of ModalityTokenCount ({ modality, tokenCount }). */
+function modalityCount(details: unknown, modality: string): number {
+  let sum = 0;
+  for (const detail of asArray(details)) if (isRecord(detail) && detail.modality === modality) sum += tokenCount(detail.tokenCount);
+  return sum;
 }
 
 /**

@@ -11,7 +11,8 @@ export const finishFromOpenAi = (reason: unknown): FinishReason | undefined => (
  * Usage in OpenAI's shape: cached prompt tokens in prompt_tokens_details, reasoning in completion_tokens_details
  * (DeepSeek reports its cache hits as prompt_cache_hit_tokens, Moonshot as a top-level cached_tokens; DashScope's
  * explicit cache writes are prompt_tokens_details.cache_creation_input_tokens; audio, in and out, is each side's
- * `audio_tokens`, priced apart). A report with only a total is marked so the pipeline counts the prompt itself.
+ * `audio_tokens`, priced apart; images drawn in the answer are completion_tokens_details.image_tokens, as OpenRouter
+ * reports them for image models). A report with only a total is marked so the pipeline counts the prompt itself.
  *
  * OpenAI's completion_tokens includes the reasoning; xAI's does not ("reasoning token consumption will be counted
  * separately from completion_tokens, but will be counted in the total_tokens", docs.x.ai, consumption and rate
@@ -35,6 +36,8 @@ export function readOpenAiUsage(value: unknown): Usage | undefined {
   const completionDetails = isRecord(value.completion_tokens_details) ? value.completion_tokens_details : {};
   const audioOut = tokenCount(completionDetails.audio_tokens);
   if (audioOut > 0) usage.audio_completion_tokens = audioOut;
+  const imageOut = tokenCount(completionDetails.image_tokens);
+  if (imageOut > 0) usage.image_completion_tokens = imageOut;
   const reasoning = tokenCount(completionDetails.reasoning_tokens);
   if (reasoning > 0) {
     usage.reasoning_tokens = reasoning;
@@ -56,7 +59,9 @@ export function writeOpenAiUsage(usage: Usage): Record<string, unknown> {
     completion_tokens: usage.completion_tokens,
     total_tokens: usage.prompt_tokens + usage.completion_tokens,
     prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0, ...(usage.audio_prompt_tokens ? { audio_tokens: usage.audio_prompt_tokens } : {}) },
-    completion_tokens_details: { reasoning_tokens: usage.reasoning_tokens ?? 0, ...(usage.audio_completion_tokens ? { audio_tokens: usage.audio_completion_tokens } : {}) },
+    completion_tokens_details: { reasoning_tokens: usage.reasoning_tokens ?? 0, ...(usage.audio_completion_tokens ? { audio_tokens: usage.audio_completion_tokens } : {}),
+      ...(usage.image_completion_tokens ? { image_tokens: usage.image_completion_tokens } : {}),
+    },
   };
 }
 
