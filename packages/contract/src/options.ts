@@ -74,7 +74,7 @@ export const INTEGER_OPTION_KEYS = [
 export const NUMBER_OPTION_KEYS = ['QuotaPerUnit', 'ChannelDisableThreshold'] as const;
 
 /** JSON maps of name -> ratio; rejected unless valid JSON objects of numbers (docs/console.md §5). */
-export const RATIO_OPTION_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio', 'AudioRatio', 'AudioCompletionRatio', 'ImageCompletionRatio', 'WebSearchPrice'] as const;
+export const RATIO_OPTION_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio', 'AudioRatio', 'AudioCompletionRatio', 'ImageCompletionRatio', 'WebSearchPrice', 'ToolCallPrice'] as const;
 export type RatioOptionKey = (typeof RATIO_OPTION_KEYS)[number];
 
 export type BooleanOptionKey = (typeof BOOLEAN_OPTION_KEYS)[number];
@@ -113,6 +113,7 @@ export const RATIO_OPTION_LABELS: Record<(typeof RATIO_OPTION_KEYS)[number], str
   AudioCompletionRatio: '音频输出倍率',
   ImageCompletionRatio: '图片输出倍率',
   WebSearchPrice: '联网搜索价格',
+  ToolCallPrice: '托管工具价格',
 };
 
 /**

@@ -55,6 +55,7 @@ export async function checkUsage(reported: Usage | undefined, evidence: UsageEvi
     const total = reported.total_only;
     usage = { prompt_tokens: Math.min(promptTokens, total), completion_tokens: Math.max(0, total - promptTokens) };
     if (reported.web_searches) usage.web_searches = reported.web_searches;
+    if (reported.tool_calls) usage.tool_calls = reported.tool_calls;
   } else {
     usage = { ...reported };
     delete usage.unreported;
@@ -91,6 +92,18 @@ export async function checkUsage(reported: Usage | undefined, evidence: UsageEvi
     usage.web_searches = searches;
   }
   if (usage.web_searches === 0) delete usage.web_searches;
+  // Other provider-run tools billed per call: none without a provider-run tool, at most the search bound of each.
+  if (usage.tool_calls) {
+    const calls: Record<string, number> = {};
+    for (const [key, count] of Object.entries(usage.tool_calls)) {
+      const reportedCount = Math.max(0, Math.floor(Number(count) || 0));
+      const billed = Math.min(reportedCount, searches);
+      if (reportedCount > billed) anomalies.push(searches === 0 ? `上游报告托管工具 ${key} ${reportedCount} 次，但本次请求没有该类工具，不计费` : `上游报告托管工具 ${key} ${reportedCount} 次，超出本次请求上限 ${searches}，按上限计费`);
+      if (billed > 0) calls[key] = billed;
+    }
+    if (Object.keys(calls).length > 0) usage.tool_calls = calls;
+    else delete usage.tool_calls;
+  }
   return { usage: withinTotals(usage), anomalies };
 }
 

@@ -1,5 +1,6 @@
 import type { OptionStore } from '../options/option-store.js';
 import { datedVersionOf, modelFacts, priceNames, type CacheRatios } from './model-catalogue.js';
+import { describeToolCalls, toolCallPrice } from './tool-calls.js';
 import type { Usage } from './usage.js';
 
 export { priceNames };
@@ -30,6 +31,10 @@ export interface Prices {
   imageCompletionRatio: number;
   /** One web search the provider ran, in quota units (WebSearchPrice, US$ per 1,000, times QuotaPerUnit / 1,000). */
   webSearchQuota: number;
+  /** The admin's prices of provider-run tools billed per call (ToolCallPrice, US$ per 1,000 by price key). */
+  toolCallPrices: Readonly<Record<string, number>>;
+  /** QuotaPerUnit when the prices were read: quota units per US$. */
+  quotaPerUnit: number;
   /** true when the model had no configured ratio and UNKNOWN_MODEL_RATIO applied */
   unknownModel: boolean;
 }
@@ -39,7 +44,7 @@ const NO_CACHE_DISCOUNT: CacheRatios = { read: 1, write: 1, write1h: 1 };
 
 /** The ratio maps a set of prices was read from: a memo holds while every one of them is still the store's own. */
 type RatioMaps = Array<Record<string, number>>;
-const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio', 'AudioRatio', 'AudioCompletionRatio', 'ImageCompletionRatio', 'WebSearchPrice'] as const;
+const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio', 'AudioRatio', 'AudioCompletionRatio', 'ImageCompletionRatio', 'WebSearchPrice', 'ToolCallPrice'] as const;
 /** Distinct (model, group) pairs remembered per option store; a flood of model names clears it rather than grow. */
 const MAX_MEMO = 1000;
 const memos = new WeakMap<OptionStore, { maps: RatioMaps; quotaPerUnit: number; prices: Map<string, Readonly<Prices>> }>();
@@ -107,8 +112,15 @@ function computePrices(options: OptionStore, model: string, group: string): Pric
     // A model of no image output price bills the images it draws as text output.
     imageCompletionRatio: ratio('ImageCompletionRatio') ?? facts.imageOutput ?? completionRatio,
     webSearchQuota: (searchPerThousand / 1000) * options.number('QuotaPerUnit'),
+    toolCallPrices: options.ratios('ToolCallPrice'),
+    quotaPerUnit: options.number('QuotaPerUnit'),
     unknownModel: modelRatio === undefined,
   };
+}
+
+/** One call of a provider-run tool billed per call (price key, billing/tool-calls.ts), in quota units. */
+export function toolCallQuota(prices: Prices, key: string): number {
+  return (toolCallPrice(key, prices.toolCallPrices) / 1000) * prices.quotaPerUnit;
 }
 
 /** A ratio the map itself holds: names such as "__proto__" or "constructor" must not reach Object.prototype. */
@@ -169,7 +181,9 @@ export function rawCostOf(usage: Usage, prices: Prices): number {
     p.audioOut * prices.audioRatio * prices.audioCompletionRatio +
     p.imageOut * prices.imageCompletionRatio +
     p.images * TOKENS_PER_IMAGE;
-  return (units * prices.modelRatio + p.searches * prices.webSearchQuota) * prices.groupRatio;
+  let tools = 0;
+  for (const key in usage.tool_calls) tools += Math.max(0, usage.tool_calls[key]) * toolCallQuota(prices, key);
+  return (units * prices.modelRatio + p.searches * prices.webSearchQuota + tools) * prices.groupRatio;
 }
 
 /** The readable price breakdown written into consume logs: every priced part that was used. */
@@ -187,7 +201,8 @@ export function describePrice(prices: Prices, usage: Usage, cost: number): strin
   if (p.imageOut > 0) parts.push(`图片输出 ${p.imageOut} × ${prices.imageCompletionRatio}`);
   if (p.images > 0) parts.push(`图片 ${p.images} 张`);
   const searches = p.searches > 0 ? ` + 联网搜索 ${p.searches} 次 × ${roundQuota(prices.webSearchQuota)} 额度` : '';
-  return `模型倍率 ${prices.modelRatio}${unknown}，补全倍率 ${prices.completionRatio}，分组倍率 ${prices.groupRatio}；${parts.join(' + ')} tokens${searches}，共计 ${cost} 额度`;
+  const tools = usage.tool_calls ? describeToolCalls(usage.tool_calls, (key) => toolCallQuota(prices, key)) : '';
+  return `模型倍率 ${prices.modelRatio}${unknown}，补全倍率 ${prices.completionRatio}，分组倍率 ${prices.groupRatio}；${parts.join(' + ')} tokens${searches}${tools}，共计 ${cost} 额度`;
 }
 
 const roundQuota = (quota: number) => Math.round(quota * 100) / 100;

@@ -34,6 +34,11 @@ export interface Usage {
    */
   web_searches?: number;
   /**
+   * Calls of other tools the provider ran and bills per call (billing/tool-calls.ts), by price key: `file_search`,
+   * `code_interpreter`, `image_generation:<quality>:<size>`.
+   */
+  tool_calls?: Record<string, number>;
+  /**
    * Set when the upstream reported only a total for a completion (no prompt/completion split): the pipeline
    * then counts the prompt itself and bills the rest of the total as completion.
    */

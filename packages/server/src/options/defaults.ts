@@ -97,4 +97,7 @@ export const DEFAULT_OPTIONS: Record<OptionKey, string> = {
   // US$ per 1,000 web searches a provider runs, by model; empty by default: a model not listed is priced as its family
   // is in the catalogue (Claude US$10, OpenAI's web search tool US$10 or 25, Gemini's Google Search grounding US$35).
   WebSearchPrice: '{}',
+  // US$ per 1,000 calls of the other tools a provider runs and bills per call (file_search, code_interpreter,
+  // image_generation:<quality>:<size>), by price key; empty by default: OpenAI's prices (billing/tool-calls.ts).
+  ToolCallPrice: '{}',
 };

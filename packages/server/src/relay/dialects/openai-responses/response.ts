@@ -1,4 +1,5 @@
 import type { AssistantPart, ChatResponse, FinishReason, Usage } from '../../canonical.js';
+import { toolCallsOf } from '../../../billing/tool-calls.js';
 import { tokenCount, usageOf } from '../../../billing/usage.js';
 import { derivedCompletion } from '../openai-chat/response.js';
 import type { ClientTool, WriteContext } from '../types.js';
@@ -20,6 +21,9 @@ export function readResponsesUsage(value: unknown, output?: unknown): Usage | un
   // The web search tool's calls, billed apart (US$10 per 1,000): the response's web_search_call items.
   const searches = asArray(output).filter((item) => isRecord(item) && item.type === 'web_search_call').length;
   if (usage && searches > 0) usage.web_searches = searches;
+  // The other tools OpenAI runs and bills per call: file search, code interpreter containers, generated images.
+  const calls = usage ? toolCallsOf(output) : undefined;
+  if (usage && calls) usage.tool_calls = calls;
   return usage;
 }
 
