@@ -5,6 +5,7 @@ import { checkUsage, type CheckedUsage, type UsageBounds } from './check-usage.j
 import { approximateTokens } from './count-tokens.js';
 import { InsufficientQuotaError, type Reservation, type ReserveInput, type Settlement } from './ledger.js';
 import { contextWindowOf, mediaBoundsFor } from './media-bounds.js';
+import { searchesEveryAnswer } from './model-catalogue.js';
 import { IMAGE_OUTPUT_TOKENS, outputCapFor, planReservation, type ReservationPlan } from './plan-reservation.js';
 import { costOf, pricesFor } from './pricing.js';
 import { meterLogRow } from './meter-log-row.js';
@@ -315,7 +316,7 @@ export class Meter {
     // A bot or knowledge base that answered put its own context in the prompt it bills (catalogue `addsContext`).
     const vendorContext = channel && providerInfo(channel.type).addsContext ? contextWindowOf(facts.model) : 0;
     const prompt = facts.promptBound + (facts.hostedTools ? rounds * contextWindowOf(facts.model) : 0) + vendorContext;
-    const searches = facts.hostedTools ? MAX_SEARCHES : 0;
+    const searches = facts.hostedTools || searchesEveryAnswer(facts.model) ? MAX_SEARCHES : 0;
     if (this.request.uploadBytes !== undefined) {
       // An uploaded recording: its transcript is bounded like the audio itself.
       const audio = mediaBoundsFor(facts.model).audio(this.request.uploadBytes);

@@ -32,6 +32,13 @@ const factsByModel = new Map<string, Readonly<ModelFacts>>();
 /** A flood of distinct model names clears the memo rather than grow it. */
 const MAX_REMEMBERED_MODELS = 1000;
 
+/**
+ * OpenAI's search models (gpt-4o-search-preview, gpt-4o-mini-search-preview, gpt-5-search-api) search the web before
+ * every answer in Chat Completions, each search billed beside the tokens: an answer of theirs is one search, whatever
+ * tools the request gave.
+ */
+export const searchesEveryAnswer = (model: string): boolean => /-search-(preview|api)/.test(model);
+
 /** What the catalogue knows of a model beyond its prices (nothing for a model of no known family). */
 export function modelFacts(model: string): Readonly<ModelFacts> {
   let facts = factsByModel.get(model);

@@ -17,6 +17,8 @@ const OPENAI_NANO_PATCHES: MediaFacts = { image: { patches: 2.46 }, largest: [20
  * the older web_search_preview costs US$25 per 1,000 on the non-reasoning models: set WebSearchPrice for those).
  */
 const OPENAI_WEB_SEARCH = 10;
+/** The GPT-4o search models of Chat Completions (gpt-4o(-mini)-search-preview): US$25 per 1,000 searches, one an answer. */
+const OPENAI_SEARCH_PREVIEW = { match: /-search-preview/, webSearch: 25 };
 
 export const OPENAI_FAMILIES: ModelFamily[] = [
   {
@@ -51,6 +53,7 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
       // text US$2.50 / 10, audio US$40 / 80 per 1M; gpt-4o-mini-audio-preview text US$0.15 / 0.60, audio US$10 / 20.
       { match: /^gpt-4o-mini-audio/, audio: { input: 66.667, completion: 2 }, media: OPENAI_4O_MINI_TILES },
       { match: /^gpt-4o-audio/, audio: { input: 16, completion: 2 } },
+      OPENAI_SEARCH_PREVIEW,
       { match: /^gpt-4o-mini/, media: OPENAI_4O_MINI_TILES },
     ],
     models: {
@@ -58,6 +61,9 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
       'gpt-4o-mini': { ratio: 0.075, completion: 4, cacheRead: 0.5 },
       'gpt-4o-audio-preview': { ratio: 1.25, completion: 4 },
       'gpt-4o-mini-audio-preview': { ratio: 0.075, completion: 4 },
+      // The search models: their base model's token prices (US$2.50 / 10 and 0.15 / 0.60 per 1M), the search apart.
+      'gpt-4o-search-preview': { ratio: 1.25, completion: 4 },
+      'gpt-4o-mini-search-preview': { ratio: 0.075, completion: 4 },
     },
   },
   {
@@ -122,6 +128,8 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
       'gpt-5': { ratio: 0.625, completion: 8 },
       'gpt-5-mini': { ratio: 0.125, completion: 8 },
       'gpt-5-nano': { ratio: 0.025, completion: 8 },
+      // Chat Completions' search model: GPT-5's token prices, US$10 per 1,000 searches (the family's), one an answer.
+      'gpt-5-search-api': { ratio: 0.625, completion: 8 },
     },
   },
   {

@@ -1,4 +1,5 @@
 import type { AssistantPart, ChatResponse, FinishReason, Usage } from '../../canonical.js';
+import { searchesEveryAnswer } from '../../../billing/model-catalogue.js';
 import { reportedCount, tokenCount, usageOf } from '../../../billing/usage.js';
 import type { WriteContext } from '../types.js';
 import { asArray, asString, isRecord } from '../shared.js';
@@ -19,6 +20,13 @@ export const finishFromOpenAi = (reason: unknown): FinishReason | undefined => (
  * limits). A report whose total is the prompt, the completion and the reasoning together is read that way: the
  * reasoning is added to the completion, as it is billed.
  */
+/** The usage of a chat answer (or chunk) from `model`: a search model's answer has its search counted. */
+export function readChatUsage(value: unknown, model: unknown): Usage | undefined {
+  const usage = readOpenAiUsage(value);
+  if (usage && typeof model === 'string' && searchesEveryAnswer(model)) usage.web_searches = 1;
+  return usage;
+}
+
 export function readOpenAiUsage(value: unknown): Usage | undefined {
   if (!isRecord(value)) return undefined;
   if (value.prompt_tokens === undefined && value.completion_tokens === undefined) {
@@ -83,7 +91,7 @@ export function parseChatResponse(body: unknown): ChatResponse {
     model: asString(json.model) ?? '',
     content,
     finishReason: finishFromOpenAi(choice.finish_reason) ?? 'stop',
-    usage: readOpenAiUsage(json.usage),
+    usage: readChatUsage(json.usage, json.model),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { FinishReason, StreamPart, Usage } from '../../canonical.js';
 import type { Frame, StreamReader, StreamWriter, WriteContext } from '../types.js';
 import { asArray, asString, isRecord, parseEvent, throwChunkError } from '../shared.js';
-import { finishFromOpenAi, readOpenAiUsage, writeOpenAiUsage } from './response.js';
+import { finishFromOpenAi, readChatUsage, writeOpenAiUsage } from './response.js';
 
 /** Reads an OpenAI chat stream (`data: {chat.completion.chunk}` … `data: [DONE]`). */
 export function createChatStreamReader(): StreamReader {
@@ -35,7 +35,7 @@ export function createChatStreamReader(): StreamReader {
         const finish = finishFromOpenAi(choice.finish_reason);
         if (finish) parts.push({ type: 'finish', reason: finish });
       }
-      const usage = readOpenAiUsage(chunk.usage);
+      const usage = readChatUsage(chunk.usage, chunk.model);
       if (usage) parts.push({ type: 'usage', usage });
       return parts;
     },
