@@ -3,14 +3,17 @@
  * OpenAI's Responses API (platform.openai.com/docs/pricing, "Built-in tools"): file search US$2.50 per 1,000 calls;
  * code interpreter US$0.03 per container (1 GB, the default); the image generation tool per image as GPT Image 1
  * bills it, by quality and size: low US$0.011 (1024 x 1024) / 0.016 (1024 x 1536, 1536 x 1024), medium 0.042 / 0.063,
- * high 0.167 / 0.25.
+ * high 0.167 / 0.25; the older web_search_preview tool on a model that does not reason US$25 per 1,000 calls (on
+ * the others it is a web search like any, `WebSearchPrice`).
  *
- * A call is billed under a price key: `file_search`, `code_interpreter` (one per container an answer ran code in),
+ * A call is billed under a price key: `web_search_preview`, `file_search`, `code_interpreter` (one per container an answer ran code in),
  * `image_generation:<quality>:<size>`. `ToolCallPrice` (US$ per 1,000, by key) overrides these defaults; an image
  * whose quality or size is not a key ('auto', a size the table does not know) costs the dearest image, so no image
  * is ever billed below its price.
  */
 export const TOOL_CALL_PRICES: Readonly<Record<string, number>> = Object.freeze({
+  // The Responses API's older web search tool on a model that does not reason (gpt-4o, gpt-4.1).
+  web_search_preview: 25,
   file_search: 2.5,
   code_interpreter: 30,
   'image_generation:low:1024x1024': 11,

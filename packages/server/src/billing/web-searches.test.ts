@@ -35,6 +35,20 @@ describe('reading the searches', () => {
     expect(openAiResponsesDialect.parseResponse({ ...response, output: output.slice(2) }).usage?.web_searches).toBeUndefined();
   });
 
+  it('OpenAI Responses: the older web_search_preview tool on a model that does not reason is its own price (US$25 per 1,000)', () => {
+    const output = [{ type: 'web_search_call', id: 'ws_1', status: 'completed' }, { type: 'web_search_call', id: 'ws_2', status: 'completed' }];
+    const answer = (model: string, tool: string) => ({ id: 'r', object: 'response', status: 'completed', model, tools: [{ type: tool }], output, usage: { input_tokens: 900, output_tokens: 30, total_tokens: 930 } });
+    const preview = openAiResponsesDialect.parseResponse(answer('gpt-4.1-2025-04-14', 'web_search_preview')).usage!;
+    expect(preview.tool_calls).toEqual({ web_search_preview: 2 });
+    expect(preview.web_searches).toBeUndefined();
+    const store = { ratios: (key: string) => (key === 'ModelRatio' ? { 'gpt-4.1': 1 } : {}), number: () => 500_000 } as unknown as OptionStore;
+    const prices = pricesFor(store, 'gpt-4.1', 'default');
+    expect(costOf(preview, prices)).toBe(costOf({ prompt_tokens: 900, completion_tokens: 30 }, prices) + 2 * 12_500);
+    // A reasoning model's preview searches, and the GA tool's on any model, are web searches (US$10).
+    expect(openAiResponsesDialect.parseResponse(answer('o3', 'web_search_preview_2025_03_11')).usage).toMatchObject({ web_searches: 2 });
+    expect(openAiResponsesDialect.parseResponse(answer('gpt-4.1', 'web_search')).usage).toMatchObject({ web_searches: 2 });
+  });
+
   it('Gemini: an answer grounded in Google Search (its groundingMetadata names queries) is one grounded prompt, whole and streamed', () => {
     const grounding = { webSearchQueries: ['UEFA Euro 2024 winner', 'Euro 2024 final score'], groundingChunks: [{ web: { uri: 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/x', title: 'uefa.com' } }] };
     const answer = { candidates: [{ content: { role: 'model', parts: [{ text: 'Spain won Euro 2024.' }] }, finishReason: 'STOP', groundingMetadata: grounding }], usageMetadata: { promptTokenCount: 20, candidatesTokenCount: 8, totalTokenCount: 28 } };

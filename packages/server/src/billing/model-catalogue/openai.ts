@@ -14,7 +14,7 @@ const OPENAI_NANO_PATCHES: MediaFacts = { image: { patches: 2.46 }, largest: [20
 
 /**
  * The Responses API's web search tool: US$10 per 1,000 calls, its results billed as input tokens (OpenAI's pricing;
- * the older web_search_preview costs US$25 per 1,000 on the non-reasoning models: set WebSearchPrice for those).
+ * the older web_search_preview costs US$25 per 1,000 on the models that do not reason: billing/tool-calls.ts).
  */
 const OPENAI_WEB_SEARCH = 10;
 /** The GPT-4o search models of Chat Completions (gpt-4o(-mini)-search-preview): US$25 per 1,000 searches, one an answer. */

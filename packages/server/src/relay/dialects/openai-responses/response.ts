@@ -15,16 +15,26 @@ type Item = Record<string, unknown>;
  * included) and output_tokens every output token (reasoning included); the details say how many were of a kind
  * priced apart. A report with only a total is marked so the pipeline counts the prompt itself.
  */
-export function readResponsesUsage(value: unknown, output?: unknown): Usage | undefined {
+export function readResponsesUsage(value: unknown, response: Record<string, unknown> = {}): Usage | undefined {
   if (!isRecord(value)) return undefined;
   const usage = readTokens(value);
-  // The web search tool's calls, billed apart (US$10 per 1,000): the response's web_search_call items.
-  const searches = asArray(output).filter((item) => isRecord(item) && item.type === 'web_search_call').length;
-  if (usage && searches > 0) usage.web_searches = searches;
+  if (!usage) return undefined;
   // The other tools OpenAI runs and bills per call: file search, code interpreter containers, generated images.
-  const calls = usage ? toolCallsOf(output) : undefined;
-  if (usage && calls) usage.tool_calls = calls;
+  const calls = toolCallsOf(response.output);
+  if (calls) usage.tool_calls = calls;
+  // The web search tool's calls, billed apart (US$10 per 1,000): the response's web_search_call items. The older
+  // web_search_preview tool costs US$25 per 1,000 on a model that does not reason (its own price key).
+  const searches = asArray(response.output).filter((item) => isRecord(item) && item.type === 'web_search_call').length;
+  if (searches > 0 && previewSearch(response)) (usage.tool_calls ??= {}).web_search_preview = searches;
+  else if (searches > 0) usage.web_searches = searches;
   return usage;
+}
+
+/** Whether a response's searches were the web_search_preview tool's on a model that does not reason (its `tools` echo the request's). */
+function previewSearch(response: Record<string, unknown>): boolean {
+  const types = asArray(response.tools).map((tool) => (isRecord(tool) ? String(tool.type) : ''));
+  const preview = types.some((type) => type.startsWith('web_search_preview')) && !types.some((type) => type === 'web_search' || type.startsWith('web_search_20'));
+  return preview && !/^(o\d|gpt-5(?!-chat)|codex)/.test(asString(response.model) ?? '');
 }
 
 function readTokens(value: Record<string, unknown>): Usage | undefined {
@@ -182,5 +192,5 @@ export function finishOf(status: unknown, incomplete: unknown, hasCalls: boolean
 export function parseResponsesResponse(body: unknown): ChatResponse {
   const json = isRecord(body) ? body : {};
   const content = readOutput(asArray(json.output));
-  return { id: asString(json.id) ?? '', model: asString(json.model) ?? '', content, finishReason: finishOf(json.status, json.incomplete_details, content.some((p) => p.type === 'tool_call')), usage: readResponsesUsage(json.usage, json.output) };
+  return { id: asString(json.id) ?? '', model: asString(json.model) ?? '', content, finishReason: finishOf(json.status, json.incomplete_details, content.some((p) => p.type === 'tool_call')), usage: readResponsesUsage(json.usage, json) };
 }

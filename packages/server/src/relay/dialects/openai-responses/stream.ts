@@ -121,7 +121,7 @@ export class ResponsesStreamReader implements StreamReader {
     const parts: StreamPart[] = [...this.start(json)];
     const hasCalls = this.calls.size > 0 || asArray(json.output).some((item) => isRecord(item) && (item.type === 'function_call' || item.type === 'custom_tool_call'));
     parts.push({ type: 'finish', reason: finishOf(json.status ?? status, json.incomplete_details, hasCalls) });
-    const usage = readResponsesUsage(json.usage, json.output);
+    const usage = readResponsesUsage(json.usage, json);
     if (usage) parts.push({ type: 'usage', usage });
     return parts;
   }
