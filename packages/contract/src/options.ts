@@ -74,7 +74,7 @@ export const INTEGER_OPTION_KEYS = [
 export const NUMBER_OPTION_KEYS = ['QuotaPerUnit', 'ChannelDisableThreshold'] as const;
 
 /** JSON maps of name -> ratio; rejected unless valid JSON objects of numbers (docs/console.md §5). */
-export const RATIO_OPTION_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio', 'AudioRatio', 'AudioCompletionRatio', 'ImageCompletionRatio', 'WebSearchPrice', 'ToolCallPrice'] as const;
+export const RATIO_OPTION_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio', 'AudioRatio', 'AudioCompletionRatio', 'ImageCompletionRatio', 'WebSearchPrice', 'ToolCallPrice', 'FastModeRatio'] as const;
 export type RatioOptionKey = (typeof RATIO_OPTION_KEYS)[number];
 
 export type BooleanOptionKey = (typeof BOOLEAN_OPTION_KEYS)[number];
@@ -114,6 +114,7 @@ export const RATIO_OPTION_LABELS: Record<(typeof RATIO_OPTION_KEYS)[number], str
   ImageCompletionRatio: '图片输出倍率',
   WebSearchPrice: '联网搜索价格',
   ToolCallPrice: '托管工具价格',
+  FastModeRatio: '快速模式倍率',
 };
 
 /**

@@ -49,6 +49,7 @@ export interface MeteredRequest {
     promptBound: number;
     hostedTools?: boolean;
     cacheWrites?: 'none' | '5m' | '1h';
+    fastMode?: boolean;
     promptText(): string | Promise<string>;
   };
   /** Bytes of an uploaded recording (multipart audio), whose transcript is bounded like the audio. */

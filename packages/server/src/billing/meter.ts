@@ -57,6 +57,7 @@ export class BillingMeter {
             choices: facts.choices,
             images: request.endpoint === 'images' ? facts.choices : 0,
             cacheWrites: facts.cacheWrites,
+            fastMode: facts.fastMode,
             floor: this.deps.options.number('PreConsumedQuota'),
           },
           pricesFor(this.deps.options, m, auth.user.group),

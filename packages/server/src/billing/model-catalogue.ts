@@ -22,7 +22,7 @@ import { HOSTED_AND_OTHER_FAMILIES } from './model-catalogue/hosted-and-other.js
 import { OPENAI_FAMILIES } from './model-catalogue/openai.js';
 import type { ModelFacts, ModelFamily, ModelPrices } from './model-catalogue/types.js';
 
-export type { AudioRatios, CacheRatios, ImageFormula, MediaFacts, ModelFacts, ModelFamily, ModelPrices } from './model-catalogue/types.js';
+export type { AudioRatios, CacheRatios, LongContext, ImageFormula, MediaFacts, ModelFacts, ModelFamily, ModelPrices } from './model-catalogue/types.js';
 
 /** Every family, one file per vendor group under model-catalogue/ (no two families claim one name: the test checks it). */
 export const MODEL_CATALOGUE: ModelFamily[] = [...OPENAI_FAMILIES, ...ANTHROPIC_GOOGLE_FAMILIES, ...CHINESE_VENDOR_FAMILIES, ...HOSTED_AND_OTHER_FAMILIES];
@@ -56,7 +56,7 @@ function readModelFacts(model: string): ModelFacts {
   if (!family) return {};
   const variants = family.variants?.filter((variant) => variant.match.test(name)) ?? [];
   const fact = <K extends keyof ModelFacts>(key: K): ModelFacts[K] => variants.find((variant) => variant[key] !== undefined)?.[key] ?? family[key];
-  return { cache: fact('cache'), outputLimit: fact('outputLimit'), media: fact('media'), audio: fact('audio'), imageOutput: fact('imageOutput'), webSearch: fact('webSearch') };
+  return { cache: fact('cache'), outputLimit: fact('outputLimit'), media: fact('media'), audio: fact('audio'), imageOutput: fact('imageOutput'), webSearch: fact('webSearch'), fastMode: fact('fastMode'), longContext: fact('longContext') };
 }
 
 /** The family whose `match` claims a canonical model name. */

@@ -23,6 +23,8 @@ export interface ReservationRequest {
   images?: number;
   /** Prompt-cache writes the request asks for (Anthropic's cache_control): 'none', or a TTL; unknown when absent. */
   cacheWrites?: 'none' | '5m' | '1h';
+  /** The request asks for the provider's fast mode: every token may cost FastModeRatio times its price. */
+  fastMode?: boolean;
   /** PreConsumedQuota: the least a priced request reserves. */
   floor: number;
 }
@@ -51,7 +53,7 @@ export function planReservation(request: ReservationRequest, prices: Prices): Re
   const limit = outputLimitOf(request.model);
   const outputTokens = request.generates ? (request.maxTokens > 0 ? Math.min(request.maxTokens, MAX_OUTPUT_TOKENS) : limit) : 0;
   const images = request.images ?? 0;
-  const dearest = dearestUsage(prices, request.cacheWrites);
+  const dearest = dearestUsage(prices, request.cacheWrites, request.fastMode === true);
   const full = Math.max(
     costOf(dearest(request.promptBound, outputTokens * request.choices + images * IMAGE_OUTPUT_TOKENS), prices),
     costOf(Object.assign(dearest(request.promptBound, outputTokens * request.choices), { images }), prices),
@@ -73,7 +75,7 @@ export function planReservation(request: ReservationRequest, prices: Prices): Re
  * Usages of given totals priced at their dearest: the prompt as the priciest input the request can be billed for
  * (a cache write where one is asked for, or where the client's dialect cannot say), the output as the priciest output.
  */
-function dearestUsage(prices: Prices, cacheWrites: ReservationRequest['cacheWrites']) {
+function dearestUsage(prices: Prices, cacheWrites: ReservationRequest['cacheWrites'], fastMode: boolean) {
   const write =
     cacheWrites === 'none' ? undefined
     : cacheWrites === '5m' ? (prices.cacheWriteRatio > 1 ? 'cache_write_tokens' : undefined)
@@ -86,6 +88,7 @@ function dearestUsage(prices: Prices, cacheWrites: ReservationRequest['cacheWrit
     completion_tokens: completion,
     ...(write ? { [write]: prompt } : {}),
     ...(output ? { [output]: completion } : {}),
+    ...(fastMode ? { fast_mode: true } : {}),
   });
 }
 

@@ -1,5 +1,5 @@
 import type { OptionStore } from '../options/option-store.js';
-import { datedVersionOf, modelFacts, priceNames, type CacheRatios } from './model-catalogue.js';
+import { datedVersionOf, modelFacts, priceNames, type CacheRatios, type LongContext } from './model-catalogue.js';
 import { describeToolCalls, toolCallPrice } from './tool-calls.js';
 import type { Usage } from './usage.js';
 
@@ -31,6 +31,10 @@ export interface Prices {
   imageCompletionRatio: number;
   /** One web search the provider ran, in quota units (WebSearchPrice, US$ per 1,000, times QuotaPerUnit / 1,000). */
   webSearchQuota: number;
+  /** Every token price when the upstream ran the request in its fast mode (FastModeRatio), relative to the standard. */
+  fastModeRatio: number;
+  /** Long-context prices (the catalogue's): multipliers of the input and output prices above an input size. */
+  longContext?: LongContext;
   /** The admin's prices of provider-run tools billed per call (ToolCallPrice, US$ per 1,000 by price key). */
   toolCallPrices: Readonly<Record<string, number>>;
   /** QuotaPerUnit when the prices were read: quota units per US$. */
@@ -44,7 +48,7 @@ const NO_CACHE_DISCOUNT: CacheRatios = { read: 1, write: 1, write1h: 1 };
 
 /** The ratio maps a set of prices was read from: a memo holds while every one of them is still the store's own. */
 type RatioMaps = Array<Record<string, number>>;
-const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio', 'AudioRatio', 'AudioCompletionRatio', 'ImageCompletionRatio', 'WebSearchPrice', 'ToolCallPrice'] as const;
+const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio', 'AudioRatio', 'AudioCompletionRatio', 'ImageCompletionRatio', 'WebSearchPrice', 'ToolCallPrice', 'FastModeRatio'] as const;
 /** Distinct (model, group) pairs remembered per option store; a flood of model names clears it rather than grow. */
 const MAX_MEMO = 1000;
 const memos = new WeakMap<OptionStore, { maps: RatioMaps; quotaPerUnit: number; prices: Map<string, Readonly<Prices>> }>();
@@ -77,7 +81,7 @@ function readFrom(maps: RatioMaps, options: OptionStore): boolean {
 
 function computePrices(options: OptionStore, model: string, group: string): Prices {
   const names = priceNames(model);
-  const ratio = (key: 'ModelRatio' | 'CompletionRatio' | 'CacheReadRatio' | 'CacheWriteRatio' | 'CacheWrite1hRatio' | 'ReasoningRatio' | 'AudioRatio' | 'AudioCompletionRatio' | 'ImageCompletionRatio' | 'WebSearchPrice') => {
+  const ratio = (key: 'ModelRatio' | 'CompletionRatio' | 'CacheReadRatio' | 'CacheWriteRatio' | 'CacheWrite1hRatio' | 'ReasoningRatio' | 'AudioRatio' | 'AudioCompletionRatio' | 'ImageCompletionRatio' | 'WebSearchPrice' | 'FastModeRatio') => {
     const map = options.ratios(key);
     for (const name of names) {
       const value = own(map, name);
@@ -112,6 +116,9 @@ function computePrices(options: OptionStore, model: string, group: string): Pric
     // A model of no image output price bills the images it draws as text output.
     imageCompletionRatio: ratio('ImageCompletionRatio') ?? facts.imageOutput ?? completionRatio,
     webSearchQuota: (searchPerThousand / 1000) * options.number('QuotaPerUnit'),
+    // A model of no fast mode cannot report one: 1 then.
+    fastModeRatio: ratio('FastModeRatio') ?? facts.fastMode ?? 1,
+    ...(facts.longContext ? { longContext: facts.longContext } : {}),
     toolCallPrices: options.ratios('ToolCallPrice'),
     quotaPerUnit: options.number('QuotaPerUnit'),
     unknownModel: modelRatio === undefined,
@@ -157,7 +164,9 @@ export function usageParts(usage: Usage) {
 
 /**
  * cost = ceil(((input + cached x CacheRead + written x CacheWrite + output x Completion + reasoning x Reasoning
- * + audio in x Audio + audio out x Audio x AudioCompletion + image out x ImageCompletion + images x 1000) x ModelRatio + searches x the search's quota) x GroupRatio), at least 1 when anything was used and
+ * + audio in x Audio + audio out x Audio x AudioCompletion + image out x ImageCompletion, the input parts and the output
+ * parts each times their long-context multiplier above the model's long-context size, all times FastModeRatio in
+ * fast mode, + images x 1000) x ModelRatio + searches x the search's quota + tool calls x theirs) x GroupRatio), at least 1 when anything was used and
  * the price is not zero (docs/ledger.md, "Units and prices"; with only prompt and completion this is the original
  * formula).
  */
@@ -170,20 +179,23 @@ export function costOf(usage: Usage, prices: Prices): number {
 /** The cost before rounding up. */
 export function rawCostOf(usage: Usage, prices: Prices): number {
   const p = usageParts(usage);
-  const units =
-    p.input +
-    p.cached * prices.cacheReadRatio +
-    p.write * prices.cacheWriteRatio +
-    p.write1h * prices.cacheWrite1hRatio +
+  const input = p.input + p.cached * prices.cacheReadRatio + p.write * prices.cacheWriteRatio + p.write1h * prices.cacheWrite1hRatio + p.audioIn * prices.audioRatio;
+  const output =
     p.output * prices.completionRatio +
     p.reasoning * prices.reasoningRatio +
-    p.audioIn * prices.audioRatio +
     p.audioOut * prices.audioRatio * prices.audioCompletionRatio +
-    p.imageOut * prices.imageCompletionRatio +
-    p.images * TOKENS_PER_IMAGE;
+    p.imageOut * prices.imageCompletionRatio;
+  const long = longContextOf(usage, prices);
+  const fast = usage.fast_mode ? prices.fastModeRatio : 1;
+  const units = (input * (long?.input ?? 1) + output * (long?.output ?? 1)) * fast + p.images * TOKENS_PER_IMAGE;
   let tools = 0;
   for (const key in usage.tool_calls) tools += Math.max(0, usage.tool_calls[key]) * toolCallQuota(prices, key);
   return (units * prices.modelRatio + p.searches * prices.webSearchQuota + tools) * prices.groupRatio;
+}
+
+/** The long-context prices that apply to a usage: its input (cache reads and writes included) is above their size. */
+function longContextOf(usage: Usage, prices: Prices): LongContext | undefined {
+  return prices.longContext && usage.prompt_tokens > prices.longContext.above ? prices.longContext : undefined;
 }
 
 /** The readable price breakdown written into consume logs: every priced part that was used. */
@@ -202,7 +214,13 @@ export function describePrice(prices: Prices, usage: Usage, cost: number): strin
   if (p.images > 0) parts.push(`图片 ${p.images} 张`);
   const searches = p.searches > 0 ? ` + 联网搜索 ${p.searches} 次 × ${roundQuota(prices.webSearchQuota)} 额度` : '';
   const tools = usage.tool_calls ? describeToolCalls(usage.tool_calls, (key) => toolCallQuota(prices, key)) : '';
-  return `模型倍率 ${prices.modelRatio}${unknown}，补全倍率 ${prices.completionRatio}，分组倍率 ${prices.groupRatio}；${parts.join(' + ')} tokens${searches}${tools}，共计 ${cost} 额度`;
+  const long = longContextOf(usage, prices);
+  const tiers = [
+    ...(long ? [`长上下文（输入超过 ${long.above}）输入 × ${long.input}、输出 × ${long.output}`] : []),
+    ...(usage.fast_mode ? [`快速模式 × ${prices.fastModeRatio}`] : []),
+  ];
+  const tier = tiers.length > 0 ? `，${tiers.join('，')}` : '';
+  return `模型倍率 ${prices.modelRatio}${unknown}，补全倍率 ${prices.completionRatio}，分组倍率 ${prices.groupRatio}${tier}；${parts.join(' + ')} tokens${searches}${tools}，共计 ${cost} 额度`;
 }
 
 const roundQuota = (quota: number) => Math.round(quota * 100) / 100;

@@ -39,6 +39,11 @@ export interface Usage {
    */
   tool_calls?: Record<string, number>;
   /**
+   * The upstream ran the request in its fast mode, every token priced at FastModeRatio times its price: OpenAI's
+   * `service_tier` "priority" / "fast" (Fast mode, formerly Priority processing), Anthropic's `usage.speed` "fast".
+   */
+  fast_mode?: boolean;
+  /**
    * Set when the upstream reported only a total for a completion (no prompt/completion split): the pipeline
    * then counts the prompt itself and bills the rest of the total as completion.
    */

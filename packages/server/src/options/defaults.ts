@@ -100,4 +100,7 @@ export const DEFAULT_OPTIONS: Record<OptionKey, string> = {
   // US$ per 1,000 calls of the other tools a provider runs and bills per call (file_search, code_interpreter,
   // image_generation:<quality>:<size>), by price key; empty by default: OpenAI's prices (billing/tool-calls.ts).
   ToolCallPrice: '{}',
+  // Every token price of a request the upstream ran in its fast mode (OpenAI's service_tier priority / fast, Anthropic's
+  // speed fast), by model, relative to the standard price. Empty by default: the catalogue's (OpenAI 2, Claude 6).
+  FastModeRatio: '{}',
 };

@@ -15,7 +15,9 @@ export async function startMatrixApp(): Promise<{ t: TestApp; gateway: string; u
   const userId = (await t.ctx.repositories.users.findByUsername('root'))!.id;
   await t.ctx.options.set('ModelRatio', JSON.stringify({ 'gpt-4o-mini': 0.075, 'claude-sonnet-4-5-20250929': 1.5, 'gemini-2.5-flash': 0.15, 'gemini-2.5-pro': 0.625, 'claude-sonnet-4-5@20250929': 1.5, 'claude-3-7-sonnet-20250219': 1.5, 'amazon.nova-lite-v1:0': 0.03 }));
   await t.ctx.options.set('CompletionRatio', JSON.stringify({ 'gpt-4o-mini': 4, 'claude-sonnet-4-5-20250929': 5, 'gemini-2.5-flash': 8.33, 'gemini-2.5-pro': 8, 'claude-sonnet-4-5@20250929': 5, 'claude-3-7-sonnet-20250219': 5, 'amazon.nova-lite-v1:0': 4 }));
-  const token = await seedToken(t.ctx.storage, userId, { remain_quota: 100_000_000 });
+  // A stored conversation (previous_response_id) may be a whole 1M-token context at the unpriced matrix models' default
+  // ratio, long-context prices included: its reservation alone is 120,000,000.
+  const token = await seedToken(t.ctx.storage, userId, { remain_quota: 1_000_000_000 });
   return { t, gateway, userId, key: token.key, tokenId: token.id };
 }
 

@@ -176,6 +176,8 @@ export async function startMockUpstream(): Promise<MockUpstream> {
         : mode === 'usage-strings' ? { prompt_tokens: 'twelve', completion_tokens: 'ten', total_tokens: 'lots' }
         : mode === 'usage-huge' ? { prompt_tokens: 12, completion_tokens: 1e15, total_tokens: 1e15 }
         : { prompt_tokens: prompt, completion_tokens: written, total_tokens: prompt + written, ...(mode === 'cache-memory' ? { prompt_tokens_details: { cached_tokens: promptCache(key, body) ? prompt - 12 : 0 } } : {}) };
+      // The tier that served the request, as OpenAI names it in every chat answer and chunk: Fast mode is "priority".
+      const tier = chat ? { service_tier: body?.service_tier === 'priority' || body?.service_tier === 'fast' ? 'priority' : 'default' } : {};
       if (body?.stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         const includeUsage = withUsage && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage;
@@ -183,7 +185,7 @@ export async function startMockUpstream(): Promise<MockUpstream> {
         for (let i = 0; i < total; i++) {
           const text = (i ? ' ' : '') + words[i];
           const choice = chat ? { index: 0, delta: i ? { content: text } : { role: 'assistant', content: text }, finish_reason: null } : { index: 0, text, finish_reason: null };
-          res.write(`data: ${JSON.stringify({ id: 'chatcmpl-mock', object: chat ? 'chat.completion.chunk' : 'text_completion', created: 1, model, choices: [choice] })}\n\n`);
+          res.write(`data: ${JSON.stringify({ id: 'chatcmpl-mock', object: chat ? 'chat.completion.chunk' : 'text_completion', created: 1, model, ...tier, choices: [choice] })}\n\n`);
           if (mode === 'slow-stream') await new Promise((r) => setTimeout(r, 50));
           if (mode === 'drip') await new Promise((r) => setTimeout(r, Number(key.split(':')[1]) || 100));
         }
@@ -193,15 +195,15 @@ export async function startMockUpstream(): Promise<MockUpstream> {
           return;
         }
         const stop = chat ? { index: 0, delta: {}, finish_reason: 'stop' } : { index: 0, text: '', finish_reason: 'stop' };
-        res.write(`data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1, model, choices: [stop] })}\n\n`);
-        if (includeUsage) res.write(`data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1, model, choices: [], usage })}\n\n`);
+        res.write(`data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1, model, ...tier, choices: [stop] })}\n\n`);
+        if (includeUsage) res.write(`data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1, model, ...tier, choices: [], usage })}\n\n`);
         res.end('data: [DONE]\n\n');
         return;
       }
       const choice = chat
         ? { index: 0, message: { role: 'assistant', content: MOCK_REPLY }, finish_reason: 'stop' }
         : { index: 0, text: MOCK_REPLY, finish_reason: 'stop' };
-      return json(res, 200, { id: 'chatcmpl-mock', object: chat ? 'chat.completion' : 'text_completion', created: 1, model, choices: [choice], ...(withUsage ? { usage } : {}) });
+      return json(res, 200, { id: 'chatcmpl-mock', object: chat ? 'chat.completion' : 'text_completion', created: 1, model, ...tier, choices: [choice], ...(withUsage ? { usage } : {}) });
     }
     if (path.endsWith('/embeddings')) {
       const inputs = Array.isArray(body?.input) ? body.input : [body?.input];

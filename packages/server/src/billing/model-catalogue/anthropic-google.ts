@@ -13,6 +13,12 @@ export const ANTHROPIC_GOOGLE_FAMILIES: ModelFamily[] = [
     cache: { read: 0.1, write: 1.25, write1h: 2 },
     // The web search tool: US$10 per 1,000 searches, its results billed as input tokens besides (Anthropic's pricing).
     webSearch: 10,
+    // Fast mode (`speed: "fast"`, Opus 4.6 and later): 6 times every standard price (Anthropic's fast-mode pricing
+    // for Opus 4.6 and 4.7; set FastModeRatio for a model priced otherwise).
+    fastMode: 6,
+    // The 1M-token context window: a request of more than 200K input tokens pays twice the input prices and 1.5 times
+    // the output prices (Anthropic's long-context pricing; a model without that window cannot get there).
+    longContext: { above: 200_000, input: 2, output: 1.5 },
     outputLimit: 8_192,
     // About width x height / 750 tokens an image, a larger one first scaled down to 1568 pixels a side.
     media: { image: 'claude', largest: [1568, 1568], page: 6_000, pages: 100, context: 1_000_000 },
@@ -50,14 +56,18 @@ export const ANTHROPIC_GOOGLE_FAMILIES: ModelFamily[] = [
       { match: /^gemini-(1\.|2\.0|pro)/, outputLimit: 8_192 },
       // Gemini 3 bills grounding per search query: US$14 per 1,000.
       { match: /^gemini-3/, webSearch: 14 },
-      // Audio input, Gemini API price list (per 1M): 2.5 Flash US$1.00 against 0.30 for text, 2.5 Flash-Lite 0.30
-      // against 0.10, 2.0 Flash 0.70 against 0.10; 2.5 Pro and 2.0 Flash-Lite price every input alike.
+      // Long prompts (Gemini API price list): 2.5 Pro and 3 Pro above 200K input tokens US$2.50 / 15 against 1.25 / 10
+      // (3 Pro: 4 / 18 against 2 / 12); 1.5 Pro and Flash above 128K twice every price.
+      { match: /^gemini-(3(\.\d+)?-pro|2\.5-pro)/, longContext: { above: 200_000, input: 2, output: 1.5 } },
+      { match: /^gemini-1\.5/, longContext: { above: 128_000, input: 2, output: 2 } },
       // The image models (Gemini API price list, per 1M tokens; an image of up to 1024 x 1024 is 1,290 tokens on 2.5,
       // 1,120 on 3): 2.5 Flash Image US$0.30 input, 2.50 text and 30 image output; 3 Pro Image US$2, 12 and 120;
       // 3.1 Flash Image US$0.50, 3 and 60.
       { match: /^gemini-2\.5-flash-image/, imageOutput: 100 },
       { match: /^gemini-3-pro-image/, imageOutput: 60 },
       { match: /^gemini-3\.1-flash-image/, imageOutput: 120 },
+      // Audio input, Gemini API price list (per 1M): 2.5 Flash US$1.00 against 0.30 for text, 2.5 Flash-Lite 0.30
+      // against 0.10, 2.0 Flash 0.70 against 0.10; 2.5 Pro and 2.0 Flash-Lite price every input alike.
       { match: /^gemini-2\.5-flash-lite/, audio: { input: 3 } },
       { match: /^gemini-2\.5-flash/, audio: { input: 3.333 } },
       { match: /^gemini-2\.0-flash-lite/, audio: { input: 1 } },

@@ -19,6 +19,12 @@ const OPENAI_NANO_PATCHES: MediaFacts = { image: { patches: 2.46 }, largest: [20
 const OPENAI_WEB_SEARCH = 10;
 /** The GPT-4o search models of Chat Completions (gpt-4o(-mini)-search-preview): US$25 per 1,000 searches, one an answer. */
 const OPENAI_SEARCH_PREVIEW = { match: /-search-preview/, webSearch: 25 };
+/*
+ * Fast mode (service_tier "priority" or "fast"; Priority processing until July 2026), OpenAI's price list, every token
+ * price against the standard one: gpt-4o 1.7 (US$4.25 / 17 against 2.50 / 10), gpt-4o-mini 1.667, gpt-4.1 and
+ * gpt-4.1-mini 1.75, gpt-4.1-nano 2, o3 1.75, o4-mini 1.818, gpt-5 2, gpt-5-mini 1.8. A family's ratio is its dearest
+ * model's: no request is billed below its price.
+ */
 
 export const OPENAI_FAMILIES: ModelFamily[] = [
   {
@@ -45,6 +51,7 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
     family: 'OpenAI GPT-4o',
     match: /^gpt-4o/,
     webSearch: OPENAI_WEB_SEARCH,
+    fastMode: 1.7,
     cache: cacheReads(0.5),
     outputLimit: 16_384,
     media: OPENAI_GPT4_TILES,
@@ -80,12 +87,13 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
     family: 'OpenAI GPT-4.1',
     match: /^gpt-4\.1/,
     webSearch: OPENAI_WEB_SEARCH,
+    fastMode: 1.75,
     cache: cacheReads(0.25),
     outputLimit: 32_768,
     media: OPENAI_GPT4_TILES,
     variants: [
       { match: /^gpt-4\.1-mini/, media: OPENAI_MINI_PATCHES },
-      { match: /^gpt-4\.1-nano/, media: OPENAI_NANO_PATCHES },
+      { match: /^gpt-4\.1-nano/, media: OPENAI_NANO_PATCHES, fastMode: 2 },
     ],
     models: {
       'gpt-4.1': { ratio: 1, completion: 4, cacheRead: 0.25 },
@@ -97,6 +105,7 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
     family: 'OpenAI o-series',
     match: /^o\d/,
     webSearch: OPENAI_WEB_SEARCH,
+    fastMode: 1.818,
     outputLimit: 100_000,
     variants: [
       { match: /^o1-mini/, outputLimit: 65_536 },
@@ -117,6 +126,7 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
     family: 'OpenAI GPT-5',
     match: /^gpt-5/,
     webSearch: OPENAI_WEB_SEARCH,
+    fastMode: 2,
     cache: cacheReads(0.1),
     outputLimit: 128_000,
     media: { image: { tiles: [70, 140] }, largest: OPENAI_LARGEST, page: 6_000, pages: 100, context: 400_000 },

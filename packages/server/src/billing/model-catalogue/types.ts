@@ -24,6 +24,14 @@ export interface AudioRatios {
   completion?: number;
 }
 
+/** Long-context prices (Claude's 1M context, Gemini Pro's long prompts): multipliers once the input passes a size. */
+export interface LongContext {
+  /** Input tokens (cache reads and writes included) up to which the standard prices apply. */
+  above: number;
+  input: number;
+  output: number;
+}
+
 /** Cache prices relative to the input price: reads, 5-minute (or unstated TTL) writes and Anthropic's 1-hour writes. */
 export interface CacheRatios {
   read: number;
@@ -62,6 +70,10 @@ export interface ModelFacts {
   imageOutput?: number;
   /** US$ per 1,000 web searches the provider runs for the model (its search tool's fee, beyond the tokens). */
   webSearch?: number;
+  /** Every token price in the provider's fast mode (priority processing), relative to the standard price. */
+  fastMode?: number;
+  /** Long-context prices: a request whose input is above `above` tokens pays `input` times its input prices, `output` times its output prices. */
+  longContext?: LongContext;
 }
 
 export interface ModelFamily extends ModelFacts {

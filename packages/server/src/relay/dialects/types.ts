@@ -98,6 +98,8 @@ export interface RequestFacts {
   session?: string;
   /** Prompt-cache writes the body asks for ('none', or the longest TTL); absent when its dialect cannot say. */
   cacheWrites?: 'none' | '5m' | '1h';
+  /** The body asks for the provider's fast mode (OpenAI's service_tier priority / fast, Anthropic's speed fast). */
+  fastMode?: boolean;
   /** The prompt's text, for counting when the upstream reports no usage (read on the body worker for a large body). */
   promptText(): string | Promise<string>;
   /** The client asked for usage in a stream (OpenAI stream_options.include_usage). */

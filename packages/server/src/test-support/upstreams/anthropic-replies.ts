@@ -99,6 +99,11 @@ export function claudeReply(body: Record<string, any>, mode: MockMode | undefine
     }
     return [e];
   });
+  // Fast mode (`speed: "fast"`): the usage says the request ran at that speed, in the message and in the stream.
+  if (body.speed === 'fast') {
+    message.usage = { ...message.usage, speed: 'fast' };
+    events = events.map((e) => (e.type === 'message_start' ? { ...e, message: { ...e.message, usage: { ...e.message.usage, speed: 'fast' } } } : e.type === 'message_delta' ? { ...e, usage: { ...e.usage, speed: 'fast' } } : e));
+  }
   const input = measuredPromptTokens(body);
   if (input !== undefined) {
     message.usage = { ...message.usage, input_tokens: input };

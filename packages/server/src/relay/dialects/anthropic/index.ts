@@ -60,6 +60,7 @@ export const anthropicDialect: Dialect = {
       includeUsage: true,
       hostedTools: hostsTools(body),
       cacheWrites: cacheWritesOf(body),
+      ...(body.speed === 'fast' ? { fastMode: true } : {}),
       // Claude Code names its session here (user_…_account_…_session_<uuid>).
       session: isRecord(body.metadata) ? asString(body.metadata.user_id) : undefined,
     };

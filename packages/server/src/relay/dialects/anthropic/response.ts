@@ -30,6 +30,8 @@ export function readAnthropicUsage(value: unknown): Usage | undefined {
   // The web search tool's searches, billed apart (US$10 per 1,000): usage.server_tool_use.web_search_requests.
   const searches = isRecord(value.server_tool_use) ? tokenCount(value.server_tool_use.web_search_requests) : 0;
   if (searches) usage.web_searches = searches;
+  // Fast mode (`speed: "fast"`): every token at a premium (FastModeRatio).
+  if (value.speed === 'fast') usage.fast_mode = true;
   return usage;
 }
 
@@ -45,6 +47,7 @@ export function writeAnthropicUsage(usage: Usage | undefined): Record<string, un
     ...(write1h ? { cache_creation: { ephemeral_5m_input_tokens: write5m, ephemeral_1h_input_tokens: write1h } } : {}),
     output_tokens: usage.completion_tokens,
     ...(usage.web_searches ? { server_tool_use: { web_search_requests: usage.web_searches } } : {}),
+    ...(usage.fast_mode ? { speed: 'fast' } : {}),
   };
 }
 

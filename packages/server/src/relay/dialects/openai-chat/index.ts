@@ -4,7 +4,7 @@ import type { Dialect, RequestFacts } from '../types.js';
 import { asNumber, asString, declaresTools, isRecord, largestLimit, TOOL_PROMPT_OVERHEAD } from '../shared.js';
 import { buildChatRequest, usesCompletionTokensField } from './build-request.js';
 import { parseChatRequest } from './parse-request.js';
-import { openAiBilledUsage, parseChatResponse, writeChatResponse } from './response.js';
+import { isFastTier, openAiBilledUsage, parseChatResponse, writeChatResponse } from './response.js';
 import { createChatStreamReader, createChatStreamWriter } from './stream.js';
 
 /** A URL or a `data:` URL as a piece of media. */
@@ -75,6 +75,7 @@ export function inspectOpenAi(body: Record<string, unknown>, promptParts: unknow
     // Search models and web_search_options: OpenAI runs the search and bills its results as input.
     hostedTools: body.web_search_options !== undefined || /search/i.test(model),
     session: asString(body.prompt_cache_key),
+    ...(isFastTier(body.service_tier) ? { fastMode: true } : {}),
   };
 }
 

@@ -20,12 +20,20 @@ export const finishFromOpenAi = (reason: unknown): FinishReason | undefined => (
  * limits). A report whose total is the prompt, the completion and the reasoning together is read that way: the
  * reasoning is added to the completion, as it is billed.
  */
-/** The usage of a chat answer (or chunk) from `model`: a search model's answer has its search counted. */
-export function readChatUsage(value: unknown, model: unknown): Usage | undefined {
+/**
+ * The usage of a chat answer (or chunk): a search model's answer has its search counted, and one run in Fast mode
+ * (`service_tier` "priority" or "fast") is marked so.
+ */
+export function readChatUsage(value: unknown, answer: Record<string, unknown>): Usage | undefined {
   const usage = readOpenAiUsage(value);
-  if (usage && typeof model === 'string' && searchesEveryAnswer(model)) usage.web_searches = 1;
+  if (!usage) return undefined;
+  if (typeof answer.model === 'string' && searchesEveryAnswer(answer.model)) usage.web_searches = 1;
+  if (isFastTier(answer.service_tier)) usage.fast_mode = true;
   return usage;
 }
+
+/** OpenAI's Fast mode, as a response names the tier that served it ("priority", its name until July 2026, or "fast"). */
+export const isFastTier = (tier: unknown): boolean => tier === 'priority' || tier === 'fast';
 
 export function readOpenAiUsage(value: unknown): Usage | undefined {
   if (!isRecord(value)) return undefined;
@@ -91,7 +99,7 @@ export function parseChatResponse(body: unknown): ChatResponse {
     model: asString(json.model) ?? '',
     content,
     finishReason: finishFromOpenAi(choice.finish_reason) ?? 'stop',
-    usage: readChatUsage(json.usage, json.model),
+    usage: readChatUsage(json.usage, json),
   };
 }
 

@@ -35,7 +35,7 @@ export function createChatStreamReader(): StreamReader {
         const finish = finishFromOpenAi(choice.finish_reason);
         if (finish) parts.push({ type: 'finish', reason: finish });
       }
-      const usage = readChatUsage(chunk.usage, chunk.model);
+      const usage = readChatUsage(chunk.usage, chunk);
       if (usage) parts.push({ type: 'usage', usage });
       return parts;
     },

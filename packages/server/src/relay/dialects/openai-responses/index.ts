@@ -2,6 +2,7 @@ import { contextWindowOf } from '../../../billing/media-bounds.js';
 import { collectText, promptBoundOf, type MediaReader } from '../media.js';
 import type { Dialect } from '../types.js';
 import { chatMedia, mediaAt, openAiErrorBody } from '../openai-chat/index.js';
+import { isFastTier } from '../openai-chat/response.js';
 import { asNumber, asString, declaresTools, isRecord, largestLimit, parseEvent, TOOL_PROMPT_OVERHEAD } from '../shared.js';
 import { buildResponsesRequest } from './build-request.js';
 import { clientToolMap } from './client-tools.js';
@@ -62,6 +63,7 @@ export const openAiResponsesDialect: Dialect = {
       // The terminal event always carries the usage.
       includeUsage: true,
       clientTools: clientToolMap(body.tools),
+      ...(isFastTier(body.service_tier) ? { fastMode: true } : {}),
     };
   },
   buildRequest: buildResponsesRequest,

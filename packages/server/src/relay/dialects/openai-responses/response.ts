@@ -1,7 +1,7 @@
 import type { AssistantPart, ChatResponse, FinishReason, Usage } from '../../canonical.js';
 import { toolCallsOf } from '../../../billing/tool-calls.js';
 import { tokenCount, usageOf } from '../../../billing/usage.js';
-import { derivedCompletion } from '../openai-chat/response.js';
+import { derivedCompletion, isFastTier } from '../openai-chat/response.js';
 import type { ClientTool, WriteContext } from '../types.js';
 import { asArray, asString, isRecord, nowSeconds } from '../shared.js';
 import { carry, uncarry } from './carrier.js';
@@ -27,6 +27,7 @@ export function readResponsesUsage(value: unknown, response: Record<string, unkn
   const searches = asArray(response.output).filter((item) => isRecord(item) && item.type === 'web_search_call').length;
   if (searches > 0 && previewSearch(response)) (usage.tool_calls ??= {}).web_search_preview = searches;
   else if (searches > 0) usage.web_searches = searches;
+  if (isFastTier(response.service_tier)) usage.fast_mode = true;
   return usage;
 }
 
