@@ -10,6 +10,8 @@ export const ChannelMessages = {
   configInvalid: '渠道配置必须是合法的 JSON 格式！',
   /** An Azure channel calls {endpoint}/openai/deployments/...: without one it cannot answer anything. */
   azureEndpointRequired: '请填写 AZURE_OPENAI_ENDPOINT，例如 https://docs-test-001.openai.azure.com',
+  /** A Vertex AI channel logs in with a service-account key file (vertex-channel.ts): anything else cannot answer. */
+  vertexCredentialsInvalid: 'Vertex AI 渠道的密钥必须是服务账号的 JSON（"type": "service_account"，含 client_email 与 private_key）',
 } as const;
 
 /** Type with no model list (docs/console.md §3, "Type 43 has no models"). */

@@ -7,6 +7,7 @@ export * from './options.js';
 export * from './users.js';
 export * from './tokens.js';
 export * from './channels.js';
+export * from './vertex-channel.js';
 export * from './channel-models.js';
 export * from './logs.js';
 export * from './money.js';

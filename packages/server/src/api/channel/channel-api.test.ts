@@ -105,6 +105,44 @@ describe('/api/channel', () => {
     expect(JSON.parse(after.key.split('|')[2]!)).toEqual(account);
   });
 
+  it('a Vertex AI channel whose credentials are not a service-account key file is refused, saving nothing; an edit leaving them empty keeps them', async () => {
+    const message = 'Vertex AI 渠道的密钥必须是服务账号的 JSON（"type": "service_account"，含 client_email 与 private_key）';
+    const account = { type: 'service_account', project_id: 'sa-project', client_email: 'sa@sa-project.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n' };
+    const vertex = (fields: Record<string, unknown>) => ({ name: 'vertex', type: 42, models: 'gemini-2.5-pro', group: 'default', base_url: '', model_mapping: '', config: '', ...fields });
+    const refused = [
+      vertex({ key: 'AIza-an-api-key' }),
+      vertex({ key: 'us-east5|proj-1|not json' }),
+      vertex({ key: `us-east5|proj-1|${JSON.stringify({ ...account, type: 'authorized_user' })}` }),
+      vertex({ key: `us-east5|proj-1|${JSON.stringify({ ...account, private_key: undefined })}` }),
+      vertex({ key: JSON.stringify({ ...account, client_email: undefined }, null, 2) }),
+      // The console's form: the parts in config, the key composed from them.
+      vertex({ key: 'us-east5|proj-1|{"type":"service_account"}', config: JSON.stringify({ region: 'us-east5', vertex_ai_project_id: 'proj-1', vertex_ai_adc: '{"type":"service_account"}' }) }),
+    ];
+    for (const body of refused) expect((await call('POST', '/api/channel/', body)).body).toMatchObject({ success: false, message });
+    // The region and the project the relay would call must be valid too (a key file without project_id names none).
+    expect((await call('POST', '/api/channel/', vertex({ key: JSON.stringify({ ...account, project_id: undefined }) }))).body).toMatchObject({ success: false, message: 'Vertex AI 渠道缺少 Project ID' });
+    expect((await call('POST', '/api/channel/', vertex({ key: `US East|proj-1|${JSON.stringify(account)}` }))).body).toMatchObject({ success: false, message: 'Vertex AI 区域无效：US East' });
+    expect(await t.ctx.storage.db.selectFrom('channels').selectAll().execute()).toHaveLength(0);
+    expect(await abilities()).toHaveLength(0);
+
+    // Accepted: the key file alone (region global, its own project), pretty-printed as downloaded, or the form's parts.
+    expect((await call('POST', '/api/channel/', vertex({ name: 'vertex-key', key: JSON.stringify(account, null, 2) }))).body).toMatchObject({ success: true, data: 1 });
+    const adc = JSON.stringify(account, null, 2);
+    const config = JSON.stringify({ region: 'us-east5', vertex_ai_project_id: 'proj-1', vertex_ai_adc: adc });
+    expect((await call('POST', '/api/channel/', vertex({ key: `us-east5|proj-1|${adc}`, config }))).body).toMatchObject({ success: true, data: 1 });
+    const id = (await call('GET', '/api/channel/search?keyword=vertex')).body.data.find((c: { name: string }) => c.name === 'vertex').id;
+    const stored = await t.ctx.storage.db.selectFrom('channels').select(['key', 'config']).where('id', '=', id).executeTakeFirstOrThrow();
+
+    // An edit sends the config back with the credentials empty and no key: they are kept, and the edit is saved.
+    const edited = await call('PUT', '/api/channel/', vertex({ id, name: 'vertex-renamed', key: '', config: JSON.stringify({ region: 'us-east5', vertex_ai_project_id: 'proj-1', vertex_ai_adc: '' }) }));
+    expect(edited.body).toMatchObject({ success: true, data: { name: 'vertex-renamed' } });
+    expect(await t.ctx.storage.db.selectFrom('channels').select(['key', 'config']).where('id', '=', id).executeTakeFirstOrThrow()).toEqual(stored);
+    // An edit with credentials that cannot log in is refused and changes nothing.
+    const bad = await call('PUT', '/api/channel/', vertex({ id, name: 'vertex-bad', key: '', config: JSON.stringify({ region: 'us-east5', vertex_ai_project_id: 'proj-1', vertex_ai_adc: '{"type":"authorized_user"}' }) }));
+    expect(bad.body).toMatchObject({ success: false, message });
+    expect(await t.ctx.storage.db.selectFrom('channels').select(['name', 'key', 'config']).where('id', '=', id).executeTakeFirstOrThrow()).toEqual({ name: 'vertex-renamed', ...stored });
+  });
+
   // covers S7-API-48, S7-API-49
   it('deletes one channel, and all disabled ones with their abilities', async () => {
     await call('POST', '/api/channel/', { name: 'a', type: 1, key: 'k1\nk2\nk3', models: 'm' });

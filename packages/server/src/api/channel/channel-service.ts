@@ -5,6 +5,7 @@ import {
   ChannelMessages,
   ChannelStatus,
   PROXY_CHANNEL_TYPE,
+  VERTEX_CHANNEL_TYPE,
   channelIdSchema,
   channelInputSchema,
   channelPatchSchema,
@@ -12,6 +13,7 @@ import {
   keyFromConfig,
   parseJsonObject,
   splitList,
+  vertexChannelProblem,
   type ChannelDto,
   type ChannelInput,
 } from '@model-relay/contract';
@@ -87,6 +89,15 @@ function normalise(input: ChannelInput) {
   };
 }
 
+/**
+ * A Vertex AI channel is refused unless the relay could log in and call with it: its credentials (config first,
+ * then the key) a service-account key file, its region and project valid (the provider's own rules, in the contract).
+ */
+function checkVertex(key: string, fields: { other: string; config: string }): void {
+  const problem = vertexChannelProblem({ key, other: fields.other, config: parseJsonObject(fields.config) ?? {} });
+  if (problem) fail(problem);
+}
+
 /** Channels (docs/console.md §7, "Channels"); admin only, enforced by the routes. */
 export class ChannelService {
   constructor(private readonly channels: ChannelsRepository) {}
@@ -118,6 +129,7 @@ export class ChannelService {
     const fields = normalise(input);
     if (input.type !== PROXY_CHANNEL_TYPE && !fields.models) fail(ChannelMessages.modelRequired);
     if (input.type === AZURE_CHANNEL_TYPE && !fields.base_url) fail(ChannelMessages.azureEndpointRequired);
+    if (input.type === VERTEX_CHANNEL_TYPE) for (const key of keys) checkVertex(key, fields);
     // Every key is a channel and every channel one index row per (group, model): bound what one request writes.
     const indexRows = keys.length * Math.max(1, splitList(fields.models).length) * splitList(fields.group).length;
     if (keys.length > ChannelLimits.batchKeys || indexRows > ChannelLimits.abilityRows) {
@@ -170,6 +182,8 @@ export class ChannelService {
       // so changing the region alone takes effect.
       const key = channelKeys(fields.type, input.key)[0] ?? keyFromConfig(fields.type, parseJsonObject(changes.config) ?? {});
       if (key) changes.key = key;
+      // Checked as the relay will read it: the new key or the stored one, with the merged config.
+      if (fields.type === VERTEX_CHANNEL_TYPE) checkVertex(changes.key ?? stored.key, { ...fields, config: changes.config });
       if (input.priority !== undefined) changes.priority = input.priority;
       if (input.weight !== undefined) changes.weight = Math.max(0, input.weight);
     }

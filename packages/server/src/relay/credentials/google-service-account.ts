@@ -1,5 +1,5 @@
+import { readServiceAccountKey, type ServiceAccountKey } from '@model-relay/contract';
 import { optional } from '../../lib/optional-modules.js';
-import { isRecord } from '../dialects/shared.js';
 import { readVertexChannel, VertexConfigError } from '../providers/vertex/vertex-channel.js';
 import { CredentialError, type CredentialSource } from './credential-resolver.js';
 
@@ -8,24 +8,11 @@ const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 const EXCHANGE_TIMEOUT_MS = 30_000;
 
-interface ServiceAccountKey {
-  client_email: string;
-  private_key: string;
-  private_key_id?: string;
-  token_uri?: string;
-}
-
+/** The key file's fields (type service_account, client_email, private_key): the rules the console's checks use too. */
 function readServiceAccount(json: string): ServiceAccountKey {
-  let key: unknown;
-  try {
-    key = JSON.parse(json);
-  } catch {
-    throw new CredentialError('凭证不是合法的 JSON');
-  }
-  if (!isRecord(key)) throw new CredentialError('凭证不是合法的 JSON 对象');
-  if (key.type !== 'service_account') throw new CredentialError(`仅支持服务账号（service_account）密钥 JSON，当前类型：${String(key.type ?? '未知').slice(0, 40)}`);
-  if (typeof key.client_email !== 'string' || typeof key.private_key !== 'string') throw new CredentialError('服务账号密钥缺少 client_email 或 private_key');
-  return key as unknown as ServiceAccountKey;
+  const reading = readServiceAccountKey(json);
+  if (!reading.ok) throw new CredentialError(reading.message);
+  return reading.value;
 }
 
 /**

@@ -36,14 +36,34 @@ describe('channel submit rules (docs/console.md §5)', () => {
   it('composes AWS and Vertex keys from their fields and keeps the parts in config', () => {
     expect(body({ type: 33, key: '' }, { ...EMPTY_CONFIG, ak: 'AK', sk: 'SK', region: 'us-west-2' })).toMatchObject({ key: 'AK|SK|us-west-2', config: JSON.stringify({ region: 'us-west-2', ak: 'AK', sk: 'SK' }) });
     expect(body({ type: 33, key: '' }, { ...EMPTY_CONFIG, ak: 'AK' })).toBe('请填写渠道名称和渠道密钥！');
-    expect(body({ type: 42, key: '' }, { ...EMPTY_CONFIG, region: 'us-east5', vertex_ai_project_id: 'proj', vertex_ai_adc: '{"type":"service_account"}' })).toMatchObject({ key: 'us-east5|proj|{"type":"service_account"}' });
+    const account = '{"type":"service_account","client_email":"sa@proj-1.iam.gserviceaccount.com","private_key":"k"}';
+    expect(body({ type: 42, key: '' }, { ...EMPTY_CONFIG, region: 'us-east5', vertex_ai_project_id: 'proj-1', vertex_ai_adc: account })).toMatchObject({ key: `us-east5|proj-1|${account}` });
     // A downloaded service-account JSON spans lines: it stays one key, on one line, still valid JSON.
-    const pretty = '{\n  "type": "service_account",\n  "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIE\\n-----END PRIVATE KEY-----\\n"\n}\n';
-    const vertex = body({ type: 42, key: '' }, { ...EMPTY_CONFIG, region: 'us-east5', vertex_ai_project_id: 'proj', vertex_ai_adc: pretty }) as { key: string };
+    const pretty = '{\n  "type": "service_account",\n  "client_email": "sa@proj-1.iam.gserviceaccount.com",\n  "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIE\\n-----END PRIVATE KEY-----\\n"\n}\n';
+    const vertex = body({ type: 42, key: '' }, { ...EMPTY_CONFIG, region: 'us-east5', vertex_ai_project_id: 'proj-1', vertex_ai_adc: pretty }) as { key: string };
     expect(vertex.key.split('|')).toHaveLength(3);
     expect(JSON.parse(vertex.key.split('|')[2]!)).toEqual(JSON.parse(pretty));
     expect(body({ type: 34 }, { ...EMPTY_CONFIG, user_id: 'u-1' })).toMatchObject({ key: 'sk-1', config: '{"user_id":"u-1"}' });
     expect(body({ type: 1 }, { ...EMPTY_CONFIG, region: 'left-over' })).toMatchObject({ config: '' });
+  });
+
+  it('refuses Vertex AI credentials that are not a service-account key file, and a region or project the relay cannot call', () => {
+    const message = 'Vertex AI 渠道的密钥必须是服务账号的 JSON（"type": "service_account"，含 client_email 与 private_key）';
+    const account = { type: 'service_account', client_email: 'sa@proj-1.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n' };
+    const parts = (adc: unknown, fields: Partial<typeof EMPTY_CONFIG> = {}) => ({ ...EMPTY_CONFIG, region: 'us-east5', vertex_ai_project_id: 'proj-1', vertex_ai_adc: typeof adc === 'string' ? adc : JSON.stringify(adc, null, 2), ...fields });
+    const vertex = (adc: unknown, fields: Partial<typeof EMPTY_CONFIG> = {}, editing = false) => body({ type: 42, key: '', models: ['gemini-2.5-pro'] }, parts(adc, fields), editing);
+    for (const adc of ['AIza-an-api-key', '{"type": "service_account"', '[]', { ...account, type: 'authorized_user' }, { ...account, client_email: undefined }, { ...account, private_key: 7 }]) {
+      expect(vertex(adc)).toBe(message);
+      // Editing with new credentials checks them too, whether or not the region and project are filled in.
+      expect(vertex(adc, {}, true)).toBe(message);
+      expect(vertex(adc, { region: '', vertex_ai_project_id: '' }, true)).toBe(message);
+    }
+    expect(vertex(account, { region: 'US East' })).toBe('Vertex AI 区域无效：US East');
+    expect(vertex(account, { vertex_ai_project_id: 'P' })).toBe('Vertex AI Project ID 无效：P');
+    expect(vertex(account)).toMatchObject({ type: 42, config: JSON.stringify({ region: 'us-east5', vertex_ai_project_id: 'proj-1', vertex_ai_adc: JSON.stringify(account, null, 2) }) });
+    // An edit leaving the credentials empty keeps the stored ones: nothing to check here, the server checks the result.
+    expect(vertex('', {}, true)).toMatchObject({ type: 42, key: '' });
+    expect(vertex(account, { region: '', vertex_ai_project_id: '' }, true)).toMatchObject({ type: 42, key: '' });
   });
 
   // covers S3-ENTITY-16

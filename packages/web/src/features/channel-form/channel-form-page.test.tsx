@@ -195,10 +195,16 @@ describe('channel form: add', { timeout: 15_000 }, () => {
     fireEvent.change(input('Vertex AI Project ID'), { target: { value: 'proj-1' } });
     fireEvent.change(input('Google Cloud Application Default Credentials JSON'), { target: { value: '{"type":"service_account"}' } });
     submit();
+    // Credentials that are not a service-account key file could log in nowhere: refused before anything is sent.
+    expect(await screen.findByText('Vertex AI 渠道的密钥必须是服务账号的 JSON（"type": "service_account"，含 client_email 与 private_key）')).toBeTruthy();
+    expect(sent(calls, 'POST')).toHaveLength(0);
+    const account = '{"type":"service_account","client_email":"sa@proj-1.iam.gserviceaccount.com","private_key":"k"}';
+    fireEvent.change(input('Google Cloud Application Default Credentials JSON'), { target: { value: account } });
+    submit();
     await waitFor(() => expect(sent(calls, 'POST')).toHaveLength(1));
     expect(sent(calls, 'POST')[0]?.body).toMatchObject({
-      type: 42, key: 'us-east5|proj-1|{"type":"service_account"}', models: 'gemini-1.5-pro',
-      config: JSON.stringify({ region: 'us-east5', vertex_ai_project_id: 'proj-1', vertex_ai_adc: '{"type":"service_account"}' }),
+      type: 42, key: `us-east5|proj-1|${account}`, models: 'gemini-1.5-pro',
+      config: JSON.stringify({ region: 'us-east5', vertex_ai_project_id: 'proj-1', vertex_ai_adc: account }),
     });
   });
 
