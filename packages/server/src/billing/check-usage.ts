@@ -56,6 +56,7 @@ export async function checkUsage(reported: Usage | undefined, evidence: UsageEvi
     usage = { prompt_tokens: Math.min(promptTokens, total), completion_tokens: Math.max(0, total - promptTokens) };
     if (reported.web_searches) usage.web_searches = reported.web_searches;
     if (reported.tool_calls) usage.tool_calls = reported.tool_calls;
+    if (reported.sub_usages) usage.sub_usages = reported.sub_usages;
   } else {
     usage = { ...reported };
     delete usage.unreported;
@@ -92,6 +93,14 @@ export async function checkUsage(reported: Usage | undefined, evidence: UsageEvi
     usage.web_searches = searches;
   }
   if (usage.web_searches === 0) delete usage.web_searches;
+  // Inferences on other models (an advisor): only with a provider-run tool, at most the search bound of them, each
+  // within the prompt bound.
+  if (usage.sub_usages) {
+    const subs = usage.sub_usages.slice(0, searches).map((sub) => ({ model: sub.model, usage: withinTotals({ ...sub.usage, prompt_tokens: Math.min(sub.usage.prompt_tokens, bounds.prompt) }) }));
+    if (usage.sub_usages.length > subs.length) anomalies.push(searches === 0 ? `上游报告其他模型的推理 ${usage.sub_usages.length} 次，但本次请求没有该类工具，不计费` : `上游报告其他模型的推理 ${usage.sub_usages.length} 次，超出本次请求上限 ${searches}，按上限计费`);
+    if (subs.length > 0) usage.sub_usages = subs;
+    else delete usage.sub_usages;
+  }
   // Other provider-run tools billed per call: none without a provider-run tool, at most the search bound of each.
   if (usage.tool_calls) {
     const calls: Record<string, number> = {};

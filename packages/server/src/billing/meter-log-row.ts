@@ -2,7 +2,7 @@ import { LogType } from '@model-relay/contract';
 import type { TokenRow, UserRow } from '../storage/schema.js';
 import type { Settlement } from './ledger.js';
 import type { Finish, MeteredRequest, Routing } from './meter-types.js';
-import { describePrice, type Prices } from './pricing.js';
+import { describePrice, type PricedSubUsage, type Prices } from './pricing.js';
 import type { Usage } from './usage.js';
 
 /**
@@ -18,6 +18,7 @@ export function meterLogRow(
   anomalies: string[],
   cost: number,
   elapsed: number,
+  subs: PricedSubUsage[] = [],
 ): Settlement['log'] {
   const { outcome, channel } = finish;
   const { user, token } = auth;
@@ -29,7 +30,7 @@ export function meterLogRow(
     user_id: user.id,
     username: user.username,
     created_at: Math.floor(Date.now() / 1000),
-    content: outcome ? describePrice(prices, usage, cost) + suffix : `请求失败：${finish.failure?.message ?? ''}`,
+    content: outcome ? describePrice(prices, usage, cost, subs) + suffix : `请求失败：${finish.failure?.message ?? ''}`,
     token_name: token.name,
     token_id: token.id,
     model_name: finish.model,

@@ -7,7 +7,7 @@ import { InsufficientQuotaError, type Reservation, type ReserveInput, type Settl
 import { contextWindowOf, mediaBoundsFor } from './media-bounds.js';
 import { searchesEveryAnswer } from './model-catalogue.js';
 import { IMAGE_OUTPUT_TOKENS, outputCapFor, planReservation, type ReservationPlan } from './plan-reservation.js';
-import { costOf, pricesFor } from './pricing.js';
+import { pricesFor, totalCostOf, type PricedSubUsage } from './pricing.js';
 import { meterLogRow } from './meter-log-row.js';
 import type { Finish, MeterDeps, MeteredOutcome, MeteredRequest } from './meter-types.js';
 import { EMPTY_USAGE, type Usage } from './usage.js';
@@ -222,7 +222,10 @@ export class Meter {
       try {
         const prices = pricesFor(deps.options, finish.model, this.auth.user.group);
         if (outcome) ({ usage, anomalies } = await this.usageOf(outcome, channel));
-        const cost = outcome ? costOf(usage, prices) : 0;
+        // Inferences on other models within the request (an advisor) are priced as their models.
+        let subs: PricedSubUsage[] = [];
+        let cost = 0;
+        if (outcome) ({ cost, subs } = totalCostOf(usage, prices, (model) => pricesFor(deps.options, model, this.auth.user.group)));
         elapsed = Date.now() - request.started;
         settlement = {
           cost,
@@ -235,7 +238,7 @@ export class Meter {
               : undefined,
         };
         // A request no channel answered is logged (type 5, no charge) when a channel was tried or the gateway failed it.
-        if ((outcome || failed) && deps.options.bool('LogConsumeEnabled')) settlement.log = meterLogRow(this.auth, request, finish, prices, usage, anomalies, cost, elapsed);
+        if ((outcome || failed) && deps.options.bool('LogConsumeEnabled')) settlement.log = meterLogRow(this.auth, request, finish, prices, usage, anomalies, cost, elapsed, subs);
       } catch (error) {
         request.log.error({ err: error }, 'metering failed; settling what is known');
       }

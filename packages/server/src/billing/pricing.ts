@@ -198,8 +198,32 @@ function longContextOf(usage: Usage, prices: Prices): LongContext | undefined {
   return prices.longContext && usage.prompt_tokens > prices.longContext.above ? prices.longContext : undefined;
 }
 
+/** A sub-inference priced (Usage.sub_usages): its model's prices and its cost. */
+export interface PricedSubUsage {
+  model: string;
+  usage: Usage;
+  prices: Readonly<Prices>;
+  cost: number;
+}
+
+/**
+ * What a request costs with the inferences it ran on other models (Usage.sub_usages), each priced as its model
+ * (`priceOf`) and rounded up on its own, like a request of its own.
+ */
+export function totalCostOf(usage: Usage, prices: Prices, priceOf: (model: string) => Readonly<Prices>): { cost: number; subs: PricedSubUsage[] } {
+  const subs = (usage.sub_usages ?? []).map((sub) => {
+    const own = priceOf(sub.model);
+    return { model: sub.model, usage: sub.usage, prices: own, cost: costOf(sub.usage, own) };
+  });
+  return { cost: subs.reduce((sum, sub) => sum + sub.cost, costOf(usage, prices)), subs };
+}
+
 /** The readable price breakdown written into consume logs: every priced part that was used. */
-export function describePrice(prices: Prices, usage: Usage, cost: number): string {
+export function describePrice(prices: Prices, usage: Usage, cost: number, subs: PricedSubUsage[] = []): string {
+  if (subs.length > 0) {
+    const own = cost - subs.reduce((sum, sub) => sum + sub.cost, 0);
+    return `${describePrice(prices, usage, own)}${subs.map((sub) => `；顾问模型 ${sub.model}：${describePrice(sub.prices, sub.usage, sub.cost)}`).join('')}；合计 ${cost} 额度`;
+  }
   const unknown = prices.unknownModel ? '（未配置倍率，按默认倍率计费）' : '';
   const p = usageParts(usage);
   const parts = [`输入 ${p.input}`];

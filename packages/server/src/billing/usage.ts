@@ -44,6 +44,12 @@ export interface Usage {
    */
   fast_mode?: boolean;
   /**
+   * Inferences the upstream ran on other models within the request and reported apart from the totals, each billed
+   * at its own model's prices: Anthropic's advisor tool (`usage.iterations` of type `advisor_message`, Claude Code's
+   * /advisor).
+   */
+  sub_usages?: SubUsage[];
+  /**
    * Set when the upstream reported only a total for a completion (no prompt/completion split): the pipeline
    * then counts the prompt itself and bills the rest of the total as completion.
    */
@@ -56,6 +62,12 @@ export interface Usage {
 }
 
 export type Unreported = 'missing' | 'malformed';
+
+/** One inference on another model within a request (Usage.sub_usages). */
+export interface SubUsage {
+  model: string;
+  usage: Usage;
+}
 
 export const EMPTY_USAGE: Usage = Object.freeze({ prompt_tokens: 0, completion_tokens: 0 });
 

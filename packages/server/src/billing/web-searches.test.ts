@@ -75,6 +75,18 @@ describe('checking and pricing them', () => {
     expect(checked.anomalies).toEqual(['上游报告联网搜索 40 次，但本次请求没有搜索工具，不计费']);
   });
 
+  it('an advisor\'s sub-inferences and per-call tools are billed only to a request with a provider-run tool', async () => {
+    const report = { prompt_tokens: 120, completion_tokens: 12, sub_usages: [{ model: 'claude-opus-4-6', usage: { prompt_tokens: 800, completion_tokens: 500 } }], tool_calls: { file_search: 3 } };
+    const without = await checkUsage(report, evidence(0));
+    expect(without.usage.sub_usages).toBeUndefined();
+    expect(without.usage.tool_calls).toBeUndefined();
+    expect(without.anomalies).toEqual(['上游报告其他模型的推理 1 次，但本次请求没有该类工具，不计费', '上游报告托管工具 file_search 3 次，但本次请求没有该类工具，不计费']);
+    const withTool = await checkUsage(report, evidence(100));
+    expect(withTool.usage.sub_usages).toEqual(report.sub_usages);
+    expect(withTool.usage.tool_calls).toEqual({ file_search: 3 });
+    expect(withTool.anomalies).toEqual([]);
+  });
+
   it('more searches than a request can run are billed at the bound', async () => {
     const checked = await checkUsage({ prompt_tokens: 120, completion_tokens: 12, web_searches: 1e9 }, evidence(100));
     expect(checked.usage.web_searches).toBe(100);

@@ -39,6 +39,9 @@ export const ANTHROPIC_GOOGLE_FAMILIES: ModelFamily[] = [
       'claude-opus-4-20250514': { ratio: 7.5, completion: 5 },
       'claude-opus-4-1-20250805': { ratio: 7.5, completion: 5 },
       'claude-haiku-4-5-20251001': { ratio: 0.5, completion: 5 },
+      // Opus 4.5 and 4.6: US$5 / 25 per 1M (Anthropic's pricing; fast mode on 4.6 US$30 / 150, six times).
+      'claude-opus-4-5-20251101': { ratio: 2.5, completion: 5 },
+      'claude-opus-4-6': { ratio: 2.5, completion: 5 },
       // OpenRouter's own model page (openrouter.ai/anthropic/claude-3.5-sonnet), read 2026-11-23: US$3 / 15 per 1M.
       'anthropic/claude-3.5-sonnet': { ratio: 1.5, completion: 5 },
     },

@@ -19,6 +19,9 @@ const fx = fixtures('anthropic');
 const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Every thinking signature the fixtures hand out: the only ones a request may send back. */
+/** What the mock's advisor sub-inference uses (usage.iterations, type advisor_message). */
+export const MOCK_ADVICE_USAGE = { input_tokens: 823, output_tokens: 531, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+
 export function claudeSignatures(): Set<string> {
   const out = new Set<string>();
   for (const name of CLAUDE_SCENARIOS) for (const block of fx.json(`${name}.response.json`).content) if (block.type === 'thinking') out.add(block.signature);
@@ -103,6 +106,17 @@ export function claudeReply(body: Record<string, any>, mode: MockMode | undefine
   if (body.speed === 'fast') {
     message.usage = { ...message.usage, speed: 'fast' };
     events = events.map((e) => (e.type === 'message_start' ? { ...e, message: { ...e.message, usage: { ...e.message.usage, speed: 'fast' } } } : e.type === 'message_delta' ? { ...e, usage: { ...e.usage, speed: 'fast' } } : e));
+  }
+  // The advisor tool (`advisor_20260301`): its sub-inference on the advisor model is reported in usage.iterations, apart
+  // from the totals (which stay the executor's), in the message and in the stream's last usage.
+  const advisor = Array.isArray(body.tools) ? body.tools.find((tool: any) => String(tool?.type ?? '').startsWith('advisor_')) : undefined;
+  if (advisor) {
+    const iterations = [
+      { type: 'message', input_tokens: message.usage.input_tokens, output_tokens: message.usage.output_tokens },
+      { type: 'advisor_message', model: advisor.model, ...MOCK_ADVICE_USAGE },
+    ];
+    message.usage = { ...message.usage, iterations };
+    events = events.map((e) => (e.type === 'message_delta' ? { ...e, usage: { ...e.usage, iterations } } : e));
   }
   const input = measuredPromptTokens(body);
   if (input !== undefined) {

@@ -34,7 +34,7 @@ function cacheWritesOf(body: Record<string, unknown>): 'none' | '5m' | '1h' {
 
 /** Tools Anthropic runs itself (web search and fetch, code execution, tool search) and remote MCP servers. */
 const hostsTools = (body: Record<string, unknown>) =>
-  declaresTools(body.mcp_servers) || (Array.isArray(body.tools) && body.tools.some((tool) => isRecord(tool) && /^(web_search|web_fetch|code_execution|tool_search)/.test(String(tool.type ?? ''))));
+  declaresTools(body.mcp_servers) || (Array.isArray(body.tools) && body.tools.some((tool) => isRecord(tool) && /^(web_search|web_fetch|code_execution|tool_search|advisor)/.test(String(tool.type ?? ''))));
 
 /** Anthropic Messages (https://docs.anthropic.com/en/api/messages), as Claude Code and the Anthropic SDKs speak it. */
 export const anthropicDialect: Dialect = {

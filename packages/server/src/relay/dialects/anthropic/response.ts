@@ -32,6 +32,13 @@ export function readAnthropicUsage(value: unknown): Usage | undefined {
   if (searches) usage.web_searches = searches;
   // Fast mode (`speed: "fast"`): every token at a premium (FastModeRatio).
   if (value.speed === 'fast') usage.fast_mode = true;
+  // The advisor tool's sub-inferences (usage.iterations of type advisor_message): not in the totals above, billed at
+  // the advisor model's prices.
+  for (const iteration of asArray(value.iterations)) {
+    if (!isRecord(iteration) || iteration.type !== 'advisor_message' || typeof iteration.model !== 'string') continue;
+    const advice = readAnthropicUsage({ ...iteration, iterations: undefined });
+    if (advice) (usage.sub_usages ??= []).push({ model: iteration.model, usage: advice });
+  }
   return usage;
 }
 
