@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { Redis } from 'ioredis';
+import { optional } from '../lib/optional-modules.js';
 import { sql } from 'kysely';
 import { loadConfig } from '../config.js';
 import { dialectOf, openStorage, type Storage } from '../storage/database.js';
@@ -223,7 +223,7 @@ async function tellRunningInstances(storage: Storage, redisUrl: string | undefin
   if (!redisUrl) return;
   const clusterId = (await storage.db.selectFrom('options').select('value').where('key', '=', CLUSTER_ID_KEY).executeTakeFirst())?.value;
   if (!clusterId) return;
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  const redis = new (optional.ioredis().Redis)(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
