@@ -15,7 +15,7 @@ import type { KeyAuth } from './authenticate-key.js';
 import { callProvider, targetOf, UpstreamUnreachable } from './call-provider.js';
 import { classifyUpstreamError, left, retryable, type Failure } from './channel-failure.js';
 import { deliver } from './deliver.js';
-import { drainAfterClientLeft } from './deliver-stream.js';
+import { drainAfterClientLeft } from './stream-events.js';
 import { clientGone } from './delivery-failures.js';
 import type { DeliveryOutcome, Streaming } from './delivery-types.js';
 import { LargeJson } from '../ingress/large-json.js';

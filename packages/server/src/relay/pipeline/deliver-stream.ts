@@ -10,6 +10,12 @@ import { clientGone, streamBreak, streamFailure } from './delivery-failures.js';
 import { relayHeaders, streamHeaders, writeHead } from './delivery-headers.js';
 import type { DeliveryOutcome, DeliveryPlan, Streaming, UpstreamFailure } from './delivery-types.js';
 import type { Cancel } from '../transport/cancel.js';
+import { drained, drainTimedOut, onBodyClose, onBodyData, onBodyEnd, onBodyError, RELAY, type PumpedBody, type RelayedResponse } from './stream-events.js';
+
+/**
+ * A streamed answer relayed to the client as it comes (deliver.ts): the one object a stream holds, its state, and what
+ * it does with each chunk of the upstream's body, its end and its failure. The events that drive it: stream-events.ts.
+ */
 
 /** How often a stream tells how much it has delivered (for a crash takeover's charge). */
 const PROGRESS_EVERY_MS = 2_000;
@@ -52,28 +58,12 @@ export function deliverStream(response: UpstreamResponse, decoder: FrameDecoder,
   });
 }
 
-/** The relay a body's shared listeners (below) reach through the body itself: no closure per open stream. */
-const RELAY = Symbol('stream relay');
-type PumpedBody = UpstreamResponse['body'] & { [RELAY]?: StreamRelay };
-type RelayedResponse = ServerResponse & { [RELAY]?: StreamRelay };
-
-/**
- * The client of an open stream left before its end. The answer's cost is known only from the usage the upstream
- * reports at its end (hidden reasoning, media, cache writes are in no text the client was sent), so the upstream is
- * read on, relayed to nobody, until its end or for at most the plan's `drainMs`; it is cancelled then. Answers
- * false when the stream takes no such turn (not open, over, or draining off): the caller cancels the upstream at once.
- */
-export function drainAfterClientLeft(res: ServerResponse): boolean {
-  const relay = (res as RelayedResponse)[RELAY];
-  return relay !== undefined && relay.clientLeft();
-}
-
 /**
  * One stream's state, as an object rather than closures: a stream open for minutes holds this, its tally and its
  * reader, and no function of its own (bench/README.md, what a stream holds). The body's events reach it through
- * module-level listeners that find it on the body (`RELAY`).
+ * module-level listeners (stream-events.ts) that find it on the body (`RELAY`).
  */
-class StreamRelay {
+export class StreamRelay {
   readonly res: ServerResponse;
   readonly tally = new Tally();
   readonly reader: ReturnType<Dialect['createStreamReader']>;
@@ -134,7 +124,7 @@ class StreamRelay {
     this.restamp = this.unwrap && !this.writer && plan.bill ? plan.upstream.billedUsage : undefined;
   }
 
-  /** See `drainAfterClientLeft`. */
+  /** See `drainAfterClientLeft` (stream-events.ts). */
   clientLeft(): boolean {
     if (this.stopped || this.draining || !this.opened || !(this.plan.drainMs > 0)) return false;
     this.draining = true;
@@ -359,12 +349,6 @@ class StreamRelay {
 
 const noop = () => undefined;
 
-/** A stream read on after its client left has run out of time: the upstream is cancelled, and it is settled as read. */
-function drainTimedOut(relay: StreamRelay): void {
-  relay.drainTimer = undefined;
-  relay.abort.abort();
-}
-
 function uncorkLater(relay: StreamRelay): void {
   relay.uncork();
 }
@@ -378,56 +362,4 @@ function flushHead(relay: StreamRelay): void {
   } catch (error) {
     relay.stop(error);
   }
-}
-
-function relayOf(body: PumpedBody): StreamRelay {
-  return body[RELAY]!;
-}
-
-function onBodyData(this: PumpedBody, buffer: Buffer): void {
-  const relay = relayOf(this);
-  let waiting: Promise<unknown> | undefined;
-  try {
-    waiting = relay.chunk(buffer);
-  } catch (error) {
-    return relay.stop(error);
-  }
-  if (!waiting) return;
-  this.pause();
-  waiting.then(
-    () => !relay.stopped && this.resume(),
-    (error: unknown) => relay.stop(error),
-  );
-}
-
-function onBodyEnd(this: PumpedBody): void {
-  relayOf(this).stop();
-}
-
-/** Closed without its end or an error (destroyed without a reason): cut short all the same. After 'end' or 'error', 'close' finds the pump stopped already. */
-function onBodyClose(this: PumpedBody): void {
-  relayOf(this).stop(this.errored ?? new Error('upstream body closed before its end'));
-}
-
-function onBodyError(this: PumpedBody, error: unknown): void {
-  relayOf(this).stop(error ?? new Error('upstream body failed'));
-}
-
-/** Resolves once the client's buffer has drained; rejects when the request is cancelled (the client left) or its response fails. */
-function drained(res: ServerResponse, cancel: Cancel): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (cancel.aborted) return reject(cancel.reason);
-    const done = (error?: unknown) => {
-      res.off('drain', onDrain);
-      res.off('error', done);
-      cancel.removeEventListener('abort', onCancel);
-      if (error === undefined) resolve();
-      else reject(error);
-    };
-    const onDrain = () => done();
-    const onCancel = () => done(cancel.reason);
-    res.on('drain', onDrain);
-    res.on('error', done);
-    cancel.addEventListener('abort', onCancel);
-  });
 }
