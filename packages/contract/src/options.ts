@@ -74,7 +74,7 @@ export const INTEGER_OPTION_KEYS = [
 export const NUMBER_OPTION_KEYS = ['QuotaPerUnit', 'ChannelDisableThreshold'] as const;
 
 /** JSON maps of name -> ratio; rejected unless valid JSON objects of numbers (docs/console.md §5). */
-export const RATIO_OPTION_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio', 'AudioRatio', 'AudioCompletionRatio', 'ImageCompletionRatio', 'WebSearchPrice', 'ToolCallPrice', 'FastModeRatio'] as const;
+export const RATIO_OPTION_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio', 'AudioRatio', 'AudioCompletionRatio', 'ImageRatio', 'ImageCompletionRatio', 'WebSearchPrice', 'ToolCallPrice', 'FastModeRatio'] as const;
 export type RatioOptionKey = (typeof RATIO_OPTION_KEYS)[number];
 
 export type BooleanOptionKey = (typeof BOOLEAN_OPTION_KEYS)[number];
@@ -111,6 +111,7 @@ export const RATIO_OPTION_LABELS: Record<(typeof RATIO_OPTION_KEYS)[number], str
   ReasoningRatio: '推理倍率',
   AudioRatio: '音频输入倍率',
   AudioCompletionRatio: '音频输出倍率',
+  ImageRatio: '图片输入倍率',
   ImageCompletionRatio: '图片输出倍率',
   WebSearchPrice: '联网搜索价格',
   ToolCallPrice: '托管工具价格',

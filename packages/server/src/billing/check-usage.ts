@@ -37,6 +37,8 @@ export interface UsageEvidence {
   bounds: UsageBounds;
   /** Counts tokens of texts (off the event loop, or approximately). */
   count: (texts: string[]) => Promise<number[]>;
+  /** The images endpoint: what each image costs by the size and quality asked (billing/image-prices.ts). */
+  imageSizeRatio?: number;
 }
 
 /** The usage to bill, and what was wrong with the upstream's report. Never throws for any report. */
@@ -57,6 +59,9 @@ export async function checkUsage(reported: Usage | undefined, evidence: UsageEvi
     if (reported.web_searches) usage.web_searches = reported.web_searches;
     if (reported.tool_calls) usage.tool_calls = reported.tool_calls;
     if (reported.sub_usages) usage.sub_usages = reported.sub_usages;
+  } else if (reported.images && reported.prompt_tokens === 0 && reported.completion_tokens === 0 && !reported.unreported) {
+    // An image model billed per image (dall-e): its prompt is not priced, nothing to count.
+    usage = { ...reported };
   } else {
     usage = { ...reported };
     delete usage.unreported;
@@ -113,6 +118,7 @@ export async function checkUsage(reported: Usage | undefined, evidence: UsageEvi
     if (Object.keys(calls).length > 0) usage.tool_calls = calls;
     else delete usage.tool_calls;
   }
+  if (usage.images && evidence.imageSizeRatio !== undefined && evidence.imageSizeRatio !== 1) usage.image_size_ratio = evidence.imageSizeRatio;
   return { usage: withinTotals(usage), anomalies };
 }
 

@@ -50,6 +50,7 @@ export interface MeteredRequest {
     hostedTools?: boolean;
     cacheWrites?: 'none' | '5m' | '1h';
     fastMode?: boolean;
+    imageSizeRatio?: number;
     promptText(): string | Promise<string>;
   };
   /** Bytes of an uploaded recording (multipart audio), whose transcript is bounded like the audio. */

@@ -55,7 +55,7 @@ export class BillingMeter {
             generates: generating,
             maxTokens: facts.maxTokens,
             choices: facts.choices,
-            images: request.endpoint === 'images' ? facts.choices : 0,
+            images: request.endpoint === 'images' ? facts.choices * (facts.imageSizeRatio ?? 1) : 0,
             cacheWrites: facts.cacheWrites,
             fastMode: facts.fastMode,
             floor: this.deps.options.number('PreConsumedQuota'),
@@ -302,7 +302,7 @@ export class Meter {
     const approximate = deps.options.bool('ApproximateTokenEnabled');
     const count = (texts: string[]) => (approximate ? Promise.resolve(texts.map(approximateTokens)) : deps.counter.count(texts));
     try {
-      return await checkUsage(reported, { promptText: facts.promptText, promptChars: facts.promptBound, delivered, bounds, count });
+      return await checkUsage(reported, { promptText: facts.promptText, promptChars: facts.promptBound, delivered, bounds, count, imageSizeRatio: facts.imageSizeRatio });
     } catch (error) {
       request.log.error({ err: error }, 'usage counting failed; billing an approximate count');
       return { usage: { prompt_tokens: Math.min(bounds.prompt, Math.ceil(facts.promptBound / 4)), completion_tokens: Math.min(bounds.completion, approximateTokens(delivered)) }, anomalies: [] };

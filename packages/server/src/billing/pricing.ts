@@ -29,6 +29,8 @@ export interface Prices {
   audioCompletionRatio: number;
   /** Image output tokens (an answer's drawn images), relative to the input price (like the completion ratio). */
   imageCompletionRatio: number;
+  /** Image input tokens (GPT Image's), relative to the text input price (ImageRatio, new-api's name and meaning). */
+  imageRatio: number;
   /** One web search the provider ran, in quota units (WebSearchPrice, US$ per 1,000, times QuotaPerUnit / 1,000). */
   webSearchQuota: number;
   /** Every token price when the upstream ran the request in its fast mode (FastModeRatio), relative to the standard. */
@@ -48,7 +50,7 @@ const NO_CACHE_DISCOUNT: CacheRatios = { read: 1, write: 1, write1h: 1 };
 
 /** The ratio maps a set of prices was read from: a memo holds while every one of them is still the store's own. */
 type RatioMaps = Array<Record<string, number>>;
-const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio', 'AudioRatio', 'AudioCompletionRatio', 'ImageCompletionRatio', 'WebSearchPrice', 'ToolCallPrice', 'FastModeRatio'] as const;
+const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio', 'CacheWrite1hRatio', 'ReasoningRatio', 'AudioRatio', 'AudioCompletionRatio', 'ImageRatio', 'ImageCompletionRatio', 'WebSearchPrice', 'ToolCallPrice', 'FastModeRatio'] as const;
 /** Distinct (model, group) pairs remembered per option store; a flood of model names clears it rather than grow. */
 const MAX_MEMO = 1000;
 const memos = new WeakMap<OptionStore, { maps: RatioMaps; quotaPerUnit: number; prices: Map<string, Readonly<Prices>> }>();
@@ -81,7 +83,7 @@ function readFrom(maps: RatioMaps, options: OptionStore): boolean {
 
 function computePrices(options: OptionStore, model: string, group: string): Prices {
   const names = priceNames(model);
-  const ratio = (key: 'ModelRatio' | 'CompletionRatio' | 'CacheReadRatio' | 'CacheWriteRatio' | 'CacheWrite1hRatio' | 'ReasoningRatio' | 'AudioRatio' | 'AudioCompletionRatio' | 'ImageCompletionRatio' | 'WebSearchPrice' | 'FastModeRatio') => {
+  const ratio = (key: 'ModelRatio' | 'CompletionRatio' | 'CacheReadRatio' | 'CacheWriteRatio' | 'CacheWrite1hRatio' | 'ReasoningRatio' | 'AudioRatio' | 'AudioCompletionRatio' | 'ImageRatio' | 'ImageCompletionRatio' | 'WebSearchPrice' | 'FastModeRatio') => {
     const map = options.ratios(key);
     for (const name of names) {
       const value = own(map, name);
@@ -115,6 +117,8 @@ function computePrices(options: OptionStore, model: string, group: string): Pric
     audioCompletionRatio: ratio('AudioCompletionRatio') ?? facts.audio?.completion ?? (audioRatio > 0 ? completionRatio / audioRatio : completionRatio),
     // A model of no image output price bills the images it draws as text output.
     imageCompletionRatio: ratio('ImageCompletionRatio') ?? facts.imageOutput ?? completionRatio,
+    // A model of no image input price bills image tokens as text.
+    imageRatio: ratio('ImageRatio') ?? facts.imageInput ?? 1,
     webSearchQuota: (searchPerThousand / 1000) * options.number('QuotaPerUnit'),
     // A model of no fast mode cannot report one: 1 then.
     fastModeRatio: ratio('FastModeRatio') ?? facts.fastMode ?? 1,
@@ -145,10 +149,12 @@ export function usageParts(usage: Usage) {
   // A provider reporting more cached tokens than prompt tokens must not make the input negative (a peer's bug).
   const uncached = Math.max(0, usage.prompt_tokens - cached - write - write1h);
   const audioIn = Math.min(uncached, Math.max(0, usage.audio_prompt_tokens ?? 0));
+  const imageIn = Math.min(uncached - audioIn, Math.max(0, usage.image_prompt_tokens ?? 0));
   const audioOut = Math.min(completion - reasoning, Math.max(0, usage.audio_completion_tokens ?? 0));
   const imageOut = Math.min(completion - reasoning - audioOut, Math.max(0, usage.image_completion_tokens ?? 0));
   return {
-    input: uncached - audioIn,
+    input: uncached - audioIn - imageIn,
+    imageIn,
     cached,
     write,
     write1h,
@@ -157,7 +163,7 @@ export function usageParts(usage: Usage) {
     reasoning,
     audioOut,
     imageOut,
-    images: Math.max(0, usage.images ?? 0),
+    images: Math.max(0, usage.images ?? 0) * Math.max(0, usage.image_size_ratio ?? 1),
     searches: Math.max(0, usage.web_searches ?? 0),
   };
 }
@@ -179,7 +185,7 @@ export function costOf(usage: Usage, prices: Prices): number {
 /** The cost before rounding up. */
 export function rawCostOf(usage: Usage, prices: Prices): number {
   const p = usageParts(usage);
-  const input = p.input + p.cached * prices.cacheReadRatio + p.write * prices.cacheWriteRatio + p.write1h * prices.cacheWrite1hRatio + p.audioIn * prices.audioRatio;
+  const input = p.input + p.cached * prices.cacheReadRatio + p.write * prices.cacheWriteRatio + p.write1h * prices.cacheWrite1hRatio + p.audioIn * prices.audioRatio + p.imageIn * prices.imageRatio;
   const output =
     p.output * prices.completionRatio +
     p.reasoning * prices.reasoningRatio +
@@ -233,9 +239,10 @@ export function describePrice(prices: Prices, usage: Usage, cost: number, subs: 
   parts.push(`输出 ${p.output}`);
   if (p.reasoning > 0) parts.push(`推理 ${p.reasoning} × ${prices.reasoningRatio}`);
   if (p.audioIn > 0) parts.push(`音频输入 ${p.audioIn} × ${prices.audioRatio}`);
+  if (p.imageIn > 0) parts.push(`图片输入 ${p.imageIn} × ${prices.imageRatio}`);
   if (p.audioOut > 0) parts.push(`音频输出 ${p.audioOut} × ${prices.audioRatio} × ${prices.audioCompletionRatio}`);
   if (p.imageOut > 0) parts.push(`图片输出 ${p.imageOut} × ${prices.imageCompletionRatio}`);
-  if (p.images > 0) parts.push(`图片 ${p.images} 张`);
+  if (p.images > 0) parts.push(usage.image_size_ratio && usage.image_size_ratio !== 1 ? `图片 ${usage.images} 张 × ${usage.image_size_ratio}` : `图片 ${p.images} 张`);
   const searches = p.searches > 0 ? ` + 联网搜索 ${p.searches} 次 × ${roundQuota(prices.webSearchQuota)} 额度` : '';
   const tools = usage.tool_calls ? describeToolCalls(usage.tool_calls, (key) => toolCallQuota(prices, key)) : '';
   const long = longContextOf(usage, prices);

@@ -27,6 +27,10 @@ export interface Usage {
   image_completion_tokens?: number;
   /** Images generated (image endpoints bill per image). */
   images?: number;
+  /** What each of `images` costs against the model's base image price, by the size and quality asked (billing/image-prices.ts). */
+  image_size_ratio?: number;
+  /** Of the prompt: image tokens (GPT Image's input_tokens_details.image_tokens), priced at ImageRatio. */
+  image_prompt_tokens?: number;
   /**
    * Web searches the provider ran for the answer, each billed at a price of its own (WebSearchPrice): Anthropic's
    * `server_tool_use.web_search_requests`, the Responses API's `web_search_call` items, a Gemini answer grounded in

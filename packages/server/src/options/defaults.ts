@@ -94,6 +94,9 @@ export const DEFAULT_OPTIONS: Record<OptionKey, string> = {
   // the input price like CompletionRatio. Empty by default: a model not listed is priced as the catalogue has it
   // (Gemini's image models), else its images as its text output.
   ImageCompletionRatio: '{}',
+  // Image input tokens (GPT Image's), by model, relative to the text input price (new-api's ImageRatio). Empty by
+  // default: the catalogue's (gpt-image-1 2, gpt-image-1-mini 1.25), else image tokens cost what text does.
+  ImageRatio: '{}',
   // US$ per 1,000 web searches a provider runs, by model; empty by default: a model not listed is priced as its family
   // is in the catalogue (Claude US$10, OpenAI's web search tool US$10 or 25, Gemini's Google Search grounding US$35).
   WebSearchPrice: '{}',

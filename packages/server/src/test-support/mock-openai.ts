@@ -91,6 +91,37 @@ function audioAnswer(res: ServerResponse, body: Record<string, unknown>, model: 
   return json(res, 200, { id: 'chatcmpl-audio', object: 'chat.completion', created: 1, model, choices: [{ index: 0, message, finish_reason: 'stop' }], usage });
 }
 
+/** Sizes and qualities each image model takes, as OpenAI's images endpoint checks them. */
+const IMAGE_MODELS: Record<string, { sizes: string[]; qualities: string[]; most: number; size: string; quality: string }> = {
+  'dall-e-2': { sizes: ['256x256', '512x512', '1024x1024'], qualities: ['standard'], most: 10, size: '1024x1024', quality: 'standard' },
+  'dall-e-3': { sizes: ['1024x1024', '1792x1024', '1024x1792'], qualities: ['standard', 'hd'], most: 1, size: '1024x1024', quality: 'standard' },
+  'gpt-image-1': { sizes: ['1024x1024', '1024x1536', '1536x1024', 'auto'], qualities: ['low', 'medium', 'high', 'auto'], most: 10, size: 'auto', quality: 'auto' },
+};
+/** GPT Image's output tokens per image by quality and size (OpenAI's image generation guide): `auto` as high. */
+const GPT_IMAGE_TOKENS: Record<string, Record<string, number>> = {
+  low: { '1024x1024': 272, '1024x1536': 408, '1536x1024': 400 },
+  medium: { '1024x1024': 1056, '1024x1536': 1584, '1536x1024': 1568 },
+  high: { '1024x1024': 4160, '1024x1536': 6240, '1536x1024': 6208 },
+};
+
+/** POST /v1/images/generations: n images (dall-e-3 one), URLs for dall-e, base64 and the token usage for GPT Image. */
+function imagesAnswer(res: ServerResponse, body: Record<string, unknown>, model: string) {
+  const rules = IMAGE_MODELS[model.startsWith('gpt-image') ? 'gpt-image-1' : model] ?? IMAGE_MODELS['dall-e-2'];
+  const refuse = (message: string, param: string) => json(res, 400, { error: { message, type: 'invalid_request_error', param, code: null } });
+  const n = body.n === undefined ? 1 : Number(body.n);
+  if (!Number.isInteger(n) || n < 1 || n > rules.most) return refuse(`Invalid 'n': must be between 1 and ${rules.most} for ${model}.`, 'n');
+  const size = String(body.size ?? rules.size);
+  if (!rules.sizes.includes(size)) return refuse(`Invalid value: '${size}'. Supported values are: ${rules.sizes.map((s) => `'${s}'`).join(', ')}.`, 'size');
+  const quality = String(body.quality ?? rules.quality);
+  if (!rules.qualities.includes(quality)) return refuse(`Invalid value: '${quality}'. Supported values are: ${rules.qualities.map((q) => `'${q}'`).join(', ')}.`, 'quality');
+  const revised = String(body.prompt ?? '');
+  if (!model.startsWith('gpt-image')) return json(res, 200, { created: 1, data: Array.from({ length: n }, () => ({ url: 'https://example.com/image.png', revised_prompt: revised })) });
+  const perImage = GPT_IMAGE_TOKENS[quality === 'auto' ? 'high' : quality][size === 'auto' ? '1024x1536' : size];
+  const text = Math.max(1, Math.ceil(revised.length / 4));
+  const usage = { total_tokens: text + perImage * n, input_tokens: text, output_tokens: perImage * n, input_tokens_details: { text_tokens: text, image_tokens: 0 } };
+  return json(res, 200, { created: 1, data: Array.from({ length: n }, () => ({ b64_json: 'iVBORw0KGgo=' })), quality, size, usage });
+}
+
 export async function startMockUpstream(): Promise<MockUpstream> {
   const requests: MockUpstream['requests'] = [];
   /** The first messages each account (key) has seen: a repeat is a prompt-cache hit. */
@@ -214,9 +245,7 @@ export async function startMockUpstream(): Promise<MockUpstream> {
         usage: { prompt_tokens: 5 * inputs.length, total_tokens: 5 * inputs.length },
       });
     }
-    if (path.endsWith('/images/generations')) {
-      return json(res, 200, { created: 1, data: [{ url: 'https://example.com/image.png', revised_prompt: String(body?.prompt ?? '') }] });
-    }
+    if (path.endsWith('/images/generations')) return imagesAnswer(res, body ?? {}, model);
     if (path.endsWith('/audio/speech')) {
       const audio = Buffer.from('ID3-fake-mp3-bytes');
       res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': audio.length });

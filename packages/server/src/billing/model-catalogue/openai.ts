@@ -156,6 +156,19 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
     },
   },
   {
+    // GPT Image on the images endpoint, billed by the tokens it reports (OpenAI's price list, per 1M): gpt-image-1 text
+    // input US$5, image input 10, image output 40; gpt-image-1-mini text input 2, image input 2.50, image output 8.
+    family: 'OpenAI GPT Image',
+    match: /^gpt-image/,
+    imageInput: 2,
+    imageOutput: 8,
+    variants: [{ match: /^gpt-image-1-mini/, imageInput: 1.25, imageOutput: 4 }],
+    models: {
+      'gpt-image-1': { ratio: 2.5, completion: 8 },
+      'gpt-image-1-mini': { ratio: 1, completion: 4 },
+    },
+  },
+  {
     family: 'OpenAI embeddings, moderation, images and audio',
     models: {
       'text-embedding-ada-002': { ratio: 0.05 },

@@ -68,6 +68,8 @@ export interface ModelFacts {
   audio?: AudioRatios;
   /** Image output tokens (images drawn in an answer), relative to the input price; absent: billed as text output. */
   imageOutput?: number;
+  /** Image input tokens, relative to the text input price (ImageRatio); absent: billed as text input. */
+  imageInput?: number;
   /** US$ per 1,000 web searches the provider runs for the model (its search tool's fee, beyond the tokens). */
   webSearch?: number;
   /** Every token price in the provider's fast mode (priority processing), relative to the standard price. */

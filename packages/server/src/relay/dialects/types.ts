@@ -100,6 +100,8 @@ export interface RequestFacts {
   cacheWrites?: 'none' | '5m' | '1h';
   /** The body asks for the provider's fast mode (OpenAI's service_tier priority / fast, Anthropic's speed fast). */
   fastMode?: boolean;
+  /** The images endpoint: what each image costs against the model's base image price, by size and quality. */
+  imageSizeRatio?: number;
   /** The prompt's text, for counting when the upstream reports no usage (read on the body worker for a large body). */
   promptText(): string | Promise<string>;
   /** The client asked for usage in a stream (OpenAI stream_options.include_usage). */

@@ -1,3 +1,4 @@
+import { imageSizeRatio } from '../../billing/image-prices.js';
 import { mediaBoundsFor } from '../../billing/media-bounds.js';
 import { inspectOpenAi } from '../dialects/openai-chat/index.js';
 import { dialectOf } from '../dialects/registry.js';
@@ -39,5 +40,9 @@ export function readFacts(outer: Record<string, unknown>, reading: Reading): { f
   if (reading.dialect === 'openai-chat') facts = inspectOpenAi(body, OPENAI_PROMPT_PARTS[reading.endpoint](body), mediaBoundsFor);
   else if (reading.model !== undefined) facts = Object.assign(dialect.inspect(body, () => mediaBoundsFor(reading.model!)), { model: reading.model, stream: reading.stream ?? false });
   else facts = dialect.inspect(body, mediaBoundsFor);
+  if (reading.endpoint === 'images') {
+    const ratio = imageSizeRatio(facts.model, body.size, body.quality);
+    if (ratio !== 1) facts.imageSizeRatio = ratio;
+  }
   return { facts, problem: reading.endpoint === 'chat' ? dialect.validate?.(body) : undefined };
 }

@@ -3,6 +3,7 @@ import type { CheckedUsage } from '../../billing/check-usage.js';
 import type { Usage } from '../../billing/usage.js';
 import { collectStream, type ChatResponse, type StreamPart } from '../canonical.js';
 import { parseEvent } from '../dialects/shared.js';
+import { readImagesUsage } from '../dialects/openai-chat/response.js';
 import type { FrameDecoder } from '../transport/frame-decoders.js';
 import type { UpstreamResponse } from '../transport/send-upstream.js';
 import { badGateway, clientGone, streamFailure, vendorFailure } from './delivery-failures.js';
@@ -126,7 +127,8 @@ export async function deliverCollected(response: UpstreamResponse, decoder: Fram
 function wholeUsage(plan: DeliveryPlan, json: Record<string, unknown>): { usage?: Usage; text: string } {
   if (plan.endpoint === 'images') {
     const images = Array.isArray(json.data) ? json.data.length : 0;
-    const reported = plan.upstream.parseResponse(json).usage;
+    // GPT Image reports its tokens (billed by them); another image model is billed per image.
+    const reported = readImagesUsage(json.usage) ?? plan.upstream.parseResponse(json).usage;
     return { usage: reported ?? (images ? { prompt_tokens: 0, completion_tokens: 0, images } : undefined), text: '' };
   }
   if (plan.endpoint === 'audio_transcription' || plan.endpoint === 'audio_translation') {

@@ -122,6 +122,7 @@ export default function OperationSettings() {
           ratio('ReasoningRatio', '推理倍率', '为一个 JSON 文本，键为模型名称，值为推理 token 价格相对输入价格的倍率（未设置时按补全倍率）'),
           ratio('AudioRatio', '音频输入倍率', '为一个 JSON 文本，键为模型名称，值为音频输入价格相对文本输入价格的倍率'),
           ratio('AudioCompletionRatio', '音频输出倍率', '为一个 JSON 文本，键为模型名称，值为音频输出价格相对音频输入价格的倍率'),
+          ratio('ImageRatio', '图片输入倍率', '为一个 JSON 文本，键为模型名称，值为图片输入 token 价格相对文本输入价格的倍率，例如 {"gpt-image-1": 2}'),
           ratio('ImageCompletionRatio', '图片输出倍率', '为一个 JSON 文本，键为模型名称，值为模型回答中生成图片的输出价格相对输入价格的倍率，例如 {"gemini-2.5-flash-image": 100}'),
           ratio('WebSearchPrice', '联网搜索价格', '为一个 JSON 文本，键为模型名称，值为每 1000 次联网搜索的美元价格，例如 {"claude-sonnet-4-5": 10}'),
           ratio('FastModeRatio', '快速模式倍率', '为一个 JSON 文本，键为模型名称，值为上游以快速模式（OpenAI 的 service_tier priority/fast、Anthropic 的 speed fast）处理时全部 token 价格相对标准价格的倍率，例如 {"claude-opus-4-6": 6}'),

@@ -63,6 +63,21 @@ export function readOpenAiUsage(value: unknown): Usage | undefined {
   return usage;
 }
 
+/**
+ * The images endpoint's usage as GPT Image reports it (input_tokens with their text / image split, output_tokens all
+ * image tokens): billed by its tokens, image input at ImageRatio and output at ImageCompletionRatio. Undefined for an
+ * answer without it (dall-e: billed per image).
+ */
+export function readImagesUsage(value: unknown): Usage | undefined {
+  if (!isRecord(value) || (value.input_tokens === undefined && value.output_tokens === undefined)) return undefined;
+  const usage = usageOf(value.input_tokens, value.output_tokens);
+  const details = isRecord(value.input_tokens_details) ? value.input_tokens_details : {};
+  const imageIn = tokenCount(details.image_tokens);
+  if (imageIn > 0) usage.image_prompt_tokens = imageIn;
+  if (usage.completion_tokens > 0) usage.image_completion_tokens = usage.completion_tokens;
+  return usage;
+}
+
 /** The completion as the total less the prompt, when a report gives only those two (undefined unless both are counts). */
 export function derivedCompletion(total: unknown, prompt: unknown): number | undefined {
   const [t, p] = [reportedCount(total), reportedCount(prompt)];
