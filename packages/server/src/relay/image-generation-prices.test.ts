@@ -1,10 +1,8 @@
-import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { costOf, pricesFor } from '../billing/pricing.js';
-import { startMockUpstream, type MockUpstream } from '../test-support/mock-openai.js';
-import { seedChannel, seedToken, seedUser } from '../test-support/seed.js';
-import { settledToken } from '../test-support/settled-token.js';
-import { createTestApp, type TestApp } from '../test-support/test-app.js';
+import { startMockUpstream } from '../test-support/mock-openai.js';
+import { seedChannel } from '../test-support/seed.js';
+import { vendorGateway } from '../test-support/vendor-gateway.js';
 
 /**
  * The images endpoint is billed at what the image costs (docs/ledger.md, units and prices): dall-e by the size and
@@ -12,52 +10,40 @@ import { createTestApp, type TestApp } from '../test-support/test-app.js';
  * billed before), GPT Image by the tokens it reports (image output US$40 per 1M for gpt-image-1: a high-quality
  * 1536 x 1024 image is 6,208 tokens, US$0.25; it was billed as an unknown model, one image at the default ratio).
  */
-let t: TestApp;
-let mock: MockUpstream;
-let url: string;
+const gw = vendorGateway({ mock: startMockUpstream });
 
-beforeAll(async () => {
-  mock = await startMockUpstream();
-  t = await createTestApp();
-  url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  await seedChannel(t.ctx.storage, { name: 'openai', type: 1, key: 'ok', baseUrl: mock.url, models: 'dall-e-2,dall-e-3,gpt-image-1' });
-});
-afterAll(async () => {
-  await t.close();
-  await mock.close();
-});
-
-async function painter(name: string) {
-  const userId = await seedUser(t.ctx.storage, name, 10_000_000, name.toUpperCase());
-  const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
-  return { token, client: new OpenAI({ apiKey: `sk-${token.key}`, baseURL: `${url}/v1`, maxRetries: 0 }) };
+/** A key of 10,000,000 and the openai SDK on it, the image models served by the mock. */
+async function painter() {
+  await seedChannel(gw.t.ctx.storage, { name: 'openai', type: 1, key: 'ok', baseUrl: gw.mock.url, models: 'dall-e-2,dall-e-3,gpt-image-1' });
+  const token = await gw.seedKey();
+  return { token, client: gw.openai(token.key) };
 }
 
 describe('the images endpoint', () => {
   it('dall-e-3: an HD 1792 x 1024 image costs three standard squares (US$0.12)', async () => {
-    const { token, client } = await painter('hd');
+    const { token, client } = await painter();
     const image = await client.images.generate({ model: 'dall-e-3', prompt: 'a lighthouse at dusk', size: '1792x1024', quality: 'hd' });
     expect(image.data).toHaveLength(1);
-    const [log] = (await settledToken(t.ctx.storage, token.id, 1)).logs;
+    const [log] = (await gw.settled(token.id, 1)).logs;
     // Ratio 20: 20,000 units (US$0.04) a standard square image.
     expect(log.quota).toBe(60_000);
     expect(log.content).toContain('图片 1 张 × 3');
   });
 
   it('dall-e-2: two images at its default 1024 x 1024 (US$0.02 each)', async () => {
-    const { token, client } = await painter('square');
+    const { token, client } = await painter();
     const image = await client.images.generate({ model: 'dall-e-2', prompt: 'a red square', n: 2 });
     expect(image.data).toHaveLength(2);
-    const [log] = (await settledToken(t.ctx.storage, token.id, 1)).logs;
+    const [log] = (await gw.settled(token.id, 1)).logs;
     expect(log.quota).toBe(2 * 8_000 * 1.25);
   });
 
   it('gpt-image-1: billed by its reported tokens, the image output at US$40 per 1M', async () => {
-    const { token, client } = await painter('tokens');
+    const { token, client } = await painter();
     const image = await client.images.generate({ model: 'gpt-image-1', prompt: 'a banana on a white plate', size: '1536x1024', quality: 'high' });
     expect(image.usage?.output_tokens).toBe(6_208);
-    const [log] = (await settledToken(t.ctx.storage, token.id, 1)).logs;
-    const prices = pricesFor(t.ctx.options, 'gpt-image-1', 'default');
+    const [log] = (await gw.settled(token.id, 1)).logs;
+    const prices = pricesFor(gw.t.ctx.options, 'gpt-image-1', 'default');
     expect([prices.modelRatio, prices.imageRatio, prices.imageCompletionRatio]).toEqual([2.5, 2, 8]);
     expect([log.prompt_tokens, log.completion_tokens]).toEqual([image.usage!.input_tokens, 6_208]);
     expect(log.quota).toBe(costOf({ prompt_tokens: image.usage!.input_tokens, completion_tokens: 6_208, image_completion_tokens: 6_208 }, prices));
@@ -68,9 +54,9 @@ describe('the images endpoint', () => {
   });
 
   it('a size the model does not make is refused by the upstream, nothing billed', async () => {
-    const { token, client } = await painter('refused');
+    const { token, client } = await painter();
     await expect(client.images.generate({ model: 'dall-e-3', prompt: 'x', size: '256x256' })).rejects.toMatchObject({ status: 400 });
-    const after = await settledToken(t.ctx.storage, token.id, 0);
+    const after = await gw.settled(token.id, 0);
     expect(after.token.remain_quota).toBe(10_000_000);
   });
 });
