@@ -121,6 +121,14 @@ export interface ChatResponse {
   content: AssistantPart[];
   finishReason: FinishReason;
   usage?: Usage;
+  /** Images the model drew in its answer (Gemini's image models), as base64. */
+  images?: DrawnImage[];
+}
+
+/** An image a model drew in its answer: its MIME type and its bytes as base64. */
+export interface DrawnImage {
+  mediaType: string;
+  data: string;
 }
 
 /**
@@ -135,7 +143,8 @@ export type StreamPart =
   | { type: 'tool_call'; index: number; id: string; name: string; signature?: string }
   | { type: 'tool_call_delta'; index: number; arguments: string }
   | { type: 'finish'; reason: FinishReason }
-  | { type: 'usage'; usage: Usage };
+  | { type: 'usage'; usage: Usage }
+  | ({ type: 'image' } & DrawnImage);
 
 /** An empty request to fill in; dialect parsers start from it. */
 export function emptyRequest(model: string): ChatRequest {
@@ -179,6 +188,7 @@ export function collectStream(parts: Iterable<StreamPart>): ChatResponse {
       if (call) call.arguments += part.arguments;
     } else if (part.type === 'finish') response.finishReason = part.reason;
     else if (part.type === 'usage') response.usage = part.usage;
+    else if (part.type === 'image') (response.images ??= []).push({ mediaType: part.mediaType, data: part.data });
   }
   return response;
 }

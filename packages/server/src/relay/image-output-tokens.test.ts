@@ -1,4 +1,6 @@
+import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { costOf, pricesFor } from '../billing/pricing.js';
 import { seedChannel, seedToken, seedUser } from '../test-support/seed.js';
@@ -35,7 +37,13 @@ afterAll(async () => {
 async function drawer(name: string) {
   const userId = await seedUser(t.ctx.storage, name, 10_000_000, name.toUpperCase());
   const token = await seedToken(t.ctx.storage, userId, { remain_quota: 10_000_000 });
-  return { token, client: new GoogleGenAI({ apiKey: `sk-${token.key}`, httpOptions: { baseUrl: gateway } }) };
+  const key = `sk-${token.key}`;
+  return {
+    token,
+    client: new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: gateway } }),
+    openai: new OpenAI({ apiKey: key, baseURL: `${gateway}/v1`, maxRetries: 0 }),
+    anthropic: new Anthropic({ apiKey: key, baseURL: gateway, maxRetries: 0 }),
+  };
 }
 
 function expectImageBilled(log: { quota: number; prompt_tokens: number; completion_tokens: number; content: string }) {
@@ -79,5 +87,39 @@ describe('an image drawn by a Gemini image model', () => {
     expect(String((refused as Error).message)).toContain('response modalities');
     const after = await settledToken(t.ctx.storage, token.id, 0);
     expect(after.token.remain_quota).toBe(10_000_000);
+  });
+});
+
+describe('an image drawn by a Gemini image model, asked through another dialect', () => {
+  // The image model draws by default; the image goes to each client in the shape its dialect gives generated images.
+  const image = recorded.candidates[0].content.parts[1].inlineData;
+  const dataUrl = `data:${image.mimeType};base64,${image.data}`;
+  type WithImages = { images?: Array<{ type: string; image_url: { url: string } }> };
+
+  it('OpenAI Chat Completions: in message.images (and delta.images when streamed) as a data URL, billed the same', async () => {
+    const { token, openai } = await drawer('chatpainter');
+    const answer = await openai.chat.completions.create({ model: 'gemini-2.5-flash-image', messages: [{ role: 'user', content: 'Draw a small banana on a white plate.' }] });
+    expect(answer.choices[0].message.content).toContain('banana');
+    expect((answer.choices[0].message as WithImages).images).toEqual([{ type: 'image_url', image_url: { url: dataUrl } }]);
+    expectImageBilled((await settledToken(t.ctx.storage, token.id, 1)).logs[0]);
+    const stream = await openai.chat.completions.create({ model: 'gemini-2.5-flash-image', stream: true, messages: [{ role: 'user', content: 'Draw a small banana on a white plate.' }] });
+    const streamed: unknown[] = [];
+    for await (const chunk of stream) streamed.push(...((chunk.choices[0]?.delta as WithImages | undefined)?.images ?? []));
+    expect(streamed).toEqual([{ type: 'image_url', image_url: { url: dataUrl } }]);
+  });
+
+  it('OpenAI Responses: an image_generation_call item; Anthropic Messages (no image in its answers): the text, billed the same', async () => {
+    const { token, openai, anthropic } = await drawer('itempainter');
+    const response = await openai.responses.create({ model: 'gemini-2.5-flash-image', input: 'Draw a small banana on a white plate.' });
+    const item = response.output.find((o) => o.type === 'image_generation_call');
+    expect(item).toMatchObject({ type: 'image_generation_call', status: 'completed', result: image.data });
+    // The next turn sends the item back: it is accepted (the model does not read its own image back).
+    const next = await openai.responses.create({ model: 'gemini-2.5-flash-image', input: [...(response.output as never[]), { role: 'user', content: 'Now a pear.' }] });
+    expect(next.status).toBe('completed');
+    const message = await anthropic.messages.create({ model: 'gemini-2.5-flash-image', max_tokens: 2048, messages: [{ role: 'user', content: 'Draw a small banana on a white plate.' }] });
+    expect(message.content.map((block) => block.type)).toEqual(['text']);
+    const logs = (await settledToken(t.ctx.storage, token.id, 3)).logs;
+    expectImageBilled(logs[0]);
+    expectImageBilled(logs[2]);
   });
 });

@@ -38,7 +38,7 @@ function declarations(body: Record<string, any>): any[] {
   return Array.isArray(body.tools) ? body.tools.flatMap((t: any) => (isObject(t) && Array.isArray(t.functionDeclarations) ? t.functionDeclarations : [])) : [];
 }
 
-export function pickGeminiScenario(raw: Record<string, any>, mode: MockMode | undefined): GeminiScenario {
+export function pickGeminiScenario(raw: Record<string, any>, mode: MockMode | undefined, model = ''): GeminiScenario {
   const body = normalizeProtoJson(raw) as Record<string, any>;
   const tools = declarations(body).length > 0 && String(body.toolConfig?.functionCallingConfig?.mode ?? '').toUpperCase() !== 'NONE';
   if (mode === 'tool' && tools) return 'tools';
@@ -50,15 +50,17 @@ export function pickGeminiScenario(raw: Record<string, any>, mode: MockMode | un
   if (tools) return 'tools';
   if (body.generationConfig?.thinkingConfig?.includeThoughts === true) return 'reasoning';
   if (body.cachedContent) return 'cache';
-  // An image model asked to draw (gemini-2.5-flash-image): text and an inline image, the image's tokens apart.
-  if (asList(body.generationConfig?.responseModalities).some((m) => String(m).toUpperCase() === 'IMAGE')) return 'draw';
+  // An image model asked to draw (gemini-2.5-flash-image), or left to its default modalities (text and image): text and
+  // an inline image, the image's tokens apart.
+  const modalities = body.generationConfig?.responseModalities;
+  if (asList(modalities).some((m) => String(m).toUpperCase() === 'IMAGE') || (modalities === undefined && /-image/.test(model))) return 'draw';
   if (contents.some((c) => c?.parts?.some((p: any) => String(p?.inlineData?.mimeType ?? '').startsWith('image/')))) return 'image';
   return 'text';
 }
 
 export function geminiReply(fx: Fixtures, raw: Record<string, any>, mode: MockMode | undefined, model: string): GeminiReply {
   const body = normalizeProtoJson(raw) as Record<string, any>;
-  const scenario = pickGeminiScenario(body, mode);
+  const scenario = pickGeminiScenario(body, mode, model);
   const scripted = scriptedCall(declarations(body).map((d: any) => d.name));
   const name = scripted?.name ?? body.toolConfig?.functionCallingConfig?.allowedFunctionNames?.[0] ?? declarations(body)[0]?.name;
   const adjust = (answer: any) => {

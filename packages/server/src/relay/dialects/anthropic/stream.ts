@@ -128,6 +128,9 @@ export function createMessagesStreamWriter(context: WriteContext): StreamWriter 
         case 'usage':
           usage = part.usage;
           return out;
+        case 'image':
+          // The Messages API has no image in answers: a drawn image cannot be passed on.
+          return out;
       }
     },
     end(): string {

@@ -130,6 +130,9 @@ export function createConverseStreamWriter(_context: WriteContext): StreamWriter
         case 'usage':
           usage = part.usage;
           return out;
+        case 'image':
+          // Converse streams carry no image in answers.
+          return out;
       }
     },
     end(): string {

@@ -52,6 +52,11 @@ export function readModelPart(part: unknown, nextCall: () => number): StreamPart
       { type: 'tool_call_delta', index, arguments: JSON.stringify(isRecord(call.args) ? call.args : {}) },
     ];
   }
+  // An image the model drew (the image models): passed on as an image.
+  const inline = isRecord(part.inlineData) ? part.inlineData : isRecord(part.inline_data) ? part.inline_data : undefined;
+  const drawn = inline && asString(inline.data);
+  const mediaType = inline && (asString(inline.mimeType) ?? asString(inline.mime_type));
+  if (drawn && mediaType?.startsWith('image/')) return [...(signature ? [{ type: 'reasoning' as const, text: '', signature }] : []), { type: 'image', mediaType, data: drawn }];
   const text = asString(part.text);
   if (text === undefined) return signature ? [{ type: 'reasoning', text: '', signature }] : [];
   if (part.thought === true) return [{ type: 'reasoning', text, ...(signature ? { signature } : {}) }];

@@ -36,7 +36,7 @@ export function candidateOf(parts: Array<Record<string, unknown>>, finishReason?
 
 export function writeGenerateContentResponse(response: ChatResponse, context: WriteContext): Record<string, unknown> {
   return {
-    candidates: [candidateOf(writeModelParts(response.content), finishToGemini(response.finishReason))],
+    candidates: [candidateOf([...writeModelParts(response.content), ...(response.images ?? []).map((image) => ({ inlineData: { mimeType: image.mediaType, data: image.data } }))], finishToGemini(response.finishReason))],
     ...(response.usage ? { usageMetadata: writeGeminiUsage(response.usage) } : {}),
     modelVersion: context.model,
     responseId: context.id,

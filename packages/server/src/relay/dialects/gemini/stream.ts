@@ -114,6 +114,8 @@ export function createGenerateContentStreamWriter(context: WriteContext): Stream
         case 'usage':
           usage = part.usage;
           return '';
+        case 'image':
+          return chunk([signed({ inlineData: { mimeType: part.mediaType, data: part.data } })]);
       }
     },
     end(): string {

@@ -1,4 +1,4 @@
-import type { AssistantPart, ChatResponse, FinishReason, Usage } from '../../canonical.js';
+import type { AssistantPart, ChatResponse, DrawnImage, FinishReason, Usage } from '../../canonical.js';
 import { searchesEveryAnswer } from '../../../billing/model-catalogue.js';
 import { reportedCount, tokenCount, usageOf } from '../../../billing/usage.js';
 import type { WriteContext } from '../types.js';
@@ -118,6 +118,11 @@ export function parseChatResponse(body: unknown): ChatResponse {
   };
 }
 
+/** A drawn image as OpenRouter's chat answers carry one (`message.images`, `delta.images`): a data URL. */
+export function imageUrlOf(image: DrawnImage): { type: 'image_url'; image_url: { url: string } } {
+  return { type: 'image_url', image_url: { url: `data:${image.mediaType};base64,${image.data}` } };
+}
+
 export function writeChatResponse(response: ChatResponse, context: WriteContext): Record<string, unknown> {
   const text = flatMap(response.content, (p) => (p.type === 'text' ? [p.text] : [])).join('');
   const reasoning = flatMap(response.content, (p) => (p.type === 'reasoning' ? [p.text] : [])).join('');
@@ -126,6 +131,7 @@ export function writeChatResponse(response: ChatResponse, context: WriteContext)
   // The field DeepSeek introduced and chat clients (Cherry Studio, LobeHub, Open WebUI) read for thinking.
   if (reasoning) message.reasoning_content = reasoning;
   if (calls.length) message.tool_calls = calls;
+  if (response.images?.length) message.images = response.images.map(imageUrlOf);
   return {
     id: context.id,
     object: 'chat.completion',

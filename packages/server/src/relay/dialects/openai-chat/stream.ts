@@ -1,7 +1,7 @@
 import type { FinishReason, StreamPart, Usage } from '../../canonical.js';
 import type { Frame, StreamReader, StreamWriter, WriteContext } from '../types.js';
 import { asArray, asString, isRecord, parseEvent, throwChunkError } from '../shared.js';
-import { finishFromOpenAi, readChatUsage, writeOpenAiUsage } from './response.js';
+import { finishFromOpenAi, imageUrlOf, readChatUsage, writeOpenAiUsage } from './response.js';
 
 /** Reads an OpenAI chat stream (`data: {chat.completion.chunk}` … `data: [DONE]`). */
 export function createChatStreamReader(): StreamReader {
@@ -82,6 +82,10 @@ export function createChatStreamWriter(context: WriteContext): StreamWriter {
         case 'usage':
           usage = part.usage;
           return '';
+        case 'image':
+          // Chat Completions has no image in answers: the `images` field OpenRouter gives its image models, which
+          // chat clients (Cherry Studio, LobeHub, Open WebUI) show.
+          return opening() + chunk({ images: [imageUrlOf(part)] });
       }
     },
     end() {

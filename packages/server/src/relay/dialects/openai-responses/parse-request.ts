@@ -90,6 +90,8 @@ function readItems(items: unknown[], request: ChatRequest): void {
       // Reasoning without the gateway's carrier (OpenAI's own encrypted reasoning, a bare summary) is unusable elsewhere.
       return;
     }
+    // An image the model drew (written by the gateway from another provider's image): the model does not read it back.
+    if (type === 'image_generation_call') return;
     if (type === 'item_reference') throw badRequest(`${STATELESS}，此渠道不支持 item_reference：请在 input 中发送条目本身`);
     throw badRequest(`input[${index}]：此渠道无法处理 Responses 的 ${String(type).slice(0, 60)} 条目${ONLY_OPENAI}`);
   });

@@ -1,4 +1,4 @@
-import type { AssistantPart, ChatResponse, FinishReason, Usage } from '../../canonical.js';
+import type { AssistantPart, ChatResponse, DrawnImage, FinishReason, Usage } from '../../canonical.js';
 import { toolCallsOf } from '../../../billing/tool-calls.js';
 import { tokenCount, usageOf } from '../../../billing/usage.js';
 import { derivedCompletion, isFastTier } from '../openai-chat/response.js';
@@ -111,7 +111,7 @@ export function responseObject(
 }
 
 /** Ids of output items, unique within the response: `msg_…`, `rs_…`, `fc_…`, `ctc_…`. */
-export const itemId = (responseId: string, kind: 'msg' | 'rs' | 'fc' | 'ctc', index: number): string => `${kind}_${responseId.replace(/^resp_/, '')}${index.toString().padStart(3, '0')}`;
+export const itemId = (responseId: string, kind: 'msg' | 'rs' | 'fc' | 'ctc' | 'ig', index: number): string => `${kind}_${responseId.replace(/^resp_/, '')}${index.toString().padStart(3, '0')}`;
 
 export const textPart = (text: string): Item => ({ type: 'output_text', text, annotations: [], logprobs: [] });
 
@@ -148,7 +148,14 @@ export function outputItems(content: AssistantPart[], responseId: string, tools?
 
 export function writeResponsesResponse(response: ChatResponse, context: WriteContext): Record<string, unknown> {
   const { status, incomplete, error } = statusOf(response.finishReason);
-  return responseObject(context, status, { output: outputItems(response.content, context.id, context.clientTools), usage: response.usage, incomplete, error });
+  const output = outputItems(response.content, context.id, context.clientTools);
+  for (const image of response.images ?? []) output.push(imageItem(image, context.id, output.length));
+  return responseObject(context, status, { output, usage: response.usage, incomplete, error });
+}
+
+/** An image the model drew, as the Responses API gives a generated image: an image_generation_call item. */
+export function imageItem(image: DrawnImage, responseId: string, index: number): Item {
+  return { id: itemId(responseId, 'ig', index), type: 'image_generation_call', status: 'completed', result: image.data, output_format: image.mediaType.replace(/^image\//, '') };
 }
 
 /** Output items -> canonical content. Unlike a request's input, reasoning without a signature is kept: it is the model's words. */

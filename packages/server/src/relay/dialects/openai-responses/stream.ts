@@ -5,7 +5,7 @@ import { carry, uncarry } from './carrier.js';
 import { callItem, isWholeCall } from './client-tools.js';
 import { freeformArguments, freeformInput } from './freeform.js';
 import { reasoningText } from './parse-request.js';
-import { finishOf, itemId, readResponsesUsage, reasoningItem, responseObject, statusOf, textPart } from './response.js';
+import { finishOf, imageItem, itemId, readResponsesUsage, reasoningItem, responseObject, statusOf, textPart } from './response.js';
 import { flatMap } from '../../../lib/arrays.js';
 
 /**
@@ -302,6 +302,8 @@ export function createResponsesStreamWriter(context: WriteContext, continuing?: 
         case 'usage':
           usage = part.usage;
           return out;
+        case 'image':
+          return out + close() + whole(imageItem(part, responseId, output.length));
       }
     },
     end(): string {
