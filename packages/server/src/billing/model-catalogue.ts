@@ -56,7 +56,7 @@ function readModelFacts(model: string): ModelFacts {
   if (!family) return {};
   const variants = family.variants?.filter((variant) => variant.match.test(name)) ?? [];
   const fact = <K extends keyof ModelFacts>(key: K): ModelFacts[K] => variants.find((variant) => variant[key] !== undefined)?.[key] ?? family[key];
-  return { cache: fact('cache'), outputLimit: fact('outputLimit'), media: fact('media'), audio: fact('audio'), imageOutput: fact('imageOutput'), imageInput: fact('imageInput'), webSearch: fact('webSearch'), fastMode: fact('fastMode'), longContext: fact('longContext') };
+  return { cache: fact('cache'), outputLimit: fact('outputLimit'), media: fact('media'), audio: fact('audio'), imageOutput: fact('imageOutput'), imageInput: fact('imageInput'), webSearch: fact('webSearch'), fastMode: fact('fastMode'), regionalInference: fact('regionalInference'), longContext: fact('longContext') };
 }
 
 /** The family whose `match` claims a canonical model name. */

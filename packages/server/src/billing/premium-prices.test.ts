@@ -57,6 +57,15 @@ describe('fast mode', () => {
     expect(pricesFor(store(), 'deepseek-chat', 'default').fastModeRatio).toBe(1);
   });
 
+  it('US-only inference (Anthropic usage.inference_geo "us") is 1.1 times every token price, read from the report', () => {
+    const usage = anthropicDialect.parseResponse({ id: 'm', type: 'message', role: 'assistant', content: [], stop_reason: 'end_turn', usage: { input_tokens: 1_000, output_tokens: 100, inference_geo: 'us' } }).usage!;
+    expect(usage.regional_inference).toBe(true);
+    const opus = pricesFor(store(), 'claude-opus-4-6', 'default');
+    expect(opus.regionalRatio).toBe(1.1);
+    expect(costOf(usage, opus)).toBe(Math.ceil((1_000 + 100 * 5) * 2.5 * 1.1));
+    expect(pricesFor(store(), 'gpt-5', 'default').regionalRatio).toBe(1);
+  });
+
   it('a request that asks for it reserves at its price', () => {
     const prices = pricesFor(store(), 'gpt-5', 'default');
     const plan = (fastMode: boolean) => planReservation({ model: 'gpt-5', promptBound: 100, generates: true, maxTokens: 1_000, choices: 1, floor: 0, fastMode }, prices);

@@ -35,6 +35,8 @@ export interface Prices {
   webSearchQuota: number;
   /** Every token price when the upstream ran the request in its fast mode (FastModeRatio), relative to the standard. */
   fastModeRatio: number;
+  /** Every token price when the upstream kept inference in one geography at a premium (the catalogue's), relative to the standard. */
+  regionalRatio: number;
   /** Long-context prices (the catalogue's): multipliers of the input and output prices above an input size. */
   longContext?: LongContext;
   /** The admin's prices of provider-run tools billed per call (ToolCallPrice, US$ per 1,000 by price key). */
@@ -122,6 +124,7 @@ function computePrices(options: OptionStore, model: string, group: string): Pric
     webSearchQuota: (searchPerThousand / 1000) * options.number('QuotaPerUnit'),
     // A model of no fast mode cannot report one: 1 then.
     fastModeRatio: ratio('FastModeRatio') ?? facts.fastMode ?? 1,
+    regionalRatio: facts.regionalInference ?? 1,
     ...(facts.longContext ? { longContext: facts.longContext } : {}),
     toolCallPrices: options.ratios('ToolCallPrice'),
     quotaPerUnit: options.number('QuotaPerUnit'),
@@ -192,7 +195,7 @@ export function rawCostOf(usage: Usage, prices: Prices): number {
     p.audioOut * prices.audioRatio * prices.audioCompletionRatio +
     p.imageOut * prices.imageCompletionRatio;
   const long = longContextOf(usage, prices);
-  const fast = usage.fast_mode ? prices.fastModeRatio : 1;
+  const fast = (usage.fast_mode ? prices.fastModeRatio : 1) * (usage.regional_inference ? prices.regionalRatio : 1);
   const units = (input * (long?.input ?? 1) + output * (long?.output ?? 1)) * fast + p.images * TOKENS_PER_IMAGE;
   let tools = 0;
   for (const key in usage.tool_calls) tools += Math.max(0, usage.tool_calls[key]) * toolCallQuota(prices, key);
@@ -249,6 +252,7 @@ export function describePrice(prices: Prices, usage: Usage, cost: number, subs: 
   const tiers = [
     ...(long ? [`长上下文（输入超过 ${long.above}）输入 × ${long.input}、输出 × ${long.output}`] : []),
     ...(usage.fast_mode ? [`快速模式 × ${prices.fastModeRatio}`] : []),
+    ...(usage.regional_inference && prices.regionalRatio !== 1 ? [`指定地域推理 × ${prices.regionalRatio}`] : []),
   ];
   const tier = tiers.length > 0 ? `，${tiers.join('，')}` : '';
   return `模型倍率 ${prices.modelRatio}${unknown}，补全倍率 ${prices.completionRatio}，分组倍率 ${prices.groupRatio}${tier}；${parts.join(' + ')} tokens${searches}${tools}，共计 ${cost} 额度`;

@@ -48,6 +48,11 @@ export interface Usage {
    */
   fast_mode?: boolean;
   /**
+   * The upstream ran the request only in one geography at a premium (Anthropic's `usage.inference_geo` "us": 1.1 times
+   * every token price), priced at the model family's regional multiplier.
+   */
+  regional_inference?: boolean;
+  /**
    * Inferences the upstream ran on other models within the request and reported apart from the totals, each billed
    * at its own model's prices: Anthropic's advisor tool (`usage.iterations` of type `advisor_message`, Claude Code's
    * /advisor).

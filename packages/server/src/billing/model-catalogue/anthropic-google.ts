@@ -16,6 +16,9 @@ export const ANTHROPIC_GOOGLE_FAMILIES: ModelFamily[] = [
     // Fast mode (`speed: "fast"`, Opus 4.6 and later): 6 times every standard price (Anthropic's fast-mode pricing
     // for Opus 4.6 and 4.7; set FastModeRatio for a model priced otherwise).
     fastMode: 6,
+    // Data residency: inference kept in the US (`inference_geo: "us"`) is priced 1.1 times (Claude's data residency
+    // pricing, as the Claude Platform on AWS guide states it).
+    regionalInference: 1.1,
     // The 1M-token context window: a request of more than 200K input tokens pays twice the input prices and 1.5 times
     // the output prices (Anthropic's long-context pricing; a model without that window cannot get there).
     longContext: { above: 200_000, input: 2, output: 1.5 },
@@ -39,9 +42,18 @@ export const ANTHROPIC_GOOGLE_FAMILIES: ModelFamily[] = [
       'claude-opus-4-20250514': { ratio: 7.5, completion: 5 },
       'claude-opus-4-1-20250805': { ratio: 7.5, completion: 5 },
       'claude-haiku-4-5-20251001': { ratio: 0.5, completion: 5 },
-      // Opus 4.5 and 4.6: US$5 / 25 per 1M (Anthropic's pricing; fast mode on 4.6 US$30 / 150, six times).
+      // Anthropic's price list (platform.claude.com pricing): Opus 4.5 to 5 US$5 / 25 per 1M (fast mode on 4.6 US$30 /
+      // 150, six times), Sonnet 4.6 US$3 / 15, Fable 5 and Mythos 5 US$10 / 50 (their 5.1: cache hits US$0.25).
       'claude-opus-4-5-20251101': { ratio: 2.5, completion: 5 },
       'claude-opus-4-6': { ratio: 2.5, completion: 5 },
+      'claude-opus-4-7': { ratio: 2.5, completion: 5 },
+      'claude-opus-4-8': { ratio: 2.5, completion: 5 },
+      'claude-opus-5': { ratio: 2.5, completion: 5 },
+      'claude-sonnet-4-6': { ratio: 1.5, completion: 5 },
+      'claude-fable-5': { ratio: 5, completion: 5 },
+      'claude-mythos-5': { ratio: 5, completion: 5 },
+      'claude-fable-5-1': { ratio: 5, completion: 5, cacheRead: 0.025 },
+      'claude-mythos-5-1': { ratio: 5, completion: 5, cacheRead: 0.025 },
       // OpenRouter's own model page (openrouter.ai/anthropic/claude-3.5-sonnet), read 2026-11-23: US$3 / 15 per 1M.
       'anthropic/claude-3.5-sonnet': { ratio: 1.5, completion: 5 },
     },

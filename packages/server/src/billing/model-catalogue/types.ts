@@ -74,6 +74,8 @@ export interface ModelFacts {
   webSearch?: number;
   /** Every token price in the provider's fast mode (priority processing), relative to the standard price. */
   fastMode?: number;
+  /** Every token price when inference is kept in one geography (Anthropic's inference_geo "us"), relative to the standard. */
+  regionalInference?: number;
   /** Long-context prices: a request whose input is above `above` tokens pays `input` times its input prices, `output` times its output prices. */
   longContext?: LongContext;
 }

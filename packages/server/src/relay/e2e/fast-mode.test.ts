@@ -40,6 +40,19 @@ describe('fast mode', () => {
     expect(logs[2].content).not.toContain('快速模式');
   });
 
+  it('Anthropic inference_geo "us" (US-only inference): 1.1 times every token price, stacked on fast mode', async () => {
+    await seedChannel(gw.t.ctx.storage, { name: 'claude', type: 14, key: 'ok', baseUrl: gw.mock.url, models: CLAUDE });
+    const token = await gw.seedKey();
+    const request = { model: CLAUDE, max_tokens: 256, messages: [{ role: 'user' as const, content: 'Hello' }], inference_geo: 'us', speed: 'fast' } as never;
+    const message = await gw.anthropic(token.key).messages.create(request);
+    expect(message.usage).toMatchObject({ inference_geo: 'us', speed: 'fast' });
+    const [log] = (await gw.settled(token.id, 1)).logs;
+    const prices = pricesFor(gw.t.ctx.options, CLAUDE, 'default');
+    expect(prices.regionalRatio).toBe(1.1);
+    expect(log.quota).toBe(Math.ceil((log.prompt_tokens + log.completion_tokens * 5) * 2.5 * 6 * 1.1 - 1e-9));
+    expect(log.content).toContain('快速模式 × 6，指定地域推理 × 1.1');
+  });
+
   it('OpenAI service_tier "priority": billed at the model\'s Fast mode ratio (gpt-5: 2)', async () => {
     await seedChannel(gw.t.ctx.storage, { name: 'openai', type: 1, key: 'ok', baseUrl: gw.others.openai.url, models: 'gpt-5' });
     const token = await gw.seedKey();

@@ -102,10 +102,12 @@ export function claudeReply(body: Record<string, any>, mode: MockMode | undefine
     }
     return [e];
   });
-  // Fast mode (`speed: "fast"`): the usage says the request ran at that speed, in the message and in the stream.
-  if (body.speed === 'fast') {
-    message.usage = { ...message.usage, speed: 'fast' };
-    events = events.map((e) => (e.type === 'message_start' ? { ...e, message: { ...e.message, usage: { ...e.message.usage, speed: 'fast' } } } : e.type === 'message_delta' ? { ...e, usage: { ...e.usage, speed: 'fast' } } : e));
+  // Fast mode (`speed: "fast"`) and US-only inference (`inference_geo: "us"`): the usage says how the request ran, in
+  // the message and in the stream.
+  const ran = { ...(body.speed === 'fast' ? { speed: 'fast' } : {}), ...(body.inference_geo === 'us' ? { inference_geo: 'us' } : {}) };
+  if (Object.keys(ran).length > 0) {
+    message.usage = { ...message.usage, ...ran };
+    events = events.map((e) => (e.type === 'message_start' ? { ...e, message: { ...e.message, usage: { ...e.message.usage, ...ran } } } : e.type === 'message_delta' ? { ...e, usage: { ...e.usage, ...ran } } : e));
   }
   // The advisor tool (`advisor_20260301`): its sub-inference on the advisor model is reported in usage.iterations, apart
   // from the totals (which stay the executor's), in the message and in the stream's last usage.

@@ -84,8 +84,15 @@ function thinkingOn(body: Record<string, any>): boolean {
   return isObject(body.thinking) && (body.thinking.type === 'enabled' || body.thinking.type === 'adaptive');
 }
 
+/** Models that take `inference_geo` (Opus 4.6, Sonnet 4.6 and later); an older one refuses it with a 400. */
+const GEO_MODEL = /^claude-(opus|sonnet)-4-[6-9]|^claude-(opus|sonnet|fable|mythos)-5/;
+
 function validateSampling(body: Record<string, any>, rules: MessagesRules): Problem | null {
   const { temperature, top_p, top_k } = body;
+  if (body.inference_geo !== undefined) {
+    if (body.inference_geo !== 'us' && body.inference_geo !== 'global') return invalid("inference_geo: Input should be 'us' or 'global'");
+    if (!GEO_MODEL.test(rules.model)) return invalid(`inference_geo: ${rules.model} does not support inference_geo.`);
+  }
   if (temperature !== undefined && (typeof temperature !== 'number' || temperature < 0 || temperature > 1)) return invalid('temperature: Input should be less than or equal to 1');
   if (top_p !== undefined && (typeof top_p !== 'number' || top_p < 0 || top_p > 1)) return invalid('top_p: Input should be less than or equal to 1');
   if (NO_SAMPLING_MODEL.test(rules.model)) {

@@ -32,6 +32,8 @@ export function readAnthropicUsage(value: unknown): Usage | undefined {
   if (searches) usage.web_searches = searches;
   // Fast mode (`speed: "fast"`): every token at a premium (FastModeRatio).
   if (value.speed === 'fast') usage.fast_mode = true;
+  // US-only inference (`inference_geo: "us"`, Opus 4.6 and later): 1.1 times every token price.
+  if (value.inference_geo === 'us') usage.regional_inference = true;
   // The advisor tool's sub-inferences (usage.iterations of type advisor_message): not in the totals above, billed at
   // the advisor model's prices.
   for (const iteration of asArray(value.iterations)) {
@@ -55,6 +57,7 @@ export function writeAnthropicUsage(usage: Usage | undefined): Record<string, un
     output_tokens: usage.completion_tokens,
     ...(usage.web_searches ? { server_tool_use: { web_search_requests: usage.web_searches } } : {}),
     ...(usage.fast_mode ? { speed: 'fast' } : {}),
+    ...(usage.regional_inference ? { inference_geo: 'us' } : {}),
   };
 }
 
