@@ -22,9 +22,8 @@ const OPENAI_SEARCH_PREVIEW = { match: /-search-preview/, webSearch: 25 };
 /*
  * Fast mode (service_tier "priority" or "fast"; Priority processing until July 2026), OpenAI's price list, every token
  * price against the standard one: gpt-4o 1.7 (US$4.25 / 17 against 2.50 / 10), gpt-4o-mini 1.667, gpt-4.1 and
- * gpt-4.1-mini 1.75, gpt-4.1-nano 2, o3 1.75, o4-mini 1.818, gpt-5 to 5.4 2, gpt-5-mini 1.8, gpt-5.5 and later 2.5. A
- * family's ratio is its dearest
- * model's: no request is billed below its price.
+ * gpt-4.1-mini 1.75, gpt-4.1-nano 2, o3 1.75, o4-mini 1.818, gpt-5 to 5.4 2, gpt-5-mini 1.8, gpt-5.5 and later 2.5.
+ * A family's ratio is its dearest model's: no request is billed below its price.
  */
 
 export const OPENAI_FAMILIES: ModelFamily[] = [
