@@ -1,3 +1,4 @@
+import { outputLimitOf } from './model-limits.js';
 import type { Usage } from './usage.js';
 
 /**
@@ -99,9 +100,13 @@ export async function checkUsage(reported: Usage | undefined, evidence: UsageEvi
   }
   if (usage.web_searches === 0) delete usage.web_searches;
   // Inferences on other models (an advisor): only with a provider-run tool, at most the search bound of them, each
-  // within the prompt bound.
+  // within the prompt bound and its model's output limit.
   if (usage.sub_usages) {
-    const subs = usage.sub_usages.slice(0, searches).map((sub) => ({ model: sub.model, usage: withinTotals({ ...sub.usage, prompt_tokens: Math.min(sub.usage.prompt_tokens, bounds.prompt) }) }));
+    const subs = usage.sub_usages.slice(0, searches).map((sub) => {
+      const [prompt, completion] = [Math.min(sub.usage.prompt_tokens, bounds.prompt), Math.min(sub.usage.completion_tokens, outputLimitOf(sub.model))];
+      if (prompt < sub.usage.prompt_tokens || completion < sub.usage.completion_tokens) anomalies.push(`上游报告 ${sub.model} 的推理用量超出上限，按上限计费`);
+      return { model: sub.model, usage: withinTotals({ ...sub.usage, prompt_tokens: prompt, completion_tokens: completion }) };
+    });
     if (usage.sub_usages.length > subs.length) anomalies.push(searches === 0 ? `上游报告其他模型的推理 ${usage.sub_usages.length} 次，但本次请求没有该类工具，不计费` : `上游报告其他模型的推理 ${usage.sub_usages.length} 次，超出本次请求上限 ${searches}，按上限计费`);
     if (subs.length > 0) usage.sub_usages = subs;
     else delete usage.sub_usages;
