@@ -3,6 +3,7 @@ import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_RATIO } from '../options/defaul
 import type { OptionStore } from '../options/option-store.js';
 import { geminiDialect } from '../relay/dialects/gemini/index.js';
 import { openAiChatDialect } from '../relay/dialects/openai-chat/index.js';
+import { planReservation } from './plan-reservation.js';
 import { costOf, pricesFor } from './pricing.js';
 
 /** Audio tokens read from each dialect's usage, and priced apart from text (docs/ledger.md, units and prices). */
@@ -37,5 +38,15 @@ describe('audio tokens', () => {
     expect([own.audioRatio, own.audioCompletionRatio]).toEqual([10, 3]);
     // gpt-audio: US$32 / 64 per 1M of audio against US$2.50 of text input.
     expect(pricesFor(store(), 'gpt-audio', 'default')).toMatchObject({ modelRatio: 1.25, audioRatio: 12.8, audioCompletionRatio: 2 });
+  });
+
+  it('a prompt with audio reserves its audio at the audio price (the chat dialect measures its share of the bound)', () => {
+    const body = { model: 'gpt-4o-audio-preview', messages: [{ role: 'user', content: [{ type: 'text', text: 'What is said?' }, { type: 'input_audio', input_audio: { data: Buffer.alloc(3_000).toString('base64'), format: 'wav' } }] }] };
+    const facts = openAiChatDialect.inspect!(body, () => ({ image: () => 0, audio: (bytes?: number) => Math.ceil((bytes ?? 0) / 10), video: () => 0, document: () => 0 }) as never);
+    expect(facts.audioBound).toBe(300);
+    const prices = pricesFor(store(), 'gpt-4o-audio-preview', 'default');
+    const plan = (audioTokens: number) => planReservation({ model: 'gpt-4o-audio-preview', promptBound: facts.promptBound, generates: true, maxTokens: 10, choices: 1, floor: 0, audioTokens }, prices);
+    // The audio's 300 tokens at 16 times the text price: 300 x 15 more input units than as text.
+    expect(plan(300).promptCost - plan(0).promptCost).toBeCloseTo(300 * 15 * prices.modelRatio);
   });
 });

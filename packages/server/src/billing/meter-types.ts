@@ -51,6 +51,7 @@ export interface MeteredRequest {
     cacheWrites?: 'none' | '5m' | '1h';
     fastMode?: boolean;
     imageSizeRatio?: number;
+    audioBound?: number;
     promptText(): string | Promise<string>;
   };
   /** Bytes of an uploaded recording (multipart audio), whose transcript is bounded like the audio. */

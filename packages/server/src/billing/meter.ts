@@ -58,6 +58,7 @@ export class BillingMeter {
             images: request.endpoint === 'images' ? facts.choices * (facts.imageSizeRatio ?? 1) : 0,
             cacheWrites: facts.cacheWrites,
             fastMode: facts.fastMode,
+            audioTokens: facts.audioBound,
             floor: this.deps.options.number('PreConsumedQuota'),
           },
           pricesFor(this.deps.options, m, auth.user.group),

@@ -25,6 +25,8 @@ export interface ReservationRequest {
   cacheWrites?: 'none' | '5m' | '1h';
   /** The request asks for the provider's fast mode: every token may cost FastModeRatio times its price. */
   fastMode?: boolean;
+  /** Of `promptBound`: the audio's share, reserved at the audio price where that is dearer. */
+  audioTokens?: number;
   /** PreConsumedQuota: the least a priced request reserves. */
   floor: number;
 }
@@ -53,7 +55,7 @@ export function planReservation(request: ReservationRequest, prices: Prices): Re
   const limit = outputLimitOf(request.model);
   const outputTokens = request.generates ? (request.maxTokens > 0 ? Math.min(request.maxTokens, MAX_OUTPUT_TOKENS) : limit) : 0;
   const images = request.images ?? 0;
-  const dearest = dearestUsage(prices, request.cacheWrites, request.fastMode === true);
+  const dearest = dearestUsage(prices, request.cacheWrites, request.fastMode === true, request.audioTokens ?? 0);
   const full = Math.max(
     costOf(dearest(request.promptBound, outputTokens * request.choices + images * IMAGE_OUTPUT_TOKENS), prices),
     costOf(Object.assign(dearest(request.promptBound, outputTokens * request.choices), { images }), prices),
@@ -75,7 +77,7 @@ export function planReservation(request: ReservationRequest, prices: Prices): Re
  * Usages of given totals priced at their dearest: the prompt as the priciest input the request can be billed for
  * (a cache write where one is asked for, or where the client's dialect cannot say), the output as the priciest output.
  */
-function dearestUsage(prices: Prices, cacheWrites: ReservationRequest['cacheWrites'], fastMode: boolean) {
+function dearestUsage(prices: Prices, cacheWrites: ReservationRequest['cacheWrites'], fastMode: boolean, audioTokens: number) {
   const write =
     cacheWrites === 'none' ? undefined
     : cacheWrites === '5m' ? (prices.cacheWriteRatio > 1 ? 'cache_write_tokens' : undefined)
@@ -83,10 +85,14 @@ function dearestUsage(prices: Prices, cacheWrites: ReservationRequest['cacheWrit
     : prices.cacheWriteRatio > 1 ? 'cache_write_tokens'
     : undefined;
   const output = dearestOutput(prices);
+  const writeRatio = write === 'cache_write_1h_tokens' ? prices.cacheWrite1hRatio : write ? prices.cacheWriteRatio : 1;
+  // The prompt's audio at the audio price where that is dearer than a write (or plain input): the rest as above.
+  const audioOf = (prompt: number) => (prices.audioRatio > writeRatio ? Math.min(audioTokens, prompt) : 0);
   return (prompt: number, completion: number): Usage => ({
     prompt_tokens: prompt,
     completion_tokens: completion,
-    ...(write ? { [write]: prompt } : {}),
+    ...(write ? { [write]: prompt - audioOf(prompt) } : {}),
+    ...(audioOf(prompt) > 0 ? { audio_prompt_tokens: audioOf(prompt) } : {}),
     ...(output ? { [output]: completion } : {}),
     ...(fastMode ? { fast_mode: true } : {}),
   });

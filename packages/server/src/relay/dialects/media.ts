@@ -81,7 +81,7 @@ export const PROMPT_TEMPLATE_OVERHEAD = 100;
  * byte-level tokenizer spans at least one byte), the media bound for each piece of media, one per number.
  * Walks with an explicit stack: no nesting depth can overflow the call stack.
  */
-export function promptBoundOf(parts: unknown[], bounds: MediaBounds, media: MediaReader): number {
+export function promptBoundOf(parts: unknown[], bounds: MediaBounds, media: MediaReader, audio?: { tokens: number }): number {
   let tokens = PROMPT_TEMPLATE_OVERHEAD;
   const stack: unknown[] = [...parts];
   while (stack.length > 0) {
@@ -91,7 +91,12 @@ export function promptBoundOf(parts: unknown[], bounds: MediaBounds, media: Medi
     else if (Array.isArray(value)) for (const item of value) stack.push(item);
     else if (isRecord(value)) {
       const ref = media(value);
-      if (ref) tokens += mediaTokens(ref, bounds);
+      if (ref) {
+        const cost = mediaTokens(ref, bounds);
+        tokens += cost;
+        // The audio's share of the bound, which some models price apart (AudioRatio): `audio` counts it.
+        if (audio && (ref.kind === 'audio' || (ref.kind === 'file' && kindOf(ref.mediaType) === 'audio'))) audio.tokens += cost;
+      }
       else for (const [key, inner] of Object.entries(value)) stack.push(key, inner);
     }
   }

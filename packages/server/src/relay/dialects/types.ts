@@ -89,6 +89,8 @@ export interface RequestFacts {
    * by the model's documented formula (billing/media-bounds.ts), the tool-use overhead when tools are sent.
    */
   promptBound: number;
+  /** Of `promptBound`: the audio's share (priced apart by some models, AudioRatio). */
+  audioBound?: number;
   /**
    * Tools the provider runs itself (web search, code execution...): their results enter the prompt, in as many
    * rounds as the provider takes, so the prompt can legitimately outgrow `promptBound`.

@@ -56,6 +56,7 @@ export const geminiDialect: Dialect = {
     const thinking = protoField(generation, 'thinkingConfig');
     const candidates = asNumber(protoField(generation, 'candidateCount')) ?? 1;
     const parts = [body.contents, protoField(body, 'systemInstruction'), body.tools];
+    const audio = { tokens: 0 };
     return {
       model,
       stream: false,
@@ -63,10 +64,11 @@ export const geminiDialect: Dialect = {
       maxTokens: largestLimit(protoField(generation, 'maxOutputTokens'), isRecord(thinking) ? protoField(thinking, 'thinkingBudget') : undefined),
       choices: Number.isInteger(candidates) && candidates > 1 ? Math.min(candidates, 8) : 1,
       promptBound:
-        promptBoundOf(parts, boundsFor(model), geminiMedia) +
+        promptBoundOf(parts, boundsFor(model), geminiMedia, audio) +
         (declaresTools(body.tools) ? TOOL_PROMPT_OVERHEAD : 0) +
         // Content cached at Google is part of the prompt the body only names: up to a whole context window.
         (protoField(body, 'cachedContent') ? contextWindowOf(model) : 0),
+      ...(audio.tokens > 0 ? { audioBound: audio.tokens } : {}),
       promptText: () => collectText(parts, geminiMedia, OPAQUE),
       includeUsage: true,
       hostedTools: hostsTools(body.tools),

@@ -64,12 +64,15 @@ export function inspectOpenAi(body: Record<string, unknown>, promptParts: unknow
   const model = asString(body.model) ?? '';
   const n = asNumber(body.n) ?? 1;
   const tools = declaresTools(body.tools) || declaresTools(body.functions);
+  const audio = { tokens: 0 };
+  const promptBound = promptBoundOf(promptParts, boundsFor(model), chatMedia, audio) + (tools ? TOOL_PROMPT_OVERHEAD : 0);
   return {
     model,
     stream: body.stream === true,
     maxTokens: largestLimit(body.max_completion_tokens, body.max_tokens, body.max_output_tokens),
     choices: Number.isInteger(n) && n > 1 ? Math.min(n, 128) : 1,
-    promptBound: promptBoundOf(promptParts, boundsFor(model), chatMedia) + (tools ? TOOL_PROMPT_OVERHEAD : 0),
+    promptBound,
+    ...(audio.tokens > 0 ? { audioBound: audio.tokens } : {}),
     promptText: () => collectText(promptParts.slice(0, 1), chatMedia),
     includeUsage: isRecord(body.stream_options) && body.stream_options.include_usage === true,
     // Search models and web_search_options: OpenAI runs the search and bills its results as input.
