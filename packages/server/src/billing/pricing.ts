@@ -172,12 +172,12 @@ export function usageParts(usage: Usage) {
 }
 
 /**
- * cost = ceil(((input + cached x CacheRead + written x CacheWrite + output x Completion + reasoning x Reasoning
- * + audio in x Audio + audio out x Audio x AudioCompletion + image out x ImageCompletion, the input parts and the output
- * parts each times their long-context multiplier above the model's long-context size, all times FastModeRatio in
- * fast mode, + images x 1000) x ModelRatio + searches x the search's quota + tool calls x theirs) x GroupRatio), at least 1 when anything was used and
- * the price is not zero (docs/ledger.md, "Units and prices"; with only prompt and completion this is the original
- * formula).
+ * cost = ceil(((input parts x long-context input multiplier + output parts x long-context output multiplier) x fast
+ * mode and regional multipliers + images x 1000 x size ratio) x ModelRatio + searches x the search's quota + tool calls
+ * x theirs) x GroupRatio), at least 1 when anything was used and the price is not zero. The input parts: input +
+ * cached x CacheRead + written x CacheWrite + audio in x Audio + image in x Image; the output parts: output x
+ * Completion + reasoning x Reasoning + audio out x Audio x AudioCompletion + image out x ImageCompletion
+ * (docs/ledger.md, "Units and prices"; with only prompt and completion this is one-api's formula).
  */
 export function costOf(usage: Usage, prices: Prices): number {
   const raw = rawCostOf(usage, prices);
@@ -188,7 +188,13 @@ export function costOf(usage: Usage, prices: Prices): number {
 /** The cost before rounding up. */
 export function rawCostOf(usage: Usage, prices: Prices): number {
   const p = usageParts(usage);
-  const input = p.input + p.cached * prices.cacheReadRatio + p.write * prices.cacheWriteRatio + p.write1h * prices.cacheWrite1hRatio + p.audioIn * prices.audioRatio + p.imageIn * prices.imageRatio;
+  const input =
+    p.input +
+    p.cached * prices.cacheReadRatio +
+    p.write * prices.cacheWriteRatio +
+    p.write1h * prices.cacheWrite1hRatio +
+    p.audioIn * prices.audioRatio +
+    p.imageIn * prices.imageRatio;
   const output =
     p.output * prices.completionRatio +
     p.reasoning * prices.reasoningRatio +
