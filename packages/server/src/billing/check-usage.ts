@@ -94,8 +94,11 @@ export async function checkUsage(reported: Usage | undefined, evidence: UsageEvi
     usage.completion_tokens = bounds.completion;
   }
   const searches = bounds.searches ?? 0;
+  // What a provider-run tool's report beyond the request's bound says: none without such a tool, else the bound.
+  const beyond = (what: string, count: number, tool = '该类工具') =>
+    searches === 0 ? `上游报告${what} ${count} 次，但本次请求没有${tool}，不计费` : `上游报告${what} ${count} 次，超出本次请求上限 ${searches}，按上限计费`;
   if ((usage.web_searches ?? 0) > searches) {
-    anomalies.push(searches === 0 ? `上游报告联网搜索 ${usage.web_searches} 次，但本次请求没有搜索工具，不计费` : `上游报告联网搜索 ${usage.web_searches} 次，超出本次请求上限 ${searches}，按上限计费`);
+    anomalies.push(beyond('联网搜索', usage.web_searches!, '搜索工具'));
     usage.web_searches = searches;
   }
   if (usage.web_searches === 0) delete usage.web_searches;
@@ -107,7 +110,7 @@ export async function checkUsage(reported: Usage | undefined, evidence: UsageEvi
       if (prompt < sub.usage.prompt_tokens || completion < sub.usage.completion_tokens) anomalies.push(`上游报告 ${sub.model} 的推理用量超出上限，按上限计费`);
       return { model: sub.model, usage: withinTotals({ ...sub.usage, prompt_tokens: prompt, completion_tokens: completion }) };
     });
-    if (usage.sub_usages.length > subs.length) anomalies.push(searches === 0 ? `上游报告其他模型的推理 ${usage.sub_usages.length} 次，但本次请求没有该类工具，不计费` : `上游报告其他模型的推理 ${usage.sub_usages.length} 次，超出本次请求上限 ${searches}，按上限计费`);
+    if (usage.sub_usages.length > subs.length) anomalies.push(beyond('其他模型的推理', usage.sub_usages.length));
     if (subs.length > 0) usage.sub_usages = subs;
     else delete usage.sub_usages;
   }
@@ -117,7 +120,7 @@ export async function checkUsage(reported: Usage | undefined, evidence: UsageEvi
     for (const [key, count] of Object.entries(usage.tool_calls)) {
       const reportedCount = Math.max(0, Math.floor(Number(count) || 0));
       const billed = Math.min(reportedCount, searches);
-      if (reportedCount > billed) anomalies.push(searches === 0 ? `上游报告托管工具 ${key} ${reportedCount} 次，但本次请求没有该类工具，不计费` : `上游报告托管工具 ${key} ${reportedCount} 次，超出本次请求上限 ${searches}，按上限计费`);
+      if (reportedCount > billed) anomalies.push(beyond(`托管工具 ${key}`, reportedCount));
       if (billed > 0) calls[key] = billed;
     }
     if (Object.keys(calls).length > 0) usage.tool_calls = calls;
