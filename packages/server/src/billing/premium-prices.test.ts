@@ -22,6 +22,16 @@ describe('long-context prices', () => {
     expect(describePrice(sonnet, at(200_000), 1)).not.toContain('长上下文');
   });
 
+  it('Claude Haiku 5.5 above a 100K-token prompt: every price x5, output included; the rest of its family above 200K', () => {
+    const haiku = pricesFor(store(), 'claude-haiku-5-5', 'default');
+    expect(haiku).toMatchObject({ modelRatio: 0.05, completionRatio: 5, cacheReadRatio: 0.1, longContext: { above: 100_000, input: 5, output: 5 } });
+    const at = (prompt: number) => ({ prompt_tokens: prompt, completion_tokens: 1_000, cached_tokens: 50_000 });
+    // 100K: US$0.10 / 0.50 per 1M, cache hits US$0.01; one token more: US$0.50 / 2.50, cache hits US$0.05.
+    expect(costOf(at(100_000), haiku)).toBe(Math.ceil((50_000 + 50_000 * 0.1 + 1_000 * 5) * 0.05));
+    expect(costOf(at(100_001), haiku)).toBe(Math.ceil(((50_001 + 50_000 * 0.1) * 5 + 1_000 * 5 * 5) * 0.05));
+    expect(pricesFor(store(), 'claude-opus-5-5', 'default').longContext).toEqual({ above: 200_000, input: 2, output: 1.5 });
+  });
+
   it('Gemini 2.5 Pro above 200K, 1.5 Pro above 128K; Flash has none', () => {
     expect(pricesFor(store(), 'gemini-2.5-pro', 'default').longContext).toEqual({ above: 200_000, input: 2, output: 1.5 });
     expect(pricesFor(store(), 'gemini-1.5-pro', 'default').longContext).toEqual({ above: 128_000, input: 2, output: 2 });

@@ -87,7 +87,7 @@ describe('checking and pricing them', () => {
     expect(withTool.anomalies).toEqual([]);
     // An advisor report beyond its model's output limit is billed at the limit.
     const huge = await checkUsage({ ...report, sub_usages: [{ model: 'claude-opus-4-6', usage: { prompt_tokens: 800, completion_tokens: 1e12 } }] }, evidence(100));
-    expect(huge.usage.sub_usages![0].usage.completion_tokens).toBe(64_000);
+    expect(huge.usage.sub_usages![0].usage.completion_tokens).toBe(128_000);
     expect(huge.anomalies).toEqual(['上游报告 claude-opus-4-6 的推理用量超出上限，按上限计费']);
   });
 

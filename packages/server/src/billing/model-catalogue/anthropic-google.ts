@@ -29,6 +29,13 @@ export const ANTHROPIC_GOOGLE_FAMILIES: ModelFamily[] = [
       { match: /^claude-3-(opus|sonnet|haiku)/, outputLimit: 4_096 },
       { match: /^claude-3-5/, outputLimit: 8_192 },
       { match: /^claude-(opus-4-1|opus-4-2|opus-4-0|opus-4$|opus-4-2025)/, outputLimit: 32_000 },
+      // Haiku 5.5 is priced in two bands: a request whose prompt (cache reads and writes included) is above 100K
+      // tokens pays five times every price of the request, its output too (US$0.50 / 2.50 per 1M against 0.10 / 0.50).
+      { match: /^claude-haiku-5/, outputLimit: 128_000, longContext: { above: 100_000, input: 5, output: 5 } },
+      // 128K: Opus 4.6 to 4.8 and the 5 generation (each model's page on platform.claude.com; Opus 4.7 also on
+      // Bedrock's model card). Sonnet 4.6 keeps 64K until a page of Anthropic's says otherwise: a limit above the
+      // model's own is refused, and the relay sends this one to a translated client's request that set none.
+      { match: /^claude-(opus-4-[6-9]|opus-5|sonnet-5|fable|mythos)/, outputLimit: 128_000 },
       { match: /^claude-(3-7|sonnet-4|haiku-4|opus-4)/, outputLimit: 64_000 },
     ],
     models: {
@@ -54,6 +61,17 @@ export const ANTHROPIC_GOOGLE_FAMILIES: ModelFamily[] = [
       'claude-mythos-5': { ratio: 5, completion: 5 },
       'claude-fable-5-1': { ratio: 5, completion: 5, cacheRead: 0.025 },
       'claude-mythos-5-1': { ratio: 5, completion: 5, cacheRead: 0.025 },
+      // The lineup after them (each model's page on platform.claude.com; the cache-hit prices as price trackers quote
+      // Anthropic's price list, checked 2026-12): Opus 5.5 US$4 / 20 (cache hits US$0.20), Sonnet 5 and 5.5
+      // US$2 / 10 (cache hits US$0.20; 5.5's cut to US$0.10 on 2026-10-07), Haiku 5.5 US$0.10 / 0.50 up to a
+      // 100K-token prompt (the band above is its variant's long-context price), Fable 5.2 and Mythos 5.2 US$8 / 40
+      // (cache hits US$0.20). Cache writes at the family's 1.25 and 2 times.
+      'claude-opus-5-5': { ratio: 2, completion: 5, cacheRead: 0.05 },
+      'claude-sonnet-5': { ratio: 1, completion: 5 },
+      'claude-sonnet-5-5': { ratio: 1, completion: 5, cacheRead: 0.05 },
+      'claude-haiku-5-5': { ratio: 0.05, completion: 5 },
+      'claude-fable-5-2': { ratio: 4, completion: 5, cacheRead: 0.025 },
+      'claude-mythos-5-2': { ratio: 4, completion: 5, cacheRead: 0.025 },
       // OpenRouter's own model page (openrouter.ai/anthropic/claude-3.5-sonnet), read 2026-11-23: US$3 / 15 per 1M.
       'anthropic/claude-3.5-sonnet': { ratio: 1.5, completion: 5 },
     },

@@ -35,7 +35,18 @@ const BEDROCK_KEYS = ['anthropic_version', 'anthropic_beta', 'max_tokens', 'syst
 const NO_SAMPLING_MODEL = /claude-(opus-4-[78]|opus-5|sonnet-5|haiku-5|fable|mythos)/;
 /** Manual thinking (`type: enabled`) is refused on these; they take `adaptive` only. */
 const ADAPTIVE_ONLY_MODEL = /claude-(opus-4-[78]|opus-5|sonnet-5|fable|mythos)/;
-const MAX_OUTPUT_TOKENS = 128000;
+/**
+ * The most output tokens each model takes (each model's page on platform.claude.com, Bedrock's model cards): a larger
+ * max_tokens is refused. Claude 3.7 and Sonnet 4.6 are given 128K here, the most they can take (3.7 with its
+ * output-128k beta header; Sonnet 4.6's page was not read), so the mock never refuses what the API may accept.
+ */
+function maxOutputOf(model: string): number {
+  if (/claude-3-(opus|sonnet|haiku)/.test(model)) return 4096;
+  if (/claude-3-5/.test(model)) return 8192;
+  if (/claude-opus-4(-1|-0)?(-20\d{6}|@|-v\d|$)/.test(model)) return 32000;
+  if (/claude-(sonnet-4-5|sonnet-4(-20\d{6}|@|-v\d|$)|haiku-4|opus-4-5)/.test(model)) return 64000;
+  return 128000;
+}
 
 function allowedKeys(rules: MessagesRules): string[] {
   if (rules.platform === 'bedrock') return BEDROCK_KEYS;
@@ -67,7 +78,8 @@ export function validateMessagesBody(body: unknown, rules: MessagesRules): Probl
     if (body.max_tokens === undefined) return invalid('max_tokens: Field required');
     if (!Number.isInteger(body.max_tokens)) return invalid('max_tokens: Input should be a valid integer');
     if (body.max_tokens < 1) return invalid('max_tokens: Input should be greater than or equal to 1');
-    if (body.max_tokens > MAX_OUTPUT_TOKENS) return invalid(`max_tokens: ${body.max_tokens} > ${MAX_OUTPUT_TOKENS}, which is the maximum allowed number of output tokens for ${rules.model}`);
+    const most = maxOutputOf(rules.model);
+    if (body.max_tokens > most) return invalid(`max_tokens: ${body.max_tokens} > ${most}, which is the maximum allowed number of output tokens for ${rules.model}`);
   }
   if (body.stream !== undefined && typeof body.stream !== 'boolean') return invalid('stream: Input should be a valid boolean');
   return (

@@ -174,6 +174,8 @@ describe('Anthropic mock refuses what the API refuses', () => {
     ['no key', text(), { 'x-api-key': '' }, 401, 'x-api-key header is required'],
     ['no max_tokens', { ...text(), max_tokens: undefined }, {}, 400, 'max_tokens: Field required'],
     ['no model', { ...text(), model: undefined }, {}, 400, 'model: Field required'],
+    ['max_tokens above the model\'s own limit', { ...text(), model: 'claude-3-5-haiku-20241022', max_tokens: 8193 }, {}, 400, 'max_tokens: 8193 > 8192, which is the maximum allowed number of output tokens for claude-3-5-haiku-20241022'],
+    ['max_tokens above Claude Opus 4.1\'s 32K', { ...text(), model: 'claude-opus-4-1-20250805', max_tokens: 32001 }, {}, 400, 'max_tokens: 32001 > 32000, which is the maximum allowed number of output tokens for claude-opus-4-1-20250805'],
     ['unknown model', { ...text(), model: 'gpt-4o' }, {}, 404, 'model: gpt-4o'],
     ['a system role on a model without mid-conversation system messages', { ...text(), messages: [{ role: 'system', content: 'x' }, { role: 'user', content: 'Hello' }] }, {}, 400, 'messages.0.role: Unexpected role "system". The Messages API accepts a top-level `system` parameter, not "system" as an input message role.'],
     ['an OpenAI-only field', { ...text(), stream_options: { include_usage: true } }, {}, 400, 'stream_options: Extra inputs are not permitted'],
