@@ -59,6 +59,7 @@ export class BillingMeter {
             cacheWrites: facts.cacheWrites,
             fastMode: facts.fastMode,
             audioTokens: facts.audioBound,
+            searches: generating && searchesEveryAnswer(m) ? 1 : 0,
             floor: this.deps.options.number('PreConsumedQuota'),
           },
           pricesFor(this.deps.options, m, auth.user.group),

@@ -27,6 +27,8 @@ export interface ReservationRequest {
   fastMode?: boolean;
   /** Of `promptBound`: the audio's share, reserved at the audio price where that is dearer. */
   audioTokens?: number;
+  /** Web searches the request is billed for whatever it says (a search model's one per answer), reserved beside its tokens. */
+  searches?: number;
   /** PreConsumedQuota: the least a priced request reserves. */
   floor: number;
 }
@@ -55,7 +57,7 @@ export function planReservation(request: ReservationRequest, prices: Prices): Re
   const limit = outputLimitOf(request.model);
   const outputTokens = request.generates ? (request.maxTokens > 0 ? Math.min(request.maxTokens, MAX_OUTPUT_TOKENS) : limit) : 0;
   const images = request.images ?? 0;
-  const dearest = dearestUsage(prices, request.cacheWrites, request.fastMode === true, request.audioTokens ?? 0);
+  const dearest = dearestUsage(prices, request.cacheWrites, request.fastMode === true, request.audioTokens ?? 0, request.searches ?? 0);
   const full = Math.max(
     costOf(dearest(request.promptBound, outputTokens * request.choices + images * IMAGE_OUTPUT_TOKENS), prices),
     costOf(Object.assign(dearest(request.promptBound, outputTokens * request.choices), { images }), prices),
@@ -69,7 +71,7 @@ export function planReservation(request: ReservationRequest, prices: Prices): Re
     minimum,
     outputTokens,
     promptCost: rawCostOf(dearest(request.promptBound, 0), prices),
-    outputTokenCost: rawCostOf(dearest(0, 1), prices),
+    outputTokenCost: rawCostOf(dearest(0, 1), prices) - rawCostOf(dearest(0, 0), prices),
   };
 }
 
@@ -77,7 +79,7 @@ export function planReservation(request: ReservationRequest, prices: Prices): Re
  * Usages of given totals priced at their dearest: the prompt as the priciest input the request can be billed for
  * (a cache write where one is asked for, or where the client's dialect cannot say), the output as the priciest output.
  */
-function dearestUsage(prices: Prices, cacheWrites: ReservationRequest['cacheWrites'], fastMode: boolean, audioTokens: number) {
+function dearestUsage(prices: Prices, cacheWrites: ReservationRequest['cacheWrites'], fastMode: boolean, audioTokens: number, searches: number) {
   const write =
     cacheWrites === 'none' ? undefined
     : cacheWrites === '5m' ? (prices.cacheWriteRatio > 1 ? 'cache_write_tokens' : undefined)
@@ -95,6 +97,7 @@ function dearestUsage(prices: Prices, cacheWrites: ReservationRequest['cacheWrit
     ...(audioOf(prompt) > 0 ? { audio_prompt_tokens: audioOf(prompt) } : {}),
     ...(output ? { [output]: completion } : {}),
     ...(fastMode ? { fast_mode: true } : {}),
+    ...(searches > 0 ? { web_searches: searches } : {}),
   });
 }
 

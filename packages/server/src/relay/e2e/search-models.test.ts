@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { costOf, pricesFor } from '../../billing/pricing.js';
 import { startMockUpstream } from '../../test-support/mock-openai.js';
-import { seedChannel } from '../../test-support/seed.js';
+import { seedChannel, seedToken } from '../../test-support/seed.js';
 import { vendorGateway } from '../../test-support/vendor-gateway.js';
 
 /**
@@ -36,6 +36,27 @@ describe('a search model of Chat Completions', () => {
     const stream = await gw.openai(token.key).chat.completions.create({ model: 'gpt-5-search-api', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'News about Paris today?' }] });
     for await (const chunk of stream) void chunk;
     await expectOneSearch(token.id, 'gpt-5-search-api', 5_000);
+  });
+
+  it("the search is reserved with the tokens: a key that cannot pay for it is refused before the upstream is called, one that can is served within its balance", async () => {
+    await channel();
+    const model = 'gpt-4o-mini-search-preview';
+    const ask = (key: string) => gw.openai(key).chat.completions.create({ model, messages: [{ role: 'user', content: 'News about Paris today?' }] });
+    // 5,000 quota covers the tokens (the whole allowance of 16,384 output tokens is ~4,900) but not the search (12,500):
+    // served, it cost more than the key held.
+    const poor = await seedToken(gw.t.ctx.storage, gw.userId, { remain_quota: 5_000 });
+    await expect(ask(poor.key)).rejects.toMatchObject({ status: 429, code: 'insufficient_quota' });
+    expect(gw.mock.requests).toEqual([]);
+    const refused = await gw.settled(poor.id, 0);
+    expect([refused.logs, refused.open, refused.token.remain_quota]).toEqual([[], [], 5_000]);
+    // The search and a few hundred tokens: served, the output capped to what is left after the search.
+    const enough = await seedToken(gw.t.ctx.storage, gw.userId, { remain_quota: 14_500 });
+    expect((await ask(enough.key)).choices[0].message.content).toBeTruthy();
+    const sent = gw.mock.requests[0].body as { max_tokens?: number; max_completion_tokens?: number };
+    expect(sent.max_completion_tokens ?? sent.max_tokens).toBeLessThan(16_384);
+    const [log] = (await gw.settled(enough.id, 1)).logs;
+    expect(log.quota).toBeGreaterThan(12_500);
+    expect((await gw.settled(enough.id, 1)).token.remain_quota).toBe(14_500 - log.quota);
   });
 
   it('asked by an Anthropic client without a search tool: still one search, as the model searched anyway', async () => {
