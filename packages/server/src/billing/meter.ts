@@ -59,7 +59,7 @@ export class BillingMeter {
             cacheWrites: facts.cacheWrites,
             fastMode: facts.fastMode,
             audioTokens: facts.audioBound,
-            searches: generating && searchesEveryAnswer(m) ? 1 : 0,
+            searches: !generating ? 0 : searchesEveryAnswer(m) ? 1 : Math.min(facts.searchBound ?? 0, MAX_SEARCHES),
             floor: this.deps.options.number('PreConsumedQuota'),
           },
           pricesFor(this.deps.options, m, auth.user.group),

@@ -96,6 +96,8 @@ export interface RequestFacts {
    * rounds as the provider takes, so the prompt can legitimately outgrow `promptBound`.
    */
   hostedTools?: boolean;
+  /** The most web searches the provider may run, when the body bounds every search tool (Anthropic's `max_uses`): reserved. */
+  searchBound?: number;
   /** The agent session the body names (Claude Code's metadata.user_id, prompt_cache_key), for session affinity. */
   session?: string;
   /** Prompt-cache writes the body asks for ('none', or the longest TTL); absent when its dialect cannot say. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { costOf, pricesFor } from '../../billing/pricing.js';
-import { seedChannel } from '../../test-support/seed.js';
+import { seedChannel, seedToken } from '../../test-support/seed.js';
 import { startMockAnthropic } from '../../test-support/upstreams/anthropic.js';
 import { vendorGateway } from '../../test-support/vendor-gateway.js';
 
@@ -62,5 +62,21 @@ describe('a web search Claude runs', () => {
     } finally {
       await gw.t.ctx.options.set('WebSearchPrice', '{}');
     }
+  });
+
+  it("the searches the tool's max_uses allows are reserved with the tokens: a key that cannot pay for them is refused before the upstream is called", async () => {
+    await seedChannel(gw.t.ctx.storage, { name: 'claude', type: 14, key: 'ok', baseUrl: gw.mock.url, models: MODEL });
+    // The prompt and 1,024 output tokens are ~8,000 quota; three searches 15,000 more. 12,000 covers the tokens only.
+    const poor = await seedToken(gw.t.ctx.storage, gw.userId, { remain_quota: 12_000 });
+    await expect(anthropic(poor.key).messages.create(request)).rejects.toMatchObject({ status: 429 });
+    expect(gw.mock.requests).toEqual([]);
+    const refused = await gw.settled(poor.id, 0);
+    expect([refused.logs, refused.open, refused.token.remain_quota]).toEqual([[], [], 12_000]);
+    // Without max_uses the searches are unbounded (at most 100 are billed): they are not reserved, and the same key is served.
+    const { max_uses: _bound, ...unbounded } = request.tools[0];
+    const message = await anthropic(poor.key).messages.create({ ...request, tools: [unbounded] });
+    expect(message.usage.server_tool_use?.web_search_requests).toBe(1);
+    const [log] = (await gw.settled(poor.id, 1)).logs;
+    expect(log.quota).toBe(costOf({ prompt_tokens: 2_150, completion_tokens: 96 }, pricesFor(gw.t.ctx.options, MODEL, 'default')) + 5_000);
   });
 });

@@ -36,6 +36,21 @@ function cacheWritesOf(body: Record<string, unknown>): 'none' | '5m' | '1h' {
 const hostsTools = (body: Record<string, unknown>) =>
   declaresTools(body.mcp_servers) || (Array.isArray(body.tools) && body.tools.some((tool) => isRecord(tool) && /^(web_search|web_fetch|code_execution|tool_search|advisor)/.test(String(tool.type ?? ''))));
 
+/**
+ * The most searches the body's web search tools may run (each tool's `max_uses` summed), or undefined when one of them
+ * sets no bound (or there is none). Each search is billed apart, so it is reserved with the tokens.
+ */
+function searchBoundOf(tools: unknown): number | undefined {
+  let bound: number | undefined;
+  for (const tool of Array.isArray(tools) ? tools : []) {
+    if (!isRecord(tool) || !String(tool.type ?? '').startsWith('web_search')) continue;
+    const uses = asNumber(tool.max_uses);
+    if (uses === undefined || !Number.isInteger(uses) || uses < 1) return undefined;
+    bound = (bound ?? 0) + uses;
+  }
+  return bound;
+}
+
 /** Anthropic Messages (https://docs.anthropic.com/en/api/messages), as Claude Code and the Anthropic SDKs speak it. */
 export const anthropicDialect: Dialect = {
   name: 'anthropic',
@@ -59,6 +74,7 @@ export const anthropicDialect: Dialect = {
       promptText: () => collectText([body.system, body.messages, body.tools], anthropicMedia),
       includeUsage: true,
       hostedTools: hostsTools(body),
+      searchBound: searchBoundOf(body.tools),
       cacheWrites: cacheWritesOf(body),
       ...(body.speed === 'fast' ? { fastMode: true } : {}),
       // Claude Code names its session here (user_…_account_…_session_<uuid>).
