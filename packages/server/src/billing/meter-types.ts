@@ -48,6 +48,8 @@ export interface MeteredRequest {
     choices: number;
     promptBound: number;
     hostedTools?: boolean;
+    /** The most web searches the request's own tools allow (Anthropic's max_uses): reserved at the search price. */
+    searchBound?: number;
     cacheWrites?: 'none' | '5m' | '1h';
     fastMode?: boolean;
     imageSizeRatio?: number;
