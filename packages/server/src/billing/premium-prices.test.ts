@@ -32,6 +32,27 @@ describe('long-context prices', () => {
     expect(pricesFor(store(), 'claude-opus-5-5', 'default').longContext).toEqual({ above: 200_000, input: 2, output: 1.5 });
   });
 
+  it('OpenAI GPT-5.4 and later above 272K input tokens (cache reads included): input prices x2, output x1.5; GPT-5.2 has none', () => {
+    const gpt55 = pricesFor(store(), 'gpt-5.5', 'default');
+    expect(gpt55).toMatchObject({ modelRatio: 2.5, completionRatio: 6, cacheReadRatio: 0.1, unknownModel: false, longContext: { above: 272_000, input: 2, output: 1.5 } });
+    const at = (prompt: number) => ({ prompt_tokens: prompt, completion_tokens: 1_000, cached_tokens: 100_000 });
+    // 272,000 input tokens: US$5 / 30 per 1M, cache hits US$0.50: 172,000 x 5 + 100,000 x 0.50 + 1,000 x 30 = US$0.94,
+    // 470,000 quota units at 500,000 a US$. One token more: US$10 / 45, cache hits US$1: US$1.86501, 932,505 units.
+    expect(costOf(at(272_000), gpt55)).toBe(470_000);
+    expect(costOf(at(272_001), gpt55)).toBe(932_505);
+    expect(costOf(at(272_001), gpt55)).toBe(Math.ceil(((172_001 + 100_000 * 0.1) * 2 + 1_000 * 6 * 1.5) * 2.5));
+    expect(describePrice(gpt55, at(272_001), 1)).toContain('长上下文（输入超过 272000）输入 × 2、输出 × 1.5');
+    // GPT-5.6 Terra (US$2 / 0.20 / 12) in Fast mode above 272K: OpenAI's Fast mode page lists US$8 / 0.80 / 36 per 1M,
+    // and cache writes are 1.25 times the input price: 150,001 x 8 + 100,000 x 0.80 + 50,000 x 2.50 x 4 + 2,000 x 36
+    // = US$1.200008 + 0.08 + 0.50 + 0.072 = 1.852008, 926,004 units.
+    const terra = pricesFor(store(), 'gpt-5.6-terra', 'default');
+    const fastLong = { prompt_tokens: 300_001, completion_tokens: 2_000, cached_tokens: 100_000, cache_write_tokens: 50_000, fast_mode: true };
+    expect(costOf(fastLong, terra)).toBe(926_004);
+    expect(pricesFor(store(), 'gpt-5.4-pro', 'default').longContext).toEqual({ above: 272_000, input: 2, output: 1.5 });
+    expect(pricesFor(store(), 'gpt-5.6-sol', 'default').longContext).toEqual({ above: 272_000, input: 2, output: 1.5 });
+    expect(pricesFor(store(), 'gpt-5.2', 'default').longContext).toBeUndefined();
+  });
+
   it('Gemini 2.5 Pro above 200K, 1.5 Pro above 128K; Flash has none', () => {
     expect(pricesFor(store(), 'gemini-2.5-pro', 'default').longContext).toEqual({ above: 200_000, input: 2, output: 1.5 });
     expect(pricesFor(store(), 'gemini-1.5-pro', 'default').longContext).toEqual({ above: 128_000, input: 2, output: 2 });

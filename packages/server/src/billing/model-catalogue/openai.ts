@@ -1,4 +1,4 @@
-import { cacheReads, type ModelFamily, type MediaFacts } from './types.js';
+import { cacheReads, type CacheRatios, type LongContext, type ModelFamily, type MediaFacts } from './types.js';
 
 /**
  * OpenAI: GPT-3.5 to GPT-5, the o-series, and its embeddings, moderation, image and audio models. (Ratios, units and
@@ -22,9 +22,21 @@ const OPENAI_SEARCH_PREVIEW = { match: /-search-preview/, webSearch: 25 };
 /*
  * Fast mode (service_tier "priority" or "fast"; Priority processing until July 2026), OpenAI's price list, every token
  * price against the standard one: gpt-4o 1.7 (US$4.25 / 17 against 2.50 / 10), gpt-4o-mini 1.667, gpt-4.1 and
- * gpt-4.1-mini 1.75, gpt-4.1-nano 2, o3 1.75, o4-mini 1.818, gpt-5 to 5.4 2, gpt-5-mini 1.8, gpt-5.5 and later 2.5.
- * A family's ratio is its dearest model's: no request is billed below its price.
+ * gpt-4.1-mini 1.75, gpt-4.1-nano 2, o3 1.75, o4-mini 1.818, gpt-5 to 5.4 2, gpt-5-mini 1.8, gpt-5.5 2.5, gpt-5.6
+ * (Sol, Terra, Luna) 2 again. A family's ratio is its dearest model's: no request is billed below its price.
  */
+
+/** GPT-5's image tiles and document bounds in its 400,000-token window, and the same in the 1,050,000 of GPT-5.4 and later. */
+const OPENAI_GPT5_TILES: MediaFacts = { image: { tiles: [70, 140] }, largest: OPENAI_LARGEST, page: 6_000, pages: 100, context: 400_000 };
+const OPENAI_GPT5_1M: MediaFacts = { ...OPENAI_GPT5_TILES, context: 1_050_000 };
+/**
+ * GPT-5.4 and later (1,050,000-token window): a request of more than 272K input tokens (cached ones included) pays
+ * twice the input prices and 1.5 times the output prices for all of its tokens. 272K is read as 272,000, GPT-5's own
+ * input limit; were OpenAI to mean 272 x 1,024, the tokens between would be billed above their price, never below.
+ */
+const OPENAI_LONG_CONTEXT: LongContext = { above: 272_000, input: 2, output: 1.5 };
+/** GPT-5.6's prompt cache: reads at 10 % of the input price, writes at 1.25 times it (one write price, no 1-hour class). */
+const OPENAI_GPT56_CACHE: CacheRatios = { read: 0.1, write: 1.25, write1h: 1.25 };
 
 export const OPENAI_FAMILIES: ModelFamily[] = [
   {
@@ -129,12 +141,27 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
     fastMode: 2,
     cache: cacheReads(0.1),
     outputLimit: 128_000,
-    media: { image: { tiles: [70, 140] }, largest: OPENAI_LARGEST, page: 6_000, pages: 100, context: 400_000 },
+    media: OPENAI_GPT5_TILES,
     variants: [
-      // Fast mode of GPT-5.5 and later: 2.5 times (GPT-5.5 US$12.50 / 75 against 5 / 30).
+      // GPT-5.6 (OpenAI's model pages for gpt-5.6-sol, -terra and -luna on developers.openai.com, and its Fast mode
+      // page openai.com/api-fast-mode, read 2026-12-07): Fast mode twice every price, long-context columns too (Terra
+      // US$4 / 0.40 / 24 against 2 / 0.20 / 12; above 272K US$8 / 0.80 / 36 against 4 / 0.40 / 18); cache writes 1.25
+      // times the uncached input price.
+      { match: /^gpt-5\.6(-|$)/, fastMode: 2, cache: OPENAI_GPT56_CACHE },
+      // Fast mode of GPT-5.5: 2.5 times (GPT-5.5 US$12.50 / 75 against 5 / 30); a later generation not yet known here
+      // is priced so too, the dearest ratio.
       { match: /^gpt-5\.([5-9]|\d{2})/, fastMode: 2.5 },
+      // The chat models (gpt-5.x-chat-latest, ChatGPT's Instant): 16,384 output tokens, 128K window (OpenAI's page for
+      // gpt-5.3-chat-latest, read 2026-12-07; the same for gpt-5.2-chat-latest on docs.oxen.ai).
+      { match: /^gpt-5(\.\d+)?-chat/, outputLimit: 16_384 },
       { match: /^gpt-5(\.\d+)?-mini/, media: OPENAI_MINI_PATCHES },
       { match: /^gpt-5(\.\d+)?-nano/, media: OPENAI_NANO_PATCHES },
+      // GPT-5.4 and later: the 1,050,000-token window and its long-context prices (OpenAI's GPT-5.6 model pages: "Prompts
+      // with >272K input tokens are priced at 2x input and 1.5x output for the full request"; GPT-5.4 and 5.5 and their
+      // Pro the same, as OpenAI's Fast mode page marks them "excludes long context" and its pricing page is copied in
+      // simonw/llm-prices, e.g. GPT-5.5 above 272K US$10 / 1 / 45 against 5 / 0.50 / 30). A 400K-window model of these
+      // generations (5.4 mini and nano) cannot be sent more than 272K input tokens.
+      { match: /^gpt-5\.([4-9]|\d{2})/, longContext: OPENAI_LONG_CONTEXT, media: OPENAI_GPT5_1M },
     ],
     models: {
       'gpt-5': { ratio: 0.625, completion: 8 },
@@ -142,6 +169,53 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
       'gpt-5-nano': { ratio: 0.025, completion: 8 },
       // Chat Completions' search model: GPT-5's token prices, US$10 per 1,000 searches (the family's), one an answer.
       'gpt-5-search-api': { ratio: 0.625, completion: 8 },
+      // OpenAI's own pages, read 2026-12-07 (US$ per 1M input / cached input / output; 128,000 output tokens unless the
+      // chat variant says otherwise): gpt-5.1 US$1.25 / 0.125 / 10 (its model page, snapshot gpt-5.1-2025-11-13);
+      // gpt-5.4 US$2.50 / 15 and gpt-5.4-mini 0.75 / 4.50 (developers.openai.com/docs/models), gpt-5.4-nano 0.20 / 0.02
+      // / 1.25 (its model page, snapshot gpt-5.4-nano-2026-03-17); gpt-5.3-chat-latest 1.75 / 0.175 / 14 (its model
+      // page, which marks it shut down). Cached input at the family's 10 %: Fast mode's cached column
+      // (openai.com/api-fast-mode) is 10 % of its input column for 5.4 and 5.4 mini. Snapshot gpt-5.4-2026-03-05 as
+      // docs.oxen.ai names its model (OpenAI's page for it was not found).
+      'gpt-5.1': { ratio: 0.625, completion: 8, aliases: ['gpt-5.1-2025-11-13'] },
+      'gpt-5.3-chat-latest': { ratio: 0.875, completion: 8 },
+      'gpt-5.4': { ratio: 1.25, completion: 6, aliases: ['gpt-5.4-2026-03-05'] },
+      'gpt-5.4-mini': { ratio: 0.375, completion: 6 },
+      'gpt-5.4-nano': { ratio: 0.1, completion: 6.25, aliases: ['gpt-5.4-nano-2026-03-17'] },
+      // GPT-5.5 (developers.openai.com/docs/models, read 2026-12-07): US$5 / 30 per 1M, cached input US$0.50 (Fast
+      // mode's US$1.25 at 2.5 times; vercel.com's GPT-5.5 page the same), 128,000 output tokens. Snapshot
+      // gpt-5.5-2026-04-23 as docs.oxen.ai and docs.aimlapi.com name it.
+      'gpt-5.5': { ratio: 2.5, completion: 6, aliases: ['gpt-5.5-2026-04-23'] },
+      // GPT-5.6, OpenAI's model pages read 2026-12-07: Terra US$2 / 0.20 / 12 and Luna US$0.20 / 0.02 / 1.20 (cut on
+      // 2026-07-30), 128,000 output tokens each. Sol's page lists the promotional US$4 / 0.40 / 20 "at least until
+      // 2026-11-21"; it is priced at its list price, US$5 / 0.50 / 30 (its launch price, and the price gateways that
+      // resell it report restored on 2026-12-01, e.g. docs.laozhang.ai): a request is never billed below its price. The
+      // gpt-5.6 alias routes to Sol (Sol's page). Dated snapshots: none on these pages.
+      'gpt-5.6-sol': { ratio: 2.5, completion: 6, aliases: ['gpt-5.6'] },
+      'gpt-5.6-terra': { ratio: 1, completion: 6 },
+      'gpt-5.6-luna': { ratio: 0.1, completion: 6 },
+      // Not read on a page of OpenAI's own here; each price is OpenAI's pricing page as copied by at least two others
+      // (data/model-prices.json of deinspanjer/codex-cost-meter, "source: developers.openai.com/api/docs/pricing", as of
+      // 2026-08-06; data/openai.json of simonw/llm-prices; GitHub's Copilot models-and-pricing table) and, for 5.2 and
+      // 5.1 Codex, OpenAI's Fast mode page at its 2 times (GPT-5.2 US$3.50 / 0.35 / 28, GPT-5.1 codex US$2.50 / 0.25 /
+      // 20); gpt-5.3-codex also OpenAI's Codex rate card (43.75 / 4.375 / 350 credits at 25 to the US$, as quoted in the
+      // codex-ops crate). gpt-5.2 and the Codex models US$1.75 / 0.175 / 14 (5.2, 5.2-codex, 5.3-codex), US$1.25 / 0.125
+      // / 10 (5.1-codex, 5.1-codex-max), US$0.25 / 0.025 / 2 (5.1-codex-mini). 128,000 output tokens: GPT-5.2-Codex's
+      // model page (platform.openai.com, through a reader's copy), 5.2 and 5.3-Codex per vercel.com, 5.1-Codex and -Max
+      // per polza.ai; 5.1-Codex-Mini's was not found (the family's 128,000 applies). Snapshot gpt-5.2-2025-12-11 as
+      // docs.oxen.ai names its model.
+      'gpt-5.2': { ratio: 0.875, completion: 8, aliases: ['gpt-5.2-2025-12-11'] },
+      'gpt-5.1-codex': { ratio: 0.625, completion: 8 },
+      'gpt-5.1-codex-max': { ratio: 0.625, completion: 8 },
+      'gpt-5.1-codex-mini': { ratio: 0.125, completion: 8 },
+      'gpt-5.2-codex': { ratio: 0.875, completion: 8 },
+      'gpt-5.3-codex': { ratio: 0.875, completion: 8 },
+      // The Pro models, from the same copies of OpenAI's pricing page: gpt-5.2-pro US$21 / 168, gpt-5.4-pro and
+      // gpt-5.5-pro US$30 / 180 (above 272K US$60 / 270: the long-context variant), no cached-input price, so a cached
+      // token is billed as input. 128,000 output tokens (vercel.com and docs.oxen.ai for 5.5 Pro, getmaxim.ai for 5.4 Pro,
+      // withceleste/celeste-python for 5.2 Pro). Snapshot gpt-5.5-pro-2026-04-23 as docs.oxen.ai names it.
+      'gpt-5.2-pro': { ratio: 10.5, completion: 8, cacheRead: 1 },
+      'gpt-5.4-pro': { ratio: 15, completion: 6, cacheRead: 1 },
+      'gpt-5.5-pro': { ratio: 15, completion: 6, cacheRead: 1, aliases: ['gpt-5.5-pro-2026-04-23'] },
     },
   },
   {
