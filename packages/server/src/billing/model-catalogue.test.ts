@@ -34,11 +34,11 @@ describe('the model catalogue', () => {
     expect(modelFacts('us.anthropic.claude-sonnet-4-5-20250929-v1:0')).toEqual(modelFacts('claude-sonnet-4-5@20250929'));
   });
 
-  it("Claude's output limits: 128K from Opus 4.6 and the 5 generation, under every cloud's name; a model of no listed generation keeps the family's", () => {
-    for (const model of ['claude-opus-4-6', 'claude-opus-4-7', 'anthropic.claude-opus-4-8', 'claude-opus-5', 'claude-opus-5-5', 'claude-sonnet-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-fable-5', 'claude-fable-5-2', 'claude-mythos-5-1']) {
+  it("Claude's output limits: 128K from Opus 4.6, Sonnet 4.6 and the 5 generation, under every cloud's name; a model of no listed generation keeps the family's", () => {
+    for (const model of ['claude-opus-4-6', 'claude-opus-4-7', 'anthropic.claude-opus-4-8', 'claude-sonnet-4-6', 'claude-opus-5', 'claude-opus-5-5', 'claude-sonnet-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-fable-5', 'claude-fable-5-2', 'claude-mythos-5-1']) {
       expect(modelFacts(model).outputLimit, model).toBe(128_000);
     }
-    expect(modelFacts('claude-sonnet-4-6').outputLimit).toBe(64_000);
+    expect(modelFacts('claude-sonnet-4-5-20250929').outputLimit).toBe(64_000);
     expect(modelFacts('claude-opus-4-1-20250805').outputLimit).toBe(32_000);
     expect(modelFacts('claude-2.1').outputLimit).toBe(8_192);
     // Their prices, US$ per 1M input (ratio 1 = US$2) and output: Opus 5.5 4 / 20, Sonnet 5.5 2 / 10, Haiku 5.5 0.10 / 0.50, Fable 5.2 8 / 40.

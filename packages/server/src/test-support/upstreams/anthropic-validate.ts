@@ -37,8 +37,8 @@ const NO_SAMPLING_MODEL = /claude-(opus-4-[78]|opus-5|sonnet-5|haiku-5|fable|myt
 const ADAPTIVE_ONLY_MODEL = /claude-(opus-4-[78]|opus-5|sonnet-5|fable|mythos)/;
 /**
  * The most output tokens each model takes (each model's page on platform.claude.com, Bedrock's model cards): a larger
- * max_tokens is refused. Claude 3.7 and Sonnet 4.6 are given 128K here, the most they can take (3.7 with its
- * output-128k beta header; Sonnet 4.6's page was not read), so the mock never refuses what the API may accept.
+ * max_tokens is refused. Claude 3.7 is given 128K here, what it takes with its output-128k beta header, so the mock
+ * never refuses what the API may accept.
  */
 function maxOutputOf(model: string): number {
   if (/claude-3-(opus|sonnet|haiku)/.test(model)) return 4096;
