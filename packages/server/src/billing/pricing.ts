@@ -38,7 +38,7 @@ export interface Prices {
   /** Every token price when the upstream kept inference in one geography at a premium (the catalogue's), relative to the standard. */
   regionalRatio: number;
   /** Long-context prices (the catalogue's): multipliers of the input and output prices above an input size. */
-  longContext?: LongContext;
+  longContext?: LongContext | readonly LongContext[];
   /** The admin's prices of provider-run tools billed per call (ToolCallPrice, US$ per 1,000 by price key). */
   toolCallPrices: Readonly<Record<string, number>>;
   /** QuotaPerUnit when the prices were read: quota units per US$. */
@@ -208,10 +208,19 @@ export function rawCostOf(usage: Usage, prices: Prices): number {
   return (units * prices.modelRatio + p.searches * prices.webSearchQuota + tools) * prices.groupRatio;
 }
 
-/** The long-context prices that apply to a usage: its input (cache reads and writes included) is above their size. */
+/**
+ * The long-context prices that apply to a usage: its input (cache reads and writes included) is above their size; of
+ * several steps (a price in tiers by prompt length), the largest one it passes.
+ */
 function longContextOf(usage: Usage, prices: Prices): LongContext | undefined {
-  return prices.longContext && usage.prompt_tokens > prices.longContext.above ? prices.longContext : undefined;
+  const steps = prices.longContext;
+  if (steps === undefined) return undefined;
+  let applies: LongContext | undefined;
+  for (const step of isStepList(steps) ? steps : [steps]) if (usage.prompt_tokens > step.above && step.above >= (applies?.above ?? 0)) applies = step;
+  return applies;
 }
+
+const isStepList = (steps: LongContext | readonly LongContext[]): steps is readonly LongContext[] => Array.isArray(steps);
 
 /** A sub-inference priced (Usage.sub_usages): its model's prices and its cost. */
 export interface PricedSubUsage {

@@ -76,8 +76,12 @@ export interface ModelFacts {
   fastMode?: number;
   /** Every token price when inference is kept in one geography (Anthropic's inference_geo "us"), relative to the standard. */
   regionalInference?: number;
-  /** Long-context prices: a request whose input is above `above` tokens pays `input` times its input prices, `output` times its output prices. */
-  longContext?: LongContext;
+  /**
+   * Long-context prices: a request whose input is above `above` tokens pays `input` times its input prices, `output`
+   * times its output prices. Several steps for a price in tiers by prompt length: the step of the largest `above`
+   * the input passes applies.
+   */
+  longContext?: LongContext | readonly LongContext[];
 }
 
 export interface ModelFamily extends ModelFacts {
