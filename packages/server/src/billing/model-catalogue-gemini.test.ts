@@ -79,6 +79,11 @@ describe('Gemini 3 and later', () => {
     }
   });
 
+  it('the first gemini-pro keeps 8,192 output tokens; gemini-pro-latest, an alias of the newest Pro, the family\'s 65,536', () => {
+    expect(['gemini-pro', 'gemini-pro-vision', 'gemini-1.5-pro', 'gemini-2.0-flash'].map((m) => modelFacts(m).outputLimit)).toEqual([8_192, 8_192, 8_192, 8_192]);
+    expect(modelFacts('gemini-pro-latest').outputLimit).toBe(65_536);
+  });
+
   it('Gemini 4 cache hits at 5 % of the input price', () => {
     const argon = pricesFor(store(), 'gemini-4-argon', 'default');
     // 40,000 x US$4 + 60,000 x 0.20 + 1,000 x 20 per 1M = US$0.16 + 0.012 + 0.02 = 0.192, 96,000 units.

@@ -85,7 +85,8 @@ export const ANTHROPIC_GOOGLE_FAMILIES: ModelFamily[] = [
     // 258 tokens an image up to 384 x 384, else 258 a 768 x 768 tile of the image scaled into 3072 x 3072.
     media: { image: 'gemini', largest: [3072, 3072], page: 1_200, pages: 1_000, context: 2_097_152 },
     variants: [
-      { match: /^gemini-(1\.|2\.0|pro)/, outputLimit: 8_192 },
+      // Gemini 1.x, 2.0 and the first gemini-pro (and -vision); not gemini-pro-latest, an alias of the newest Pro.
+      { match: /^gemini-(1\.|2\.0|pro(-vision)?$)/, outputLimit: 8_192 },
       // Gemini 3 bills grounding per search query: US$14 per 1,000. Gemini 4 is listed at the same US$14 a query by
       // price trackers (iyulab/TokenMeter's releases), but the Gemini dialect counts a query per search only for a
       // gemini-3 model (relay/dialects/gemini/model-parts.ts, searchesOf) and one per grounded prompt else: Gemini 4
