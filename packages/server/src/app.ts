@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
@@ -22,28 +23,21 @@ import { UserFacingError } from './lib/errors.js';
 import { randomAlphanumeric } from './lib/random.js';
 import { answerFrameworkError, toApiFailure } from './http/api-errors.js';
 import { zodValidatorCompiler } from './http/typed-routes.js';
-import { MAX_JSON_DEPTH, jsonNestedDeeperThan, limitApiBodies } from './http/body-limits.js';
+import { limitApiBodies } from './http/body-limits.js';
+import { clientAddress } from './http/client-address.js';
+import { parseJsonBody } from './http/json-body.js';
 import type { Logger } from 'pino';
 import { RequestLogger } from './http/request-logger.js';
 import { ServerLog } from './http/access-log.js';
 import { serveConsoleFiles } from './http/console-files.js';
 import { compressApiAnswers } from './http/compress-api.js';
-import { LARGE_JSON_BYTES, LargeJson } from './relay/ingress/large-json.js';
+import { DirectRelay } from './relay/ingress/direct.js';
 import { isCrossSiteRequest, isGuardedApiRequest } from './http/cross-site-guard.js';
 import { applySecurityHeaders, HSTS, RELAY_HEADERS } from './http/security-headers.js';
 import { serverTimeouts } from './http/server-timeouts.js';
 
 /** The relay's paths (relay/routes.ts): keys, never the console's session cookie. */
 const isRelayRequest = (url: string) => url.startsWith('/v1/') || url.startsWith('/v1beta/') || url.startsWith('/dashboard/');
-
-/** A body that is not acceptable JSON: 400 on /api (user-facing) and on /v1 (statusCode, read by its handler). */
-class BadJsonError extends UserFacingError {
-  readonly statusCode = 400;
-  readonly code = 'FST_ERR_CTP_INVALID_JSON_BODY';
-  constructor(message: string) {
-    super(message, 400);
-  }
-}
 
 /**
  * Request ids (the X-Request-Id, the reservation's and the log's request id): the time, this process's random part and
@@ -59,6 +53,12 @@ function requestIds(): () => string {
   };
 }
 
+/** The largest body taken: the relay's (base64 images); every /api route has a small limit of its own. */
+const RELAY_BODY_LIMIT = 32 * 1024 * 1024;
+
+/** The request log when the server logs nothing (tests). */
+const SILENT = { error: () => undefined, warn: () => undefined };
+
 export interface BuildAppOptions {
   /** Folder with the built console (index.html + assets); omitted in API tests. */
   webDist?: string;
@@ -72,33 +72,50 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // One access line per request, built directly and written in the background with the other lines (http/access-log.ts),
   // instead of Fastify's two synchronous lines: logging must not cost the relay its throughput.
   const log = options.logLevel ? new ServerLog(options.logLevel) : undefined;
+  const timeouts = serverTimeouts(ctx.config);
+  const trusted = ctx.config.TRUSTED_PROXIES ? ctx.config.TRUSTED_PROXIES.split(',') : false;
+  const nextId = requestIds();
+  // The relay's JSON posts are answered from the server's request event, without fastify's lifecycle
+  // (relay/ingress/direct.ts); fastify answers everything else, and those too while the server closes.
+  const direct = new DirectRelay({
+    nextId,
+    bodyLimit: RELAY_BODY_LIMIT,
+    address: clientAddress(trusted),
+    requestLog: log ? (id) => new RequestLogger(log.logger, id) : () => SILENT,
+    accessLog: log?.logsRequests ? (...line) => log.request(...line) : undefined,
+  });
   const app = Fastify({
     ...(log ? { loggerInstance: log.logger as FastifyBaseLogger, childLoggerFactory: (logger, bindings) => new RequestLogger(logger as unknown as Logger, String(bindings.reqId ?? '')) as unknown as FastifyBaseLogger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
     // Forwarded headers are believed only from the configured proxies (none by default).
-    trustProxy: ctx.config.TRUSTED_PROXIES ? ctx.config.TRUSTED_PROXIES.split(',') : false,
+    trustProxy: trusted,
     // The relay's limit (base64 images); every /api route gets a small one of its own (http/body-limits.ts).
-    bodyLimit: 32 * 1024 * 1024,
-    ...serverTimeouts(ctx.config),
+    bodyLimit: RELAY_BODY_LIMIT,
+    ...timeouts,
+    // fastify's own server, as it would make it (lib/server.js), with the relay's JSON posts taken first.
+    serverFactory: (handler) => {
+      const server = createServer(timeouts.http, (req, res) => direct.serve(req, res) || handler(req, res));
+      server.keepAliveTimeout = timeouts.keepAliveTimeout;
+      server.requestTimeout = timeouts.requestTimeout;
+      server.setTimeout(timeouts.connectionTimeout);
+      return server;
+    },
     frameworkErrors: (error, request, reply) => answerFrameworkError(error, request, reply, () => applySecurityHeaders(request, reply, ctx.options, ctx.config.TURNSTILE_SCRIPT_URL)),
-    genReqId: requestIds(),
+    genReqId: nextId,
   });
   app.decorateRequest('caller', null);
   // Routes declare params, query and body with the contract's zod schemas (http/typed-routes.ts).
   app.setValidatorCompiler(zodValidatorCompiler);
   limitApiBodies(app);
-  // An empty body sent with a JSON content type (common for DELETE/GET from browsers) means "no body".
-  // Malformed or absurdly nested JSON is a 400 with a Chinese message (never the parser's English).
-  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  // An empty body sent with a JSON content type (common for DELETE/GET from browsers) means "no body"; malformed or
+  // absurdly nested JSON is a 400 with a Chinese message (http/json-body.ts).
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    const bytes = body as Buffer;
-    // A large relay body is parsed on a body worker, never here (relay/ingress/large-json.ts).
-    if (bytes.length > LARGE_JSON_BYTES && /^\/v1(beta)?\//.test(request.url)) return done(null, new LargeJson(bytes));
-    const text = bytes.toString('utf8');
-    if (text === '') return done(null, undefined);
-    if (jsonNestedDeeperThan(text, MAX_JSON_DEPTH)) return done(new BadJsonError(`请求体嵌套层级过深（最多 ${MAX_JSON_DEPTH} 层）`));
-    return parseJson(request, text, (error, value) => (error ? done(new BadJsonError('请求体不是合法的 JSON')) : done(null, value)));
+    try {
+      done(null, parseJsonBody(body as Buffer, /^\/v1(beta)?\//.test(request.url)));
+    } catch (error) {
+      done(error as Error);
+    }
   });
   // Cookies are parsed below, where they can be read: the relay (/v1, /v1beta, /dashboard) never reads them.
   await app.register(fastifyCookie, { hook: false });
@@ -122,6 +139,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
 
   // fastify's own replies to relay requests (errors, model lists, preflights, not found): the relay's headers.
+  app.addHook('preClose', (done) => {
+    direct.closing = true;
+    done();
+  });
+
   app.addHook('onSend', function relayReplyHeaders(request, reply, payload, done) {
     if (isRelayRequest(request.url)) {
       if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', request.id);
@@ -160,7 +182,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   pricingRoutes(app, ctx);
   redemptionRoutes(app, ctx);
   metricsRoutes(app, ctx);
-  await relayRoutes(app, { ...ctx.relay, options: ctx.options, notifier: ctx.notifier });
+  await relayRoutes(app, { ...ctx.relay, options: ctx.options, notifier: ctx.notifier }, direct);
 
   const webDist = options.webDist;
   const hasConsole = webDist !== undefined && existsSync(join(webDist, 'index.html'));

@@ -7,16 +7,17 @@ import { geminiDialect } from './dialects/gemini/index.js';
 import { openAiChatDialect } from './dialects/openai-chat/index.js';
 import type { Dialect } from './dialects/types.js';
 import { anthropicIngress } from './ingress/anthropic.js';
+import type { DirectRelay } from './ingress/direct.js';
 import { geminiIngress } from './ingress/gemini.js';
 import { openAiIngress } from './ingress/openai.js';
 import { openAiResponsesIngress } from './ingress/openai-responses.js';
 import { authenticateKey } from './pipeline/authenticate-key.js';
 import type { RelayDeps } from './pipeline/handle-relay.js';
-import { UserFacingError } from '../lib/errors.js';
+import { errorAnswer } from './error-answer.js';
 import { RelayError } from './relay-error.js';
 
 /** The relay: every client dialect's endpoints, each answering errors in its own dialect's shape. */
-export async function relayRoutes(app: FastifyInstance, deps: RelayDeps): Promise<void> {
+export async function relayRoutes(app: FastifyInstance, deps: RelayDeps, direct: DirectRelay): Promise<void> {
   await app.register(async (v1) => {
     // Uploads (audio) are relayed byte for byte: keep multipart bodies raw.
     v1.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_request, body, done) => done(null, body));
@@ -31,8 +32,8 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayDeps): Promis
     await v1.register(async (openai) => {
       openai.setErrorHandler(errorHandler(openAiChatDialect));
       keyBalanceRoutes(openai, deps);
-      openAiIngress(openai, deps);
-      openAiResponsesIngress(openai, deps);
+      openAiIngress(openai, deps, direct);
+      openAiResponsesIngress(openai, deps, direct);
       openai.get('/v1/models', async (request) => {
         const models = await modelsFor(deps, request);
         return { object: 'list', data: models.map(toModelObject) };
@@ -46,7 +47,7 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayDeps): Promis
     });
     await v1.register(async (anthropic) => {
       anthropic.setErrorHandler(errorHandler(anthropicDialect));
-      anthropicIngress(anthropic, deps);
+      anthropicIngress(anthropic, deps, direct);
     });
     await v1.register(async (gemini) => {
       gemini.setErrorHandler(errorHandler(geminiDialect));
@@ -55,23 +56,14 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayDeps): Promis
   });
 }
 
-/** Errors before any byte of an answer was sent, in the client's own dialect; never a stack trace. */
+/** Fastify's error handler of a dialect's routes (errorAnswer). */
 export function errorHandler(dialect: Dialect) {
   return (error: FastifyError, request: Parameters<Parameters<FastifyInstance['setErrorHandler']>[0]>[1], reply: Parameters<Parameters<FastifyInstance['setErrorHandler']>[0]>[2]) => {
     if (reply.sent || reply.raw.headersSent) return;
-    if (error instanceof RelayError) {
-      // The provider's own error, to a client of its own dialect: as it was sent.
-      if (error.upstream) return reply.status(error.upstream.status).headers(error.headers).header('content-type', error.upstream.contentType).send(error.upstream.body);
-      return reply.status(error.status).headers(error.headers).send(dialect.errorBody(error.status, error.message, error.code, error.type, error.param));
-    }
-    if (error.statusCode && error.statusCode < 500) {
-      // The app's own refusals (malformed or too deeply nested JSON) already say what is wrong, in Chinese.
-      const message =
-        error instanceof UserFacingError ? error.message : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? '请求体过大' : error.code?.startsWith('FST_ERR_CTP') || error instanceof SyntaxError ? '请求体不是合法的 JSON' : '请求无效';
-      return reply.status(error.statusCode).send(dialect.errorBody(error.statusCode, message));
-    }
-    request.log.error({ err: error }, 'relay error');
-    return reply.status(500).send(dialect.errorBody(500, '网关内部错误', 'internal_error'));
+    const answer = errorAnswer(dialect, error, request.log);
+    reply.status(answer.status).headers(answer.headers);
+    if (answer.contentType) reply.header('content-type', answer.contentType);
+    return reply.send(answer.body);
   };
 }
 

@@ -1,15 +1,19 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RelayRequest } from '../pipeline/types.js';
+import type { FastifyInstance } from 'fastify';
 import { anthropicDialect } from '../dialects/anthropic/index.js';
 import { authenticateKey } from '../pipeline/authenticate-key.js';
 import { handleRelay, release, type IncomingCall, type RelayDeps } from '../pipeline/handle-relay.js';
+import type { DirectRelay, RelayHandler } from './direct.js';
 import { readJsonBody } from './large-json.js';
 
 /**
  * Anthropic's Messages API for Claude Code and the Anthropic SDKs: POST /v1/messages to any channel (passed
  * through to Claude channels, translated for the others) and POST /v1/messages/count_tokens.
  */
-export function anthropicIngress(app: FastifyInstance, deps: RelayDeps): void {
-  app.post('/v1/messages', async (request, reply) => handleRelay(deps, await readCall(deps, request), request, reply));
+export function anthropicIngress(app: FastifyInstance, deps: RelayDeps, direct: DirectRelay): void {
+  const messages: RelayHandler = async (request, reply) => handleRelay(deps, await readCall(deps, request), request, reply);
+  app.post('/v1/messages', messages);
+  direct.post('/v1/messages', anthropicDialect, messages);
 
   // Counting is free: answered here with the gateway's tokenizer, off the event loop, without an upstream call.
   app.post('/v1/messages/count_tokens', async (request) => {
@@ -24,7 +28,7 @@ export function anthropicIngress(app: FastifyInstance, deps: RelayDeps): void {
   });
 }
 
-async function readCall(deps: RelayDeps, request: FastifyRequest): Promise<IncomingCall> {
+async function readCall(deps: RelayDeps, request: RelayRequest): Promise<IncomingCall> {
   const { body, facts, problem } = await readJsonBody(deps.bodies, request.body, { dialect: 'anthropic', endpoint: 'chat' });
   const beta = request.headers['anthropic-beta'];
   return {

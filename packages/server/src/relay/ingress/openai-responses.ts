@@ -1,9 +1,12 @@
+import type { RelayRequest } from '../pipeline/types.js';
 import { responseIdParams } from '@model-relay/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { openAiChatDialect } from '../dialects/openai-chat/index.js';
 import { openAiResponsesDialect } from '../dialects/openai-responses/index.js';
 import { authenticateKey } from '../pipeline/authenticate-key.js';
 import { handleRelay, release, type IncomingCall, type RelayDeps } from '../pipeline/handle-relay.js';
 import { RelayError } from '../relay-error.js';
+import type { DirectRelay, RelayHandler } from './direct.js';
 import { readJsonBody } from './large-json.js';
 
 /**
@@ -11,8 +14,10 @@ import { readJsonBody } from './large-json.js';
  * to OpenAI channels and translated for the others, billed, logged and retried like chat; input token counts;
  * and a clear answer to the calls that need responses stored by the gateway (it stores none).
  */
-export function openAiResponsesIngress(app: FastifyInstance, deps: RelayDeps): void {
-  app.post('/v1/responses', async (request, reply) => handleRelay(deps, await readCall(deps, request), request, reply));
+export function openAiResponsesIngress(app: FastifyInstance, deps: RelayDeps, direct: DirectRelay): void {
+  const responses: RelayHandler = async (request, reply) => handleRelay(deps, await readCall(deps, request), request, reply);
+  app.post('/v1/responses', responses);
+  direct.post('/v1/responses', openAiChatDialect, responses);
 
   // Counting is free: answered here with the gateway's tokenizer, off the event loop, without an upstream call.
   app.post('/v1/responses/input_tokens', async (request) => {
@@ -27,7 +32,7 @@ export function openAiResponsesIngress(app: FastifyInstance, deps: RelayDeps): v
   });
 
   // Stored responses live at OpenAI under the key of whichever channel answered: the gateway keeps none to show.
-  const stateless = async (request: FastifyRequest) => {
+  const stateless = async (request: RelayRequest) => {
     await authenticateKey(deps.store, request);
     throw new RelayError(404, '网关不保存 Responses 对象，无法查询、取消或删除已生成的 response：请自行保存需要的输出（可在请求中设置 store: false）', 'invalid_request_error', 'not_found');
   };
@@ -40,7 +45,7 @@ export function openAiResponsesIngress(app: FastifyInstance, deps: RelayDeps): v
 
 const READING = { dialect: 'openai-responses', endpoint: 'chat' } as const;
 
-async function readCall(deps: RelayDeps, request: FastifyRequest): Promise<IncomingCall> {
+async function readCall(deps: RelayDeps, request: RelayRequest): Promise<IncomingCall> {
   const read = await readJsonBody(deps.bodies, request.body, READING);
   // A background response is generated after this request has been answered and settled: its usage could never
   // be billed. Refused on every channel.

@@ -1,8 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RelayRequest } from '../pipeline/types.js';
+import type { FastifyInstance } from 'fastify';
 import { openAiChatDialect } from '../dialects/openai-chat/index.js';
 import type { RequestFacts } from '../dialects/types.js';
 import { handleRelay, type IncomingCall, type RelayDeps } from '../pipeline/handle-relay.js';
 import type { Endpoint } from '../providers/types.js';
+import type { DirectRelay, RelayHandler } from './direct.js';
 import { readJsonBody } from './large-json.js';
 
 /** OpenAI's endpoints under /v1 (the fields each body's model reads as its prompt: read-facts.ts). */
@@ -23,13 +25,15 @@ const ENDPOINTS: Array<[string, Endpoint]> = [
 const DEFAULT_MODEL: Partial<Record<Endpoint, string>> = { moderations: 'text-moderation-latest', images: 'dall-e-2' };
 
 /** The OpenAI-compatible relay: chat (translated to any channel) and OpenAI's other endpoints (passed through). */
-export function openAiIngress(app: FastifyInstance, deps: RelayDeps): void {
+export function openAiIngress(app: FastifyInstance, deps: RelayDeps, direct: DirectRelay): void {
   for (const [path, endpoint] of ENDPOINTS) {
-    app.post(path, async (request, reply) => handleRelay(deps, await readCall(deps, request, path, endpoint), request, reply));
+    const handler: RelayHandler = async (request, reply) => handleRelay(deps, await readCall(deps, request, path, endpoint), request, reply);
+    app.post(path, handler);
+    direct.post(path, openAiChatDialect, handler);
   }
 }
 
-async function readCall(deps: RelayDeps, request: FastifyRequest, path: string, endpoint: Endpoint): Promise<IncomingCall> {
+async function readCall(deps: RelayDeps, request: RelayRequest, path: string, endpoint: Endpoint): Promise<IncomingCall> {
   const contentType = String(request.headers['content-type'] ?? '');
   if (Buffer.isBuffer(request.body)) {
     // Uploads (audio) are relayed byte for byte; only the model is read from the form. The reservation covers the

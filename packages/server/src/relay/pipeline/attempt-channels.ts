@@ -1,5 +1,5 @@
+import type { RelayRequest, RelayReply } from './types.js';
 import { providerInfo, type LogAttempt } from '@model-relay/contract';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CheckedUsage } from '../../billing/check-usage.js';
 import type { Routing } from '../../billing/meter.js';
 import type { Usage } from '../../billing/usage.js';
@@ -61,8 +61,8 @@ export async function attemptChannels(
   model: string,
   auth: KeyAuth,
   meter: MeterView,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: RelayRequest,
+  reply: RelayReply,
   /** Filled with every channel that was tried and left, and why. */
   attempts: LogAttempt[],
   /** Told whether session affinity chose the channel that answered. */
@@ -255,7 +255,7 @@ function vendorPromptOf(bytes: Buffer, read: (sent: Record<string, unknown>) => 
  * Cancels the upstream call when the client leaves before its answer was written (an open stream is first read on
  * for its usage: `drainAfterClientLeft`); answers the listener's removal.
  */
-function watchClient(res: FastifyReply['raw'], abort: Cancel): () => void {
+function watchClient(res: RelayReply['raw'], abort: Cancel): () => void {
   const onClose = () => {
     if (!res.writableFinished && !drainAfterClientLeft(res)) abort.abort();
   };

@@ -1,6 +1,6 @@
+import type { RelayRequest } from './types.js';
 import { BlockList, isIP } from 'node:net';
 import { Role, TokenStatus, UserStatus } from '@model-relay/contract';
-import type { FastifyRequest } from 'fastify';
 import type { RelayStore } from '../../storage/repositories/relay-store.js';
 import type { TokenRow, UserRow } from '../../storage/schema.js';
 import { RelayError } from '../relay-error.js';
@@ -16,7 +16,7 @@ export interface KeyAuth {
  * Reads the API key: `Authorization: Bearer sk-...` (OpenAI), `x-api-key` (Anthropic SDKs send either),
  * `x-goog-api-key` or `?key=` (Gemini SDKs and CLI).
  */
-export function readKey(request: FastifyRequest): string | undefined {
+export function readKey(request: RelayRequest): string | undefined {
   const header = request.headers.authorization;
   if (header) return header.replace(/^Bearer\s+/i, '').trim() || undefined;
   for (const name of ['x-api-key', 'x-goog-api-key'] as const) {
@@ -32,7 +32,7 @@ export function readKey(request: FastifyRequest): string | undefined {
  * IP allow-list, and the owner's status.
  * An expired key is moved to status 3 here, so the console shows it.
  */
-export async function authenticateKey(store: RelayStore, request: FastifyRequest, options: { allowExhausted?: boolean } = {}): Promise<KeyAuth> {
+export async function authenticateKey(store: RelayStore, request: RelayRequest, options: { allowExhausted?: boolean } = {}): Promise<KeyAuth> {
   const raw = readKey(request);
   if (!raw) throw new RelayError(401, '未提供令牌 (Authorization: Bearer sk-...)', 'invalid_request_error', 'invalid_api_key');
   const { token, channelPart } = await findKey(store, raw.replace(/^sk-/, ''));

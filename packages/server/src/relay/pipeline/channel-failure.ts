@@ -1,5 +1,5 @@
+import type { RelayRequest } from './types.js';
 import { ChannelStatus, type LogAttempt } from '@model-relay/contract';
-import type { FastifyRequest } from 'fastify';
 import type { ChannelRow } from '../../storage/schema.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import { openAiErrorType, RelayError, upstreamErrorDetail } from '../relay-error.js';
@@ -38,7 +38,7 @@ interface UpstreamError {
  * A rejected channel credential (401) is the gateway's fault, not the client's: 502, never the upstream's 401,
  * which would tell the client its own key is wrong.
  */
-export async function classifyUpstreamError(deps: RelayDeps, provider: ProviderAdapter, channel: ChannelRow, upstream: UpstreamError, request: FastifyRequest): Promise<Failure> {
+export async function classifyUpstreamError(deps: RelayDeps, provider: ProviderAdapter, channel: ChannelRow, upstream: UpstreamError, request: RelayRequest): Promise<Failure> {
   const { status, body } = upstream;
   const verdict = provider.classifyError(status, body);
   request.log.warn({ channel: channel.id, status, message: verdict.message }, 'upstream failure');

@@ -1,5 +1,5 @@
+import type { RelayReply } from './types.js';
 import type { ServerResponse } from 'node:http';
-import type { FastifyReply } from 'fastify';
 import type { Usage } from '../../billing/usage.js';
 import type { StreamPart } from '../canonical.js';
 import { UpstreamStreamError } from '../dialects/shared.js';
@@ -42,7 +42,7 @@ class Tally {
  * answers `streaming` and the rest runs from the body's events: no async frame waits for the stream's end, only
  * `finished`, whose reactions hold what settlement needs.
  */
-export function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, plan: DeliveryPlan, reply: FastifyReply, abort: Cancel): Promise<DeliveryOutcome | UpstreamFailure | Streaming> {
+export function deliverStream(response: UpstreamResponse, decoder: FrameDecoder, plan: DeliveryPlan, reply: RelayReply, abort: Cancel): Promise<DeliveryOutcome | UpstreamFailure | Streaming> {
   const relay = new StreamRelay(response, decoder, plan, reply, abort);
   // A vendor's own stream (a codec) opens the client's with its first bytes, so a vendor error in its first frame
   // (Spark's 11200, ERNIE's 110) is still a failure another channel may take; every other stream opens at once.
@@ -111,7 +111,7 @@ export class StreamRelay {
     response: UpstreamResponse,
     readonly decoder: FrameDecoder,
     readonly plan: DeliveryPlan,
-    readonly reply: FastifyReply,
+    readonly reply: RelayReply,
     readonly abort: Cancel,
   ) {
     this.res = reply.raw;

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { RelayReply } from './types.js';
 import type { CheckedUsage } from '../../billing/check-usage.js';
 import type { Usage } from '../../billing/usage.js';
 import { collectStream, type ChatResponse, type StreamPart } from '../canonical.js';
@@ -36,7 +36,7 @@ async function readAll(response: UpstreamResponse): Promise<Buffer> {
 }
 
 /** An upstream's whole answer (not a stream), relayed as is or written in the client's dialect. */
-export async function deliverWhole(response: UpstreamResponse, plan: DeliveryPlan, reply: FastifyReply, abort: Cancel): Promise<DeliveryOutcome | UpstreamFailure> {
+export async function deliverWhole(response: UpstreamResponse, plan: DeliveryPlan, reply: RelayReply, abort: Cancel): Promise<DeliveryOutcome | UpstreamFailure> {
   let buffer: Buffer;
   try {
     buffer = await readAll(response);
@@ -83,7 +83,7 @@ export async function deliverWhole(response: UpstreamResponse, plan: DeliveryPla
 const answerText = (answer: ChatResponse) => answer.content.map((p) => (p.type === 'tool_call' ? p.arguments : p.text)).join('');
 
 /** An answer read whole, written in the client's dialect (as one go of a stream when it asked for one). */
-function writeWhole(answer: ChatResponse, plan: DeliveryPlan, reply: FastifyReply, billed?: CheckedUsage): DeliveryOutcome {
+function writeWhole(answer: ChatResponse, plan: DeliveryPlan, reply: RelayReply, billed?: CheckedUsage): DeliveryOutcome {
   const res = reply.raw;
   const text = answerText(answer);
   reply.hijack();
@@ -108,7 +108,7 @@ function writeWhole(answer: ChatResponse, plan: DeliveryPlan, reply: FastifyRepl
 }
 
 /** A streamed answer read to its end and written whole, for a client that did not ask for a stream. */
-export async function deliverCollected(response: UpstreamResponse, decoder: FrameDecoder, plan: DeliveryPlan, reply: FastifyReply, abort: Cancel): Promise<DeliveryOutcome | UpstreamFailure> {
+export async function deliverCollected(response: UpstreamResponse, decoder: FrameDecoder, plan: DeliveryPlan, reply: RelayReply, abort: Cancel): Promise<DeliveryOutcome | UpstreamFailure> {
   const unwrap = plan.codec?.stream?.();
   let parts: StreamPart[];
   try {

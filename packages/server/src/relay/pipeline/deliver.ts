@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { RelayReply } from './types.js';
 import { frameDecoderFor } from '../transport/frame-decoders.js';
 import type { UpstreamResponse } from '../transport/send-upstream.js';
 import { deliverStream } from './deliver-stream.js';
@@ -18,7 +18,7 @@ import type { Cancel } from '../transport/cancel.js';
  * stream relayed as it comes, pumped by pump-body.ts); delivery-headers.ts and delivery-failures.ts serve both, and
  * delivery-types.ts holds what delivery is told and answers.
  */
-export async function deliver(response: UpstreamResponse, plan: DeliveryPlan, reply: FastifyReply, abort: Cancel): Promise<DeliveryOutcome | UpstreamFailure | Streaming> {
+export async function deliver(response: UpstreamResponse, plan: DeliveryPlan, reply: RelayReply, abort: Cancel): Promise<DeliveryOutcome | UpstreamFailure | Streaming> {
   // Gemini streams a JSON array when not asked for SSE.
   const decoder = frameDecoderFor(response.contentType, plan.stream && plan.upstream.jsonArrayStreams === true);
   if (!decoder) return deliverWhole(response, plan, reply, abort);

@@ -1,11 +1,11 @@
-import type { FastifyReply } from 'fastify';
+import type { RelayReply } from './types.js';
 import { UpstreamStreamError, VendorAnswerError } from '../dialects/shared.js';
 import type { DeliveryOutcome, UpstreamFailure } from './delivery-types.js';
 
 /** How a delivery ends when the answer cannot be written: the client left, or the upstream failed before it saw anything. */
 
 /** The client left before an answer was sent: nothing more to write, and fastify must not try to. */
-export function clientGone(reply: FastifyReply): DeliveryOutcome {
+export function clientGone(reply: RelayReply): DeliveryOutcome {
   reply.hijack();
   reply.raw.destroy();
   return { kind: 'aborted', text: '' };

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { RelayReply } from './types.js';
 import type { UpstreamResponse } from '../transport/send-upstream.js';
 import type { DeliveryPlan } from './delivery-types.js';
 import { withRelayHeaders } from '../../http/security-headers.js';
@@ -22,7 +22,7 @@ export function relayHeaders(response: Pick<UpstreamResponse, 'headers'>, reques
  * with the relay's security headers and CORS (http/security-headers.ts), which fastify's own replies get from its
  * onSend hook. Given whole to `writeHead`, nothing of them stays on the response once the head is written.
  */
-export function writeHead(reply: FastifyReply, status: number, headers: Record<string, string | string[]>): void {
+export function writeHead(reply: RelayReply, status: number, headers: Record<string, string | string[]>): void {
   reply.raw.writeHead(status, withRelayHeaders(headers, reply.request.protocol === 'https'));
 }
 

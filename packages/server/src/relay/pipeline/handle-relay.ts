@@ -1,5 +1,5 @@
+import type { RelayRequest, RelayReply } from './types.js';
 import type { LogAttempt } from '@model-relay/contract';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { InsufficientQuotaError, LimitExceeded, type Finish, type Meter, type Routing } from '../../billing/meter.js';
 import type { ChannelRow } from '../../storage/schema.js';
 import { LargeJson } from '../ingress/large-json.js';
@@ -22,7 +22,7 @@ const MAX_MODEL_LENGTH = 200;
  * cost, log row, settlement). The meter is closed exactly once on every path, including thrown errors, through
  * `finally`. The channel loop is attempt-channels.ts; billing is billing/meter.ts.
  */
-export async function handleRelay(deps: RelayDeps, call: IncomingCall, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function handleRelay(deps: RelayDeps, call: IncomingCall, request: RelayRequest, reply: RelayReply): Promise<void> {
   // Only a large body's worker copy is kept for the end of the request, never the call itself (its body).
   const large = call.body instanceof LargeJson ? call.body : undefined;
   const { inFlight } = deps;
@@ -50,7 +50,7 @@ export function release(deps: Pick<RelayDeps, 'bodies'>, read: { body: unknown }
 }
 
 /** Serves the request; a stream under way is returned as the promise of its settlement. */
-async function relay(deps: RelayDeps, call: IncomingCall, request: FastifyRequest, reply: FastifyReply): Promise<{ settled: Promise<void> } | undefined> {
+async function relay(deps: RelayDeps, call: IncomingCall, request: RelayRequest, reply: RelayReply): Promise<{ settled: Promise<void> } | undefined> {
   const started = Date.now();
   const auth = await authenticateKey(deps.store, request);
   const { token, user } = auth;
@@ -98,8 +98,8 @@ interface Job {
   meter: Meter;
   /** The model asked for and the fallbacks a channel serves, in the order they are tried. */
   models: string[];
-  request: FastifyRequest;
-  reply: FastifyReply;
+  request: RelayRequest;
+  reply: RelayReply;
 }
 
 /**
@@ -147,7 +147,7 @@ async function serve(job: Job): Promise<boolean | { settled: Promise<void> }> {
  * that the stream holds only what settlement needs, not the request's whole job. Never rejects: a fault while the
  * stream ran (the client has its answer, or part of it) is settled like one thrown before it and logged.
  */
-function settleStream(meter: Meter, streaming: Streaming, finish: Omit<Finish, 'outcome' | 'failure'>, log: FastifyRequest['log']): Promise<void> {
+function settleStream(meter: Meter, streaming: Streaming, finish: Omit<Finish, 'outcome' | 'failure'>, log: RelayRequest['log']): Promise<void> {
   return streaming.finished.then(
     (outcome) => closeLogged(meter, { ...finish, outcome }, log),
     (error: unknown) => {
@@ -158,7 +158,7 @@ function settleStream(meter: Meter, streaming: Streaming, finish: Omit<Finish, '
 }
 
 /** Closes the meter of a stream, logging (not throwing) a fault: nobody is left to answer. */
-function closeLogged(meter: Meter, finish: Finish, log: FastifyRequest['log']): Promise<void> {
+function closeLogged(meter: Meter, finish: Finish, log: RelayRequest['log']): Promise<void> {
   return meter.close(finish).then(
     () => undefined,
     (error: unknown) => log.error({ err: error }, 'stream settlement failed'),

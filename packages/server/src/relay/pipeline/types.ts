@@ -1,4 +1,6 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { TokenCounter } from '../../billing/count-tokens.js';
+import type { MeterLog } from '../../billing/meter-types.js';
 import type { BillingMeter } from '../../billing/meter.js';
 import type { Notifier } from '../../notify/notifier.js';
 import type { OptionStore } from '../../options/option-store.js';
@@ -54,3 +56,29 @@ export interface IncomingCall {
 
 /** An upload (multipart audio), relayed byte for byte. */
 export const isUpload = (body: IncomingCall['body']): body is { raw: Buffer; contentType: string } => Buffer.isBuffer((body as { raw?: unknown }).raw);
+
+/**
+ * What the pipeline reads of a client's request: fastify's request (every relay route), or the relay's own for the
+ * JSON posts it serves without fastify (ingress/direct.ts). Nothing else of either is used.
+ */
+export interface RelayRequest {
+  readonly id: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly url: string;
+  readonly method: string;
+  /** The client's address (through the trusted proxies, TRUSTED_PROXIES). */
+  readonly ip: string;
+  readonly protocol: 'http' | 'https';
+  readonly query: unknown;
+  /** Let go of (undefined) once a stream no longer needs the parsed body. */
+  body: unknown;
+  readonly log: MeterLog;
+}
+
+/** What the pipeline does with the answer: writes it on `raw`, having said so with `hijack` (fastify then leaves it). */
+export interface RelayReply {
+  readonly raw: ServerResponse;
+  readonly request: { readonly protocol: 'http' | 'https' };
+  readonly sent: boolean;
+  hijack(): unknown;
+}

@@ -1,0 +1,202 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { MeterLog } from '../../billing/meter-types.js';
+import type { ClientAddress } from '../../http/client-address.js';
+import { parseJsonBody } from '../../http/json-body.js';
+import { withRelayHeaders } from '../../http/security-headers.js';
+import type { Dialect } from '../dialects/types.js';
+import type { RelayReply, RelayRequest } from '../pipeline/types.js';
+import { errorAnswer } from '../error-answer.js';
+
+/** A relay route's handler, as fastify calls it and as the direct relay does. */
+export type RelayHandler = (request: RelayRequest, reply: RelayReply) => Promise<unknown>;
+
+/** Body too large: the error fastify's parser gives (answered '请求体过大' in the client's dialect). */
+class BodyTooLarge extends Error {
+  readonly statusCode = 413;
+  readonly code = 'FST_ERR_CTP_BODY_TOO_LARGE';
+}
+
+/** A body shorter or longer than its Content-Length (fastify: FST_ERR_CTP_INVALID_CONTENT_LENGTH). */
+class BadContentLength extends Error {
+  readonly statusCode = 400;
+  readonly code = 'FST_ERR_CTP_INVALID_CONTENT_LENGTH';
+}
+
+export interface DirectRelayOptions {
+  /** The request ids fastify gives its own requests (app.ts). */
+  nextId: () => string;
+  /** The largest body taken (fastify's bodyLimit). */
+  bodyLimit: number;
+  /** The client's address and protocol behind the trusted proxies, as fastify reads them. */
+  address: ClientAddress;
+  /** The log of a request (errors and warnings with its id), and the access log's line once it is answered. */
+  requestLog: (requestId: string) => MeterLog;
+  accessLog?: (requestId: string, method: string, path: string, status: number, ms: number) => void;
+}
+
+/**
+ * The relay's JSON posts (chat, messages, responses and OpenAI's other endpoints) answered from node's `request`
+ * event, without fastify's lifecycle (routing, hooks, its request and reply objects, its body parser): on a relay
+ * whose upstream answers in a millisecond that lifecycle cost about a sixth of the gateway's CPU per request (bench/
+ * README.md). What fastify did for these requests is done here the same way: the request id, the JSON body with its
+ * limits (http/json-body.ts), the client's address behind the trusted proxies, errors in the client's dialect with
+ * the relay's headers (routes.ts `errorAnswer`), the access log line. Anything else (another method or content
+ * type, an upload, a route with parameters, a server shutting down) goes to fastify, which still registers these
+ * routes too and answers them identically.
+ */
+export class DirectRelay {
+  private readonly routes = new Map<string, { dialect: Dialect; handler: RelayHandler }>();
+  /** Set when the server begins to close: fastify then answers new requests (503, Connection: close). */
+  closing = false;
+
+  constructor(private readonly options: DirectRelayOptions) {}
+
+  /** Serves POST `path` with a JSON body through `handler`, answering its errors in `dialect`'s shape. */
+  post(path: string, dialect: Dialect, handler: RelayHandler): void {
+    this.routes.set(path, { dialect, handler });
+  }
+
+  /** Serves the request when it is one of the routes' JSON posts; false leaves it to fastify. */
+  serve(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method !== 'POST' || this.closing) return false;
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    const path = query < 0 ? url : url.slice(0, query);
+    const route = this.routes.get(path);
+    if (!route || !isJson(req.headers['content-type'])) return false;
+    const request = new DirectRequest(this.options.nextId(), req, this.options);
+    const reply = new DirectReply(res, request);
+    if (this.options.accessLog) logWhenAnswered(this.options.accessLog, request.id, path, res);
+    readBody(req, this.options.bodyLimit, (error, bytes) => {
+      if (error) return fail(route.dialect, error, request, reply);
+      try {
+        request.body = parseJsonBody(bytes!, true);
+      } catch (bad) {
+        return fail(route.dialect, bad as Error, request, reply);
+      }
+      route.handler(request, reply).then(
+        () => {
+          // Every relay handler answers or throws; an answer nobody wrote would leave the client waiting.
+          if (!reply.sent && !res.headersSent) fail(route.dialect, new Error('the relay handler wrote no answer'), request, reply);
+        },
+        (thrown: Error) => fail(route.dialect, thrown, request, reply),
+      );
+    });
+    return true;
+  }
+}
+
+/** The access log's line once the answer is written (a stream's at its end), holding nothing of the request but its id. */
+function logWhenAnswered(accessLog: NonNullable<DirectRelayOptions['accessLog']>, id: string, path: string, res: ServerResponse): void {
+  const started = performance.now();
+  res.once('finish', () => accessLog(id, 'POST', path, res.statusCode, Math.round((performance.now() - started) * 100) / 100));
+}
+
+/** `application/json`, with or without parameters (charset), as fastify's JSON parser takes it. */
+function isJson(type: string | undefined): boolean {
+  if (!type) return false;
+  const end = type.indexOf(';');
+  return (end < 0 ? type : type.slice(0, end)).trim().toLowerCase() === 'application/json';
+}
+
+/** Reads the whole body, refusing one larger than `limit` or not as long as its Content-Length said. */
+function readBody(req: IncomingMessage, limit: number, done: (error: Error | undefined, bytes?: Buffer) => void): void {
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) return done(new BodyTooLarge('request body too large'));
+  const chunks: Buffer[] = [];
+  let received = 0;
+  const onData = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > limit) {
+      stop();
+      done(new BodyTooLarge('request body too large'));
+      return;
+    }
+    chunks.push(chunk);
+  };
+  const onEnd = (error?: Error) => {
+    stop();
+    if (error) return done(Object.assign(error, { statusCode: 400 }));
+    if (!Number.isNaN(declared) && received !== declared) return done(new BadContentLength('body length differs from Content-Length'));
+    done(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received));
+  };
+  const stop = () => {
+    req.removeListener('data', onData);
+    req.removeListener('end', onEnd);
+    req.removeListener('error', onEnd);
+  };
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('error', onEnd);
+}
+
+/** An error before any byte of the answer was sent, answered in the client's dialect with the relay's headers. */
+function fail(dialect: Dialect, error: Error, request: DirectRequest, reply: DirectReply): void {
+  const res = reply.raw;
+  if (reply.sent || res.headersSent || res.destroyed) return;
+  reply.hijack();
+  const answer = errorAnswer(dialect, error, request.log);
+  const payload = Buffer.from(answer.contentType ? String(answer.body) : JSON.stringify(answer.body));
+  const headers: Record<string, string> = { ...answer.headers, 'content-type': answer.contentType ?? 'application/json; charset=utf-8', 'content-length': String(payload.length), 'x-request-id': request.id };
+  res.writeHead(answer.status, withRelayHeaders(headers, request.protocol === 'https'));
+  res.end(payload);
+}
+
+/** The request as the pipeline reads it (pipeline/types.ts): node's request, the parsed body, the request's id. */
+class DirectRequest implements RelayRequest {
+  body: unknown = undefined;
+  private logger?: MeterLog;
+
+  constructor(
+    readonly id: string,
+    private readonly raw: IncomingMessage,
+    private readonly options: DirectRelayOptions,
+  ) {}
+
+  get headers() {
+    return this.raw.headers;
+  }
+  get url() {
+    return this.raw.url ?? '';
+  }
+  get method() {
+    return this.raw.method ?? 'POST';
+  }
+  get ip() {
+    return this.options.address.ip(this.raw);
+  }
+  get protocol() {
+    return this.options.address.protocol(this.raw);
+  }
+  /** The query string's parameters (a repeated one as a list, as fastify reads it); read only for `?key=`. */
+  get query(): Record<string, string | string[]> {
+    const url = this.url;
+    const start = url.indexOf('?');
+    const query: Record<string, string | string[]> = {};
+    if (start < 0) return query;
+    for (const [name, value] of new URLSearchParams(url.slice(start + 1))) {
+      const seen = query[name];
+      query[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+    }
+    return query;
+  }
+  get log(): MeterLog {
+    return (this.logger ??= this.options.requestLog(this.id));
+  }
+}
+
+/** The answer as the pipeline writes it: on node's response, once `hijack` has said so. */
+class DirectReply implements RelayReply {
+  sent = false;
+
+  constructor(
+    readonly raw: ServerResponse,
+    readonly request: DirectRequest,
+  ) {}
+
+  hijack(): this {
+    this.sent = true;
+    return this;
+  }
+}
