@@ -25,9 +25,22 @@ export interface PricingModel {
   reasoning_ratio: number;
   /** false when ModelRatio has no entry for the model and the expensive default ratio applies */
   ratio_configured: boolean;
+  /**
+   * Prices by prompt length: above `above` input tokens (cache reads and writes included) every input-side price is
+   * `input` times its standard price and every output-side price `output` times; of several steps, the largest one
+   * the prompt passes applies. Absent when the model has one price whatever the prompt's length.
+   */
+  long_context?: LongContextBand[];
   /** the caller's usable groups that serve the model */
   enable_groups: string[];
   supported_endpoint_types: string[];
+}
+
+/** One long-context band of a model (PricingModel.long_context). */
+export interface LongContextBand {
+  above: number;
+  input: number;
+  output: number;
 }
 
 /** GET /api/pricing: the models and, beside data as new-api has them, the group ratios and usable groups. */

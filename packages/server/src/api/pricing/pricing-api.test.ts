@@ -111,3 +111,22 @@ describe('GET /api/pricing/unpriced', () => {
     expect((await t.call({ method: 'GET', url: '/api/pricing/unpriced?models=a', cookie: vip })).body.success).toBe(false);
   });
 });
+
+describe('long-context bands', () => {
+  it("are listed with the ratios billing applies above each prompt length, smallest first; a model of one price has none", async () => {
+    await seedChannel(t.ctx.storage, { name: 'long', key: 'k4', baseUrl: 'http://127.0.0.1:1', models: 'gemini-2.5-pro,qwen3-coder-plus', group: 'long' });
+    const { data } = await t.ctx.services.pricing.pricing('long');
+    const models = byName(data);
+    expect(models['gemini-2.5-pro'].long_context).toEqual([{ above: 200_000, input: 2, output: 1.5 }]);
+    expect(models['qwen3-coder-plus'].long_context).toEqual([
+      { above: 32_000, input: 1.5, output: 1.5 },
+      { above: 128_000, input: 2.5, output: 2.5 },
+      { above: 256_000, input: 5, output: 12.5 },
+    ]);
+    // What the page shows above 200K is what billing charges for such a prompt.
+    const prices = pricesFor(t.ctx.options, 'gemini-2.5-pro', 'long');
+    const band = models['gemini-2.5-pro'].long_context![0];
+    expect(costOf({ prompt_tokens: 300_000, completion_tokens: 0 }, prices)).toBe(Math.ceil(300_000 * prices.modelRatio * prices.groupRatio * band.input));
+    expect(byName((await t.ctx.services.pricing.pricing()).data)['gpt-4o'].long_context).toBeUndefined();
+  });
+});

@@ -1,8 +1,15 @@
-import { DEFAULT_GROUP, type PricingModel, type PricingResponse } from '@model-relay/contract';
+import { DEFAULT_GROUP, type LongContextBand, type PricingModel, type PricingResponse } from '@model-relay/contract';
 import type { Kysely } from 'kysely';
-import { pricesFor } from '../../billing/pricing.js';
+import { pricesFor, type Prices } from '../../billing/pricing.js';
 import type { OptionStore } from '../../options/option-store.js';
 import type { Database } from '../../storage/schema.js';
+
+/** A model's long-context steps as the page shows them, smallest first (billing/pricing.ts applies the largest passed). */
+function longContextBands(steps: Prices['longContext']): { long_context?: LongContextBand[] } {
+  if (steps === undefined) return {};
+  const list: readonly LongContextBand[] = Array.isArray(steps) ? steps : [steps as LongContextBand];
+  return { long_context: list.map(({ above, input, output }) => ({ above, input, output })).sort((a, b) => a.above - b.above) };
+}
 
 /** Every model here can be called through the four client dialects (translated when the channel speaks another). */
 const ENDPOINT_TYPES = ['openai', 'openai-response', 'anthropic', 'gemini'];
@@ -32,6 +39,7 @@ export class PricingService {
         create_cache_ratio: prices.cacheWriteRatio,
         create_cache_1h_ratio: prices.cacheWrite1hRatio,
         reasoning_ratio: prices.reasoningRatio,
+        ...longContextBands(prices.longContext),
         ratio_configured: !prices.unknownModel,
         enable_groups: [group],
         supported_endpoint_types: ENDPOINT_TYPES,

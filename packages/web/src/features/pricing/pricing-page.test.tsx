@@ -19,6 +19,14 @@ const list = {
   group_ratio: { default: 1 },
   usable_group: { default: '默认分组' },
 };
+/** A model priced in bands by prompt length (Gemini 2.5 Pro above 200K; a Qwen coder in tiers). */
+const banded = {
+  ...list,
+  data: [
+    model({ model_name: 'gemini-2.5-pro', model_ratio: 0.625, completion_ratio: 8, reasoning_ratio: 8, cache_ratio: 0.25, long_context: [{ above: 200_000, input: 2, output: 1.5 }] }),
+    model({ model_name: 'qwen3-coder-plus', model_ratio: 1, completion_ratio: 4, reasoning_ratio: 4, long_context: [{ above: 32_000, input: 1.5, output: 1.5 }, { above: 1_000_000, input: 3, output: 3 }] }),
+  ],
+};
 
 beforeAll(() => {
   Object.defineProperty(window, 'matchMedia', { writable: true, value: () => ({ matches: false, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} }) });
@@ -46,6 +54,17 @@ describe('pricing page', () => {
     await screen.findByText('gpt-4o');
     expect(rows()[0]).toEqual(['gpt-4o', '625.0k', '2.5M', '312.5k', '625.0k']);
     expect(screen.getByText(/价格单位：额度 \/ 每百万 tokens；你的分组 vip，分组倍率 0.5/)).toBeTruthy();
+  });
+
+  it('shows the long-context bands under the standard input and output prices', async () => {
+    mockApi({ 'GET /api/pricing': () => banded });
+    renderWith(<PricingPage />, { path: '/pricing' });
+    await screen.findByText('gemini-2.5-pro');
+    expect(rows()).toEqual([
+      ['gemini-2.5-pro', '$1.25提示超过 200K：$2.50', '$10.00提示超过 200K：$15.00', '$0.3125', '$1.25'],
+      ['qwen3-coder-plus', '$2.00提示超过 32K：$3.00提示超过 1M：$6.00', '$8.00提示超过 32K：$12.00提示超过 1M：$24.00', '$2.00', '$2.00'],
+    ]);
+    expect(screen.getByText(/按提示长度分档计价/)).toBeTruthy();
   });
 
   it('the search box narrows the list by model name', async () => {

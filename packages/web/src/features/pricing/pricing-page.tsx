@@ -1,4 +1,4 @@
-import { formatPrice, pricesPerMillion, type PricingModel } from '@model-relay/contract';
+import { formatPrice, pricesPerMillion, type LongContextBand, type PricingModel } from '@model-relay/contract';
 import { Alert, Button, Result, Space, Tag, Tooltip } from 'antd';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -10,6 +10,23 @@ import { quotaDisplay } from '../../lib/format';
 import { useUser } from '../../lib/session';
 
 type Row = PricingModel & ReturnType<typeof pricesPerMillion>;
+
+/** A prompt length as vendors write it: 200K, 1M. */
+const tokensText = (tokens: number) => (tokens >= 1_000_000 && tokens % 100_000 === 0 ? `${tokens / 1_000_000}M` : tokens >= 1000 ? `${Math.round(tokens / 100) / 10}K` : String(tokens));
+
+/** The prices of a model's long-context bands under its standard one: "提示超过 200K：$6.00". */
+function Bands({ bands, side, base, price }: { bands?: LongContextBand[]; side: 'input' | 'output'; base: number; price: (quota: number) => string }) {
+  if (!bands?.length) return null;
+  return (
+    <>
+      {bands.map((band) => (
+        <div key={band.above} style={{ fontSize: 12, opacity: 0.65 }}>
+          提示超过 {tokensText(band.above)}：{price(base * band[side])}
+        </div>
+      ))}
+    </>
+  );
+}
 
 /**
  * 定价 (/pricing): every model the visitor's group can call (the default group for visitors) with its input,
@@ -64,7 +81,18 @@ export default function PricingPage() {
         </Space>
       ),
     },
-    { key: 'input', title: '输入', dataIndex: 'input', sort: 'input', render: (v: number, row) => <Tooltip title={ratioTip(row, 1, '输入')}>{price(v)}</Tooltip> },
+    {
+      key: 'input',
+      title: '输入',
+      dataIndex: 'input',
+      sort: 'input',
+      render: (v: number, row) => (
+        <Tooltip title={ratioTip(row, 1, '输入')}>
+          {price(v)}
+          <Bands bands={row.long_context} side="input" base={v} price={price} />
+        </Tooltip>
+      ),
+    },
     {
       key: 'output',
       title: '输出',
@@ -73,6 +101,7 @@ export default function PricingPage() {
       render: (v: number, row) => (
         <Tooltip title={ratioTip(row, row.completion_ratio, '补全倍率')}>
           {price(v)}
+          <Bands bands={row.long_context} side="output" base={v} price={price} />
           {row.reasoning_ratio !== row.completion_ratio && <div style={{ fontSize: 12, opacity: 0.65 }}>推理：{price(row.reasoning)}</div>}
         </Tooltip>
       ),
@@ -106,7 +135,7 @@ export default function PricingPage() {
           showIcon
           style={{ marginBottom: 16 }}
           title={`价格单位：${unit} / 每百万 tokens${group ? `；${user ? '你的' : '默认'}分组 ${group}，分组倍率 ${groupRatio}` : ''}`}
-          description="一次请求的费用 = 各类 tokens 数 × 对应价格之和（缓存读取、缓存写入的 tokens 不再按输入价格计；推理 tokens 未单独定价时按输出价格计）。"
+          description="一次请求的费用 = 各类 tokens 数 × 对应价格之和（缓存读取、缓存写入的 tokens 不再按输入价格计；推理 tokens 未单独定价时按输出价格计）。标有“提示超过”的模型按提示长度分档计价：一次请求的输入（含缓存读取与写入）超过该长度时，这次请求的全部输入类价格与输出类价格按所示档位计。"
         />
       }
       empty={{ description: '当前分组没有可用的模型' }}
