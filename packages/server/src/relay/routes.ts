@@ -51,7 +51,7 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayDeps, direct:
     });
     await v1.register(async (gemini) => {
       gemini.setErrorHandler(errorHandler(geminiDialect));
-      geminiIngress(gemini, deps, modelsFor);
+      geminiIngress(gemini, deps, modelsFor, direct);
     });
   });
 }

@@ -16,7 +16,7 @@ export function anthropicIngress(app: FastifyInstance, deps: RelayDeps, direct: 
   direct.post('/v1/messages', anthropicDialect, messages);
 
   // Counting is free: answered here with the gateway's tokenizer, off the event loop, without an upstream call.
-  app.post('/v1/messages/count_tokens', async (request) => {
+  const countTokens: RelayHandler = async (request) => {
     await authenticateKey(deps.store, request);
     const call = await readCall(deps, request);
     try {
@@ -25,7 +25,9 @@ export function anthropicIngress(app: FastifyInstance, deps: RelayDeps, direct: 
     } finally {
       release(deps, call);
     }
-  });
+  };
+  app.post('/v1/messages/count_tokens', countTokens);
+  direct.post('/v1/messages/count_tokens', anthropicDialect, countTokens);
 }
 
 async function readCall(deps: RelayDeps, request: RelayRequest): Promise<IncomingCall> {

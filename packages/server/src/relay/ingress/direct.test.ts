@@ -57,6 +57,28 @@ describe('the relay answered without fastify', () => {
     expect(seenByFastify).toEqual(['GET /v1/models', 'POST /v1/chat/completions']);
   });
 
+  it("serves Gemini's generateContent and countTokens, Anthropic's count_tokens and Responses' input_tokens directly", async () => {
+    seenByFastify.length = 0;
+    const gemini = await fetch(`${url}/v1beta/models/gpt-4o-mini:generateContent`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': `sk-${key}` }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }) });
+    expect(gemini.status).toBe(200);
+    expect(((await gemini.json()) as { candidates: unknown[] }).candidates.length).toBe(1);
+    const streamed = await fetch(`${url}/v1beta/models/gpt-4o-mini:streamGenerateContent?alt=sse&key=${key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }) });
+    expect(streamed.headers.get('content-type')).toContain('text/event-stream');
+    expect(await streamed.text()).toContain('data: ');
+    const counted = await fetch(`${url}/v1beta/models/gpt-4o-mini:countTokens`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': `sk-${key}` }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hello there' }] }] }) });
+    expect(counted.status).toBe(200);
+    expect(counted.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(((await counted.json()) as { totalTokens: number }).totalTokens).toBeGreaterThan(0);
+    const unknown = await fetch(`${url}/v1beta/models/gpt-4o-mini:embedContent`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': `sk-${key}` }, body: '{}' });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: { status: string } }).error.status).toBe('NOT_FOUND');
+    const claude = await post('/v1/messages/count_tokens', JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello there' }] }), { authorization: '', 'x-api-key': `sk-${key}` });
+    expect(((await claude.json()) as { input_tokens: number }).input_tokens).toBeGreaterThan(0);
+    const responses = await post('/v1/responses/input_tokens', JSON.stringify({ model: 'gpt-4o-mini', input: 'hello there' }));
+    expect(await responses.json()).toMatchObject({ object: 'response.input_tokens' });
+    expect(seenByFastify).toEqual([]);
+  });
+
   it('answers malformed, too deep and empty bodies in the client dialect, as fastify did', async () => {
     const bad = await post('/v1/chat/completions', '{"model":');
     expect(bad.status).toBe(400);

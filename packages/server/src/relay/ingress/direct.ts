@@ -8,8 +8,14 @@ import type { Dialect } from '../dialects/types.js';
 import type { RelayReply, RelayRequest } from '../pipeline/types.js';
 import { errorAnswer } from '../error-answer.js';
 
-/** A relay route's handler, as fastify calls it and as the direct relay does. */
-export type RelayHandler = (request: RelayRequest, reply: RelayReply) => Promise<unknown>;
+/**
+ * A relay route's handler, as fastify calls it and as the direct relay does. What it returns without having written
+ * an answer is sent as JSON (200), as fastify sends an async handler's value.
+ */
+export type RelayHandler<R extends RelayRequest = RelayRequest> = (request: R, reply: RelayReply) => Promise<unknown>;
+
+/** The request of a prefix route: the rest of its path is `params['*']`, as fastify gives a wildcard's. */
+export type PrefixRequest = RelayRequest & { readonly params: { '*': string } };
 
 /** Body too large: the error fastify's parser gives (answered '请求体过大' in the client's dialect). */
 class BodyTooLarge extends Error {
@@ -36,17 +42,19 @@ export interface DirectRelayOptions {
 }
 
 /**
- * The relay's JSON posts (chat, messages, responses and OpenAI's other endpoints) answered from node's `request`
- * event, without fastify's lifecycle (routing, hooks, its request and reply objects, its body parser): on a relay
- * whose upstream answers in a millisecond that lifecycle cost about a sixth of the gateway's CPU per request (bench/
- * README.md). What fastify did for these requests is done here the same way: the request id, the JSON body with its
- * limits (http/json-body.ts), the client's address behind the trusted proxies, errors in the client's dialect with
- * the relay's headers (routes.ts `errorAnswer`), the access log line. Anything else (another method or content
- * type, an upload, a route with parameters, a server shutting down) goes to fastify, which still registers these
- * routes too and answers them identically.
+ * The relay's JSON posts (chat, messages, responses, Gemini's generateContent, the token counts and OpenAI's other
+ * endpoints) answered from node's `request` event, without fastify's lifecycle (routing, hooks, its request and reply
+ * objects, its body parser): on a relay whose upstream answers in a millisecond that lifecycle cost about 5 % of the
+ * gateway's CPU per request (bench/README.md). What fastify did for these requests is done here the same way: the
+ * request id, the JSON body with its limits (http/json-body.ts), the client's address behind the trusted proxies,
+ * errors in the client's dialect with the relay's headers (error-answer.ts), a handler's value sent as JSON, the
+ * access log line. Anything else (another method or content type, an upload, a path with escapes, a server shutting
+ * down) goes to fastify, which registers the same handlers and answers them identically.
  */
 export class DirectRelay {
-  private readonly routes = new Map<string, { dialect: Dialect; handler: RelayHandler }>();
+  private readonly routes = new Map<string, Route>();
+  /** Routes by the start of their path (fastify's `prefix*`): the rest of the path is the `*` parameter. */
+  private readonly prefixes: Array<Route & { prefix: string }> = [];
   /** Set when the server begins to close: fastify then answers new requests (503, Connection: close). */
   closing = false;
 
@@ -57,15 +65,26 @@ export class DirectRelay {
     this.routes.set(path, { dialect, handler });
   }
 
+  /** Serves POST `prefix…` (fastify's `prefix*`), the rest of the path given as the `*` parameter. */
+  postUnder(prefix: string, dialect: Dialect, handler: RelayHandler<PrefixRequest>): void {
+    this.prefixes.push({ prefix, dialect, handler });
+  }
+
   /** Serves the request when it is one of the routes' JSON posts; false leaves it to fastify. */
   serve(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'POST' || this.closing) return false;
     const url = req.url ?? '';
     const query = url.indexOf('?');
     const path = query < 0 ? url : url.slice(0, query);
-    const route = this.routes.get(path);
+    // A path with escapes is fastify's, which decodes it by its own rules.
+    let route = this.routes.get(path);
+    let rest = '';
+    if (!route && !path.includes('%')) {
+      const under = this.prefixes.find((r) => path.startsWith(r.prefix));
+      if (under) [route, rest] = [under, path.slice(under.prefix.length)];
+    }
     if (!route || !isJson(req.headers['content-type'])) return false;
-    const request = new DirectRequest(this.options.nextId(), req, this.options);
+    const request = new DirectRequest(this.options.nextId(), req, this.options, rest);
     const reply = new DirectReply(res, request);
     if (this.options.accessLog) logWhenAnswered(this.options.accessLog, request.id, path, res);
     readBody(req, this.options.bodyLimit, (error, bytes) => {
@@ -76,9 +95,11 @@ export class DirectRelay {
         return fail(route.dialect, bad as Error, request, reply);
       }
       route.handler(request, reply).then(
-        () => {
-          // Every relay handler answers or throws; an answer nobody wrote would leave the client waiting.
-          if (!reply.sent && !res.headersSent) fail(route.dialect, new Error('the relay handler wrote no answer'), request, reply);
+        (value) => {
+          if (reply.sent || res.headersSent) return;
+          // A value is the answer (fastify sends an async handler's value as JSON); nothing would leave the client waiting.
+          if (value === undefined) fail(route.dialect, new Error('the relay handler wrote no answer'), request, reply);
+          else answer(reply, request, 200, {}, JSON.stringify(value));
         },
         (thrown: Error) => fail(route.dialect, thrown, request, reply),
       );
@@ -135,24 +156,41 @@ function readBody(req: IncomingMessage, limit: number, done: (error: Error | und
 function fail(dialect: Dialect, error: Error, request: DirectRequest, reply: DirectReply): void {
   const res = reply.raw;
   if (reply.sent || res.headersSent || res.destroyed) return;
-  reply.hijack();
-  const answer = errorAnswer(dialect, error, request.log);
-  const payload = Buffer.from(answer.contentType ? String(answer.body) : JSON.stringify(answer.body));
-  const headers: Record<string, string> = { ...answer.headers, 'content-type': answer.contentType ?? 'application/json; charset=utf-8', 'content-length': String(payload.length), 'x-request-id': request.id };
-  res.writeHead(answer.status, withRelayHeaders(headers, request.protocol === 'https'));
-  res.end(payload);
+  const refusal = errorAnswer(dialect, error, request.log);
+  answer(reply, request, refusal.status, refusal.headers, refusal.contentType ? String(refusal.body) : JSON.stringify(refusal.body), refusal.contentType);
 }
 
-/** The request as the pipeline reads it (pipeline/types.ts): node's request, the parsed body, the request's id. */
-class DirectRequest implements RelayRequest {
+/** Writes a whole answer with the relay's headers (a JSON one unless `contentType` says otherwise). */
+function answer(reply: DirectReply, request: DirectRequest, status: number, extra: Record<string, string>, body: string, contentType = 'application/json; charset=utf-8'): void {
+  reply.hijack();
+  const payload = Buffer.from(body);
+  const headers: Record<string, string> = { ...extra, 'content-type': contentType, 'content-length': String(payload.length), 'x-request-id': request.id };
+  reply.raw.writeHead(status, withRelayHeaders(headers, request.protocol === 'https'));
+  reply.raw.end(payload);
+}
+
+interface Route {
+  dialect: Dialect;
+  handler: RelayHandler<DirectRequest>;
+}
+
+/**
+ * The request as the pipeline reads it (pipeline/types.ts): node's request, the parsed body, the request's id; and as
+ * a route reads it: `params['*']`, the path after a prefix route's prefix.
+ */
+export class DirectRequest implements RelayRequest {
   body: unknown = undefined;
+  readonly params: { '*': string };
   private logger?: MeterLog;
 
   constructor(
     readonly id: string,
     private readonly raw: IncomingMessage,
     private readonly options: DirectRelayOptions,
-  ) {}
+    rest = '',
+  ) {
+    this.params = { '*': rest };
+  }
 
   get headers() {
     return this.raw.headers;

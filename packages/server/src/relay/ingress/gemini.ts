@@ -5,8 +5,13 @@ import { outputLimitOf } from '../../billing/model-limits.js';
 import { geminiDialect } from '../dialects/gemini/index.js';
 import { authenticateKey } from '../pipeline/authenticate-key.js';
 import { handleRelay, release, type IncomingCall, type RelayDeps } from '../pipeline/handle-relay.js';
+import type { RelayRequest } from '../pipeline/types.js';
 import { RelayError } from '../relay-error.js';
+import type { DirectRelay, PrefixRequest, RelayHandler } from './direct.js';
 import { readJsonBody } from './large-json.js';
+
+/** A Gemini post: the path after models/ is `{model}:{method}`. */
+type GeminiRequest = PrefixRequest;
 
 /** The models a request's key may use (shared with OpenAI's /v1/models). */
 export type KeyModels = (deps: RelayDeps, request: FastifyRequest) => Promise<string[]>;
@@ -22,7 +27,7 @@ const METHODS = ['generateContent', 'countTokens'];
  * key comes in `x-goog-api-key` or `?key=` (with or without `sk-`). The colon of `{model}:method` is not fastify
  * route syntax, so the path after models/ is one wildcard, split here.
  */
-export function geminiIngress(server: FastifyInstance, deps: RelayDeps, keyModels: KeyModels): void {
+export function geminiIngress(server: FastifyInstance, deps: RelayDeps, keyModels: KeyModels, direct: DirectRelay): void {
   const app = server.withTypeProvider<ZodTypeProvider>();
   const schema = { params: geminiModelParams, querystring: geminiQuery };
   app.get('/v1beta/models', async (request) => ({ models: (await keyModels(deps, request)).map(toGeminiModel) }));
@@ -33,12 +38,13 @@ export function geminiIngress(server: FastifyInstance, deps: RelayDeps, keyModel
     return toGeminiModel(model);
   });
 
-  app.post('/v1beta/models/*', { schema }, async (request, reply) => {
+  // generateContent, streamGenerateContent and countTokens, served by fastify and by the direct relay alike.
+  const post: RelayHandler<GeminiRequest> = async (request, reply) => {
     const path = request.params['*'];
     const colon = path.lastIndexOf(':');
     const model = modelName(colon < 0 ? path : path.slice(0, colon));
     const method = colon < 0 ? '' : path.slice(colon + 1);
-    if (method === 'generateContent' || method === 'streamGenerateContent') return handleRelay(deps, await readCall(deps, request, model, method === 'streamGenerateContent', request.query.alt === 'sse'), request, reply);
+    if (method === 'generateContent' || method === 'streamGenerateContent') return handleRelay(deps, await readCall(deps, request, model, method === 'streamGenerateContent', (request.query as { alt?: unknown }).alt === 'sse'), request, reply);
     if (method === 'countTokens') {
       await authenticateKey(deps.store, request);
       // Either {contents} or a whole {generateContentRequest}; both count what the model would read.
@@ -51,13 +57,15 @@ export function geminiIngress(server: FastifyInstance, deps: RelayDeps, keyModel
       }
     }
     throw new RelayError(404, `不支持的方法：${method.slice(0, 60) || '（空）'}，可用的有 ${[...METHODS, 'streamGenerateContent'].join('、')}`, 'invalid_request_error', 'method_not_found');
-  });
+  };
+  app.post('/v1beta/models/*', { schema }, post);
+  direct.postUnder('/v1beta/models/', geminiDialect, post);
 }
 
 /** "models/x" and "x" name the same model (some clients repeat the collection). */
 const modelName = (text: string) => text.replace(/^models\//, '');
 
-async function readCall(deps: RelayDeps, request: FastifyRequest, model: string, stream: boolean, sse: boolean): Promise<IncomingCall> {
+async function readCall(deps: RelayDeps, request: RelayRequest, model: string, stream: boolean, sse: boolean): Promise<IncomingCall> {
   const { body, facts, problem } = await readJsonBody(deps.bodies, request.body, { dialect: 'gemini', endpoint: 'chat', model, stream });
   return { dialect: geminiDialect, endpoint: 'chat', body, facts, problem, path: request.url.split('?')[0], jsonArrayStream: stream && !sse };
 }

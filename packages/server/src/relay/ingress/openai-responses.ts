@@ -20,7 +20,7 @@ export function openAiResponsesIngress(app: FastifyInstance, deps: RelayDeps, di
   direct.post('/v1/responses', openAiChatDialect, responses);
 
   // Counting is free: answered here with the gateway's tokenizer, off the event loop, without an upstream call.
-  app.post('/v1/responses/input_tokens', async (request) => {
+  const inputTokens: RelayHandler = async (request) => {
     await authenticateKey(deps.store, request);
     const read = await readJsonBody(deps.bodies, request.body, READING);
     try {
@@ -29,7 +29,9 @@ export function openAiResponsesIngress(app: FastifyInstance, deps: RelayDeps, di
     } finally {
       release(deps, read);
     }
-  });
+  };
+  app.post('/v1/responses/input_tokens', inputTokens);
+  direct.post('/v1/responses/input_tokens', openAiChatDialect, inputTokens);
 
   // Stored responses live at OpenAI under the key of whichever channel answered: the gateway keeps none to show.
   const stateless = async (request: RelayRequest) => {
