@@ -49,7 +49,7 @@ const BUILT_IN_TOOLS = new Set(['web_search', 'web_search_preview', 'web_search_
 /** Items of built-in tools that may appear in a conversation's history. */
 const BUILT_IN_ITEMS = new Set(['web_search_call', 'file_search_call', 'computer_call', 'computer_call_output', 'code_interpreter_call', 'image_generation_call', 'local_shell_call', 'local_shell_call_output', 'shell_call', 'shell_call_output', 'apply_patch_call', 'apply_patch_call_output', 'mcp_list_tools', 'mcp_approval_request', 'mcp_approval_response', 'mcp_call', 'custom_tool_call', 'custom_tool_call_output', 'compaction']);
 const EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
-const isReasoningModel = (model: string) => /^(o\d|gpt-5|codex)/.test(model.slice(model.lastIndexOf('/') + 1));
+const isReasoningModel = (model: string) => /^(o\d|gpt-(?:[5-9]|[1-9]\d)|codex)/.test(model.slice(model.lastIndexOf('/') + 1));
 
 const problem = (message: string, param: string | null = null, status = 400, code: string | null = null): ResponsesProblem => ({ status, message, param, code });
 const invalid = (param: string, value: unknown, supported: string[]) =>

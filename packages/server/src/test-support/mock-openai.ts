@@ -294,7 +294,7 @@ export function chatProblem(body: Record<string, unknown>): string | undefined {
     }
     previous = message;
   }
-  if (body.max_tokens !== undefined && /^(o\d|gpt-5)/.test(String(body.model))) return "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.";
+  if (body.max_tokens !== undefined && /^(o\d|gpt-(?:[5-9]|[1-9]\d))/.test(String(body.model))) return "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.";
   return undefined;
 }
 

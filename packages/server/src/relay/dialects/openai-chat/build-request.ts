@@ -2,8 +2,11 @@ import type { ChatRequest, ImagePart, TextPart } from '../../canonical.js';
 import { badRequest, imageToUrl } from '../shared.js';
 import { flatMap } from '../../../lib/arrays.js';
 
+/** OpenAI's reasoning models: the o-series and GPT-5 and every generation after it (GPT-6 refuses `max_tokens` too). */
+const REASONING_GPT = /^(o\d|gpt-(?:[5-9]|[1-9]\d))/;
+
 /** Models that take `max_completion_tokens` and refuse `max_tokens` (OpenAI's reasoning models). */
-export const usesCompletionTokensField = (model: string): boolean => /^(o\d|gpt-5)/.test(model.slice(model.lastIndexOf('/') + 1));
+export const usesCompletionTokensField = (model: string): boolean => REASONING_GPT.test(model.slice(model.lastIndexOf('/') + 1));
 
 const EFFORT_BY_BUDGET = (budget: number): 'low' | 'medium' | 'high' => (budget <= 2048 ? 'low' : budget <= 8192 ? 'medium' : 'high');
 

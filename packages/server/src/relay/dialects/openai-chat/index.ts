@@ -45,6 +45,9 @@ export const openAiChatDialect: Dialect = {
     const copy: Record<string, unknown> = Object.assign({}, body, { model: changes.model });
     if (changes.stream !== undefined) copy.stream = changes.stream;
     if (changes.maxOutputTokens !== undefined) capOutput(copy, changes.maxOutputTokens, changes.model);
+    // A reasoning model refuses `max_tokens` (chat clients send it for every model): the client's limit goes in the
+    // field the model takes, as it does when the gateway caps it.
+    else if ((asNumber(copy.max_tokens) ?? 0) > 0 && usesCompletionTokensField(changes.model)) capOutput(copy, Number.MAX_SAFE_INTEGER, changes.model);
     return copy;
   },
   frame: (frame) => `data: ${frame.data}\n\n`,

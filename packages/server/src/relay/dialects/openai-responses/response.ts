@@ -35,7 +35,7 @@ export function readResponsesUsage(value: unknown, response: Record<string, unkn
 function previewSearch(response: Record<string, unknown>): boolean {
   const types = asArray(response.tools).map((tool) => (isRecord(tool) ? String(tool.type) : ''));
   const preview = types.some((type) => type.startsWith('web_search_preview')) && !types.some((type) => type === 'web_search' || type.startsWith('web_search_20'));
-  return preview && !/^(o\d|gpt-5(?!-chat)|codex)/.test(asString(response.model) ?? '');
+  return preview && !/^(o\d|gpt-(?:[5-9]|[1-9]\d)(?!-chat)|codex)/.test(asString(response.model) ?? '');
 }
 
 function readTokens(value: Record<string, unknown>): Usage | undefined {
