@@ -43,11 +43,28 @@ export const CHINESE_VENDOR_FAMILIES: ModelFamily[] = [
   },
   {
     // Moonshot's international price page (platform.moonshot.ai/docs/pricing/chat) as archived on 2026-03-26
-    // (megalodon.jp/ref/2026-0326-0135-31/https://platform.moonshot.ai:443/docs/pricing/chat), read 2026-12-07; US$ per
-    // 1M tokens, cache hit / cache miss / output: kimi-k2.5 0.10 / 0.60 / 3.00, kimi-k2-0905-preview 0.15 / 0.60 / 2.50.
-    // kimi-k2-0905-preview had been entered on 2026-11-27 at the mainland 4 / 16 CNY (US$0.571 / 2.286 at 7 CNY per
-    // US$), below the US$ list. Moonshot's current pages (platform.kimi.com/docs/pricing/chat-k26 and the K3 pages) could
-    // not be read with their tables, so Kimi K2.6, K2.7 Code, K3 and K3.1 Pro are not priced here.
+    // (megalodon.jp/ref/2026-0326-0135-31/https://platform.moonshot.ai:443/docs/pricing/chat), read 2026-12-07; US$ per 1M
+    // tokens, cache hit / cache miss / output: kimi-k2.5 0.10 / 0.60 / 3.00, kimi-k2-0905-preview 0.15 / 0.60 / 2.50.
+    // kimi-k2-0905-preview had been entered on 2026-11-27 at the mainland 4 / 16 CNY (US$0.571 / 2.286 at 7 CNY per US$),
+    // below the US$ list. Moonshot's current pages (platform.kimi.com/docs/pricing/chat-k26 and the K3 pages) could not be
+    // read with their tables, so the newer models below are priced from third-party catalogues (read 2026-12-07), US$ per
+    // 1M tokens, cache hit / cache miss / output, Moonshot's international list as each copies it: kimi-k2.6 0.16 / 0.95 /
+    // 4.00 and kimi-k2.7-code 0.19 / 0.95 / 4.00 (genai-prices prices/providers/moonshotai.yml at 47df840, which cites
+    // platform.kimi.ai/docs/pricing/chat-k27-code.md for K2.7 Code), kimi-k3 0.30 / 3.00 / 15.00 (the same file, citing
+    // platform.kimi.ai/docs/pricing/chat-k3.md; LobeHub's Moonshot card, a stored copy of
+    // packages/model-bank/src/aiModels/moonshot.ts whose commit could not be identified, gives the same),
+    // kimi-k2.7-code-highspeed 0.38 / 1.90 / 8.00 (Vercel AI Gateway's model page, vercel.com/ai-gateway/models/
+    // moonshotai/kimi-k2.7-code-highspeed, served by Moonshot AI); the Rust crate aicost 0.2.4 (docs.rs/crate/aicost,
+    // src/data/data_kimi.rs) lists all four at these prices, and kimi-k2.5 at the 0.10 / 0.60 / 3.00 above. That LobeHub
+    // card gives the mainland prices of the K2 models, 1.1 / 6.5 / 27 CNY (K2.6), 1.3 / 6.5 / 27 (K2.7 Code) and 2.6 / 13
+    // / 54 (HighSpeed), and a reseller's guide (dev.to/teamorouter) K3's, 2 / 20 / 100 CNY: all below the US$ list at 7
+    // CNY per US$, so the US$ list is kept, never below what Moonshot bills. Kimi K3.1 Pro, US$ per 1M input / output,
+    // cache read, 5-minute and 1-hour cache writes: kimi-k3.1-pro 2 / 10, 0.20, 2, 4; kimi-k3.1-pro-highspeed 4 / 20,
+    // 0.20, 4, 8 (APIYI's K3.1 Pro guide, docs.apiyi.com/api-capabilities/kimi-k3-1/overview, its prices "与官网一致" (as the
+    // official site's), read 2026-12-07; Novita's model page novita.ai/models/llm/moonshotai-kimi-k3.1-pro gives the same
+    // for the standard model). No source names a plain "kimi-k2.7" model (the K2.7 generation is K2.7 Code only).
+    // Quotients are rounded up at the fourth decimal. No output limit is entered: the copies disagree (K2.6 from 32,768 to
+    // 98,304 tokens, K3 from 65,536 to 1,048,576), and this list has no family facts.
     family: 'Moonshot (Kimi)',
     models: {
       'moonshot-v1-8k': { ratio: 0.857 },
@@ -55,6 +72,12 @@ export const CHINESE_VENDOR_FAMILIES: ModelFamily[] = [
       'moonshot-v1-128k': { ratio: 4.286 },
       'kimi-k2-0905-preview': { ratio: 0.3, completion: 4.1667, cacheRead: 0.25 },
       'kimi-k2.5': { ratio: 0.3, completion: 5, cacheRead: 0.1667 },
+      'kimi-k2.6': { ratio: 0.475, completion: 4.2106, cacheRead: 0.1685 },
+      'kimi-k2.7-code': { ratio: 0.475, completion: 4.2106, cacheRead: 0.2 },
+      'kimi-k2.7-code-highspeed': { ratio: 0.95, completion: 4.2106, cacheRead: 0.2 },
+      'kimi-k3': { ratio: 1.5, completion: 5, cacheRead: 0.1 },
+      'kimi-k3.1-pro': { ratio: 1, completion: 5, cacheRead: 0.1, cacheWrite: 1, cacheWrite1h: 2 },
+      'kimi-k3.1-pro-highspeed': { ratio: 2, completion: 5, cacheRead: 0.05, cacheWrite: 1, cacheWrite1h: 2 },
     },
   },
   {
@@ -85,8 +108,18 @@ export const CHINESE_VENDOR_FAMILIES: ModelFamily[] = [
       // GLM-4-32B-0414-128K 0.1 / - / 0.1, GLM-4.7-Flash and GLM-4.5-Flash free. One price at any prompt length there.
       // Zhipu's mainland page (open.bigmodel.cn, the channel type's default) tiers these models by input and output
       // length; its tiers could not be read here, so the international list is kept for them: a long mainland prompt may
-      // cost more than this (verify before relying on it). The stored copy of Z.AI's page predates GLM-5.1 and GLM-5.2:
-      // not priced here.
+      // cost more than this (verify before relying on it). The stored copy of Z.AI's page predates GLM-5.1 and GLM-5.2;
+      // their Z.AI list prices as third-party catalogues copy it, read 2026-12-07, US$ per 1M tokens input / cached
+      // input / output: GLM-5.2 1.40 / 0.26 / 4.40 (genai-prices prices/providers/zai.yml at 47df840, citing
+      // docs.z.ai/guides/overview/pricing, checked by them 2026-08-04), GLM-5.1 the same 1.40 / 0.26 / 4.40 (Bifrost's
+      // model library, getmaxim.ai/bifrost/model-library/compare/zai/glm-5.1, input and output; ClawRouter's v0.12.211
+      // release notes, github.com/BlockRunAI/ClawRouter, "same rate as GLM-5.1, cached $0.26"). Zhipu's mainland page
+      // no longer lists them; a reseller's list (docs.apiyi.com/models/glm-5-2) gives GLM-5.2 at US$1.142 / 0.2284 /
+      // 3.997, 8 / 1.6 / 28 CNY at 7 CNY per US$, below Z.AI's: Z.AI's is kept. No source read gives a price for a
+      // GLM-5.1 or GLM-5.2 -Flash or -Air model (the glm-5.2-flash a few projects name is, one model guide says, no API
+      // model): none is entered.
+      'glm-5.2': { ratio: 0.7, completion: 3.1429, cacheRead: 0.1858 },
+      'glm-5.1': { ratio: 0.7, completion: 3.1429, cacheRead: 0.1858 },
       'glm-5': { ratio: 0.5, completion: 3.2, cacheRead: 0.2 },
       'glm-5-turbo': { ratio: 0.6, completion: 3.3334, cacheRead: 0.2 },
       'glm-5-code': { ratio: 0.6, completion: 4.1667, cacheRead: 0.25 },
@@ -156,6 +189,75 @@ export const CHINESE_VENDOR_FAMILIES: ModelFamily[] = [
     models: {
       'qwen3-coder-plus': { ratio: 0.2858, completion: 4, aliases: ['qwen3-coder-plus-2025-09-23', 'qwen3-coder-plus-2025-07-22'] },
       'qwen3-coder-flash': { ratio: 0.0715, completion: 4, aliases: ['qwen3-coder-flash-2025-07-28'] },
+    },
+  },
+  {
+    // Qwen3-Max and the Qwen3.5 to Qwen3.8 models on Alibaba Model Studio, mainland (Beijing) list prices in CNY per 1M
+    // tokens input / output by the request's input tokens. Alibaba's own pages (help.aliyun.com/zh/model-studio/models
+    // and the model pages) could not be read with their tables from here; these are the prices of the third-party
+    // catalogue LobeHub's Qwen card (a stored copy of packages/model-bank/src/aiModels/qwen.ts whose commit could not be
+    // identified, citing help.aliyun.com/zh/model-studio/models and .../qwen3-8-max; read 2026-12-07), checked against
+    // the other copies named:
+    //   qwen3-max          0-32K 2.5 / 10, 32K-128K 4 / 16, 128K-252K 7 / 28 (the same in the price guide
+    //                      github.com/qxytah/qwen-api-pricing, May 2026, "数据来源于阿里云官方帮助中心")
+    //   qwen3.5-plus       0-128K 0.8 / 4.8, 128K-256K 2 / 12 (the same in qxytah), 256K-1M 4 / 24
+    //   qwen3.5-flash      0-128K 0.2 / 2, 128K-256K 0.8 / 8, 256K-1M 1.2 / 12 (github.com/gntrq862/qwen3-pricing-analysis
+    //                      gives the 0.2 input of its first tier)
+    //   qwen3.6-plus       0-256K 2 / 12 (the same in qxytah), 256K-1M 8 / 48
+    //   qwen3.6-flash      0-256K 1.2 / 7.2, 256K-1M 4.8 / 28.8
+    //   qwen3.6-max-preview 0-128K 9 / 54, above 128K 15 / 90 (context 262,144)
+    //   qwen3.7-plus       2 / 8 at any length (LobeHub's one price; OpenCode's US$ list has a dearer tier above 256K for
+    //                      it: verify before relying on long prompts)
+    //   qwen3.7-flash      0-32K 0.2 / 0.8, 32K-256K 0.6 / 2.4, 256K-1M 1.2 / 4.8 (a reseller, docs.apiyi.com/models/
+    //                      qwen3-7-flash, lists it at US$0.16 / 0.64, unexplained by these tiers: verify)
+    //   qwen3.7-max        12 / 48 at any length (a reseller's API example, git.opencomputing.cn/yumoqing/llmage; docs.apiyi.com/
+    //                      models/qwen3-7-max lists US$1.714 / 5.142, 12 / 36 at 7: the copies disagree on the output price,
+    //                      and the dearer is kept, never below what Alibaba bills: verify)
+    //   qwen3.8-max        12 / 36 at any length up to 1M (docs.laozhang.ai/en/announcements/qwen3-8-2-4t-a95b-2026-12:
+    //                      "Alibaba Cloud Model Studio's public price on December 4, 2026 (¥12 / ¥36)", one tier)
+    //   qwen3.8-flash      0.8 / 2.7 at any length (docs.apiyi.com/en/models/qwen3-8-flash: US$0.114 / 0.3876)
+    // Cache hits: 20 % of the input price (implicit cache, as LobeHub and LaoZhang give it; Alibaba's explicit cache is
+    // billed lower, 10 % to 12.5 % in LobeHub's copy), so 20 %, never below; written tokens at 125 % as for Qwen3-Coder.
+    // As there, the tiers are long-context steps from the first tier's price, 32K, 128K and 256K read as 32,000,
+    // 128,000 and 256,000, and ratios are rounded up at the fourth decimal. Alibaba's international prices are higher
+    // (third-party tables): a channel on dashscope-intl should raise these. The dated snapshots (qwen3.5-plus-2026-02-15
+    // and the like) are not entered, nor the open-weight Qwen3.5 / 3.6 models (qwen3.5-397b-a17b and the like): no
+    // vendor page read names their ids with prices, and their tiers stand on one copy.
+    // Output limits: qwen3-max 65,536 (LobeHub; Vercel AI Gateway's vercel.com/ai-gateway/models/qwen3-max.md),
+    // qwen3.7-flash 65,536, qwen3.8-flash and qwen3.8-max 131,072 (LobeHub; docs.apiyi.com's pages of each); the others'
+    // copies disagree or stand alone, so they keep the default.
+    family: 'Alibaba Qwen3-Max, Qwen3.5 to Qwen3.8 (DashScope)',
+    match: /^qwen3(-max|\.5-(plus|flash)|\.6-(plus|flash|max-preview)|\.7-(plus|flash|max)|\.8-(flash|max))$/,
+    cache: { read: 0.2, write: 1.25, write1h: 1.25 },
+    variants: [
+      // 2.5 / 10 CNY; above 32K 4 / 16 (x1.6), above 128K 7 / 28 (x2.8).
+      { match: /^qwen3-max$/, outputLimit: 65_536, longContext: [{ above: 32_000, input: 1.6, output: 1.6 }, { above: 128_000, input: 2.8, output: 2.8 }] },
+      // 0.8 / 4.8 CNY; above 128K 2 / 12 (x2.5), above 256K 4 / 24 (x5).
+      { match: /^qwen3\.5-plus$/, longContext: [{ above: 128_000, input: 2.5, output: 2.5 }, { above: 256_000, input: 5, output: 5 }] },
+      // 0.2 / 2 CNY; above 128K 0.8 / 8 (x4), above 256K 1.2 / 12 (x6).
+      { match: /^qwen3\.5-flash$/, longContext: [{ above: 128_000, input: 4, output: 4 }, { above: 256_000, input: 6, output: 6 }] },
+      // 2 / 12 CNY; above 256K 8 / 48 (x4).
+      { match: /^qwen3\.6-plus$/, longContext: { above: 256_000, input: 4, output: 4 } },
+      // 1.2 / 7.2 CNY; above 256K 4.8 / 28.8 (x4).
+      { match: /^qwen3\.6-flash$/, longContext: { above: 256_000, input: 4, output: 4 } },
+      // 9 / 54 CNY; above 128K 15 / 90 (x1.6667, 15 / 9 rounded up).
+      { match: /^qwen3\.6-max-preview$/, longContext: { above: 128_000, input: 1.6667, output: 1.6667 } },
+      // 0.2 / 0.8 CNY; above 32K 0.6 / 2.4 (x3), above 256K 1.2 / 4.8 (x6).
+      { match: /^qwen3\.7-flash$/, outputLimit: 65_536, longContext: [{ above: 32_000, input: 3, output: 3 }, { above: 256_000, input: 6, output: 6 }] },
+      { match: /^qwen3\.8-(flash|max)$/, outputLimit: 131_072 },
+    ],
+    models: {
+      'qwen3-max': { ratio: 0.1786, completion: 4 },
+      'qwen3.5-plus': { ratio: 0.0572, completion: 6 },
+      'qwen3.5-flash': { ratio: 0.0143, completion: 10 },
+      'qwen3.6-plus': { ratio: 0.1429, completion: 6 },
+      'qwen3.6-flash': { ratio: 0.0858, completion: 6 },
+      'qwen3.6-max-preview': { ratio: 0.6429, completion: 6 },
+      'qwen3.7-plus': { ratio: 0.1429, completion: 4 },
+      'qwen3.7-flash': { ratio: 0.0143, completion: 4 },
+      'qwen3.7-max': { ratio: 0.8572, completion: 4 },
+      'qwen3.8-max': { ratio: 0.8572, completion: 3 },
+      'qwen3.8-flash': { ratio: 0.0572, completion: 3.375 },
     },
   },
   {

@@ -1,7 +1,7 @@
 import { cacheReads, type CacheRatios, type LongContext, type ModelFamily, type MediaFacts } from './types.js';
 
 /**
- * OpenAI: GPT-3.5 to GPT-5, the o-series, and its embeddings, moderation, image and audio models. (Ratios, units and
+ * OpenAI: GPT-3.5 to GPT-6, the o-series, and its embeddings, moderation, image and audio models. (Ratios, units and
  * where each price was read: billing/model-catalogue.ts and the comment on each family.)
  */
 
@@ -23,7 +23,8 @@ const OPENAI_SEARCH_PREVIEW = { match: /-search-preview/, webSearch: 25 };
  * Fast mode (service_tier "priority" or "fast"; Priority processing until July 2026), OpenAI's price list, every token
  * price against the standard one: gpt-4o 1.7 (US$4.25 / 17 against 2.50 / 10), gpt-4o-mini 1.667, gpt-4.1 and
  * gpt-4.1-mini 1.75, gpt-4.1-nano 2, o3 1.75, o4-mini 1.818, gpt-5 to 5.4 2, gpt-5-mini 1.8, gpt-5.5 2.5, gpt-5.6
- * (Sol, Terra, Luna) 2 again. A family's ratio is its dearest model's: no request is billed below its price.
+ * (Sol, Terra, Luna) 2 again, GPT-6 (Astra, Sol, Terra, Luna, 6 to 6.2) 2 (each GPT-6 model page). A family's ratio
+ * is its dearest model's: no request is billed below its price.
  */
 
 /** GPT-5's image tiles and document bounds in its 400,000-token window, and the same in the 1,050,000 of GPT-5.4 and later. */
@@ -37,6 +38,19 @@ const OPENAI_GPT5_1M: MediaFacts = { ...OPENAI_GPT5_TILES, context: 1_050_000 };
 const OPENAI_LONG_CONTEXT: LongContext = { above: 272_000, input: 2, output: 1.5 };
 /** GPT-5.6's prompt cache: reads at 10 % of the input price, writes at 1.25 times it (one write price, no 1-hour class). */
 const OPENAI_GPT56_CACHE: CacheRatios = { read: 0.1, write: 1.25, write1h: 1.25 };
+/**
+ * GPT-6's prompt cache (OpenAI's GPT-6 model pages, read 2026-12-07): reads at 10 % of the input price on GPT-6 Astra,
+ * Sol and Luna and at 5 % from GPT-6.1 on (6.1 Terra's page, and 6.1 Sol's as w3cschool.cn copies it: "5% of the
+ * uncached input rate"; 6.2 Sol US$0.10 against 2; 6.2 Astra US$0.40 against 8), writes at 1.25 times the input price
+ * (the pages of 6 Sol, 6 Luna, 6.1 Terra and 6.2 Sol; the same for the others where their write price is known). The
+ * pages of GPT-6.1 Terra and GPT-6.2 Sol price a 12-hour write apart, at 2.5 times the input price (US$2.50 and US$5 per
+ * 1M against 1 and 2), held here as the longer write class (`write1h`); the others name one write price. The relay reports
+ * OpenAI's writes as one class (relay/dialects/openai-*), so a 12-hour write settles at the 30-minute price until it
+ * tells them apart; a reservation bounds it at the dearer one.
+ */
+const OPENAI_GPT6_CACHE: CacheRatios = { read: 0.1, write: 1.25, write1h: 1.25 };
+const OPENAI_GPT61_CACHE: CacheRatios = { read: 0.05, write: 1.25, write1h: 1.25 };
+const OPENAI_GPT61_12H_CACHE: CacheRatios = { read: 0.05, write: 1.25, write1h: 2.5 };
 
 export const OPENAI_FAMILIES: ModelFamily[] = [
   {
@@ -178,6 +192,14 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
       // docs.oxen.ai names its model (OpenAI's page for it was not found).
       'gpt-5.1': { ratio: 0.625, completion: 8, aliases: ['gpt-5.1-2025-11-13'] },
       'gpt-5.3-chat-latest': { ratio: 0.875, completion: 8 },
+      // The chat models of 5.1 and 5.2 (ChatGPT's GPT-5.1 and GPT-5.2 Instant): gpt-5.1-chat-latest US$1.25 / 0.125 / 10,
+      // gpt-5.2-chat-latest US$1.75 / 0.175 / 14, each its generation's price, 16,384 output tokens (the chat variant).
+      // Not read on a page of OpenAI's own here: OpenAI's pricing page as copied by models.dev
+      // (anomalyco/models.dev, providers/openai/models/gpt-5.1-chat-latest.toml and gpt-5.2-chat-latest.toml, as of
+      // 2026-07-02, 16,384 output tokens too); for 5.2 also ndurner.github.io's GPT-5.2 post (2025-12-14, quoting Simon
+      // Willison: gpt-5.2-chat priced as GPT-5.2).
+      'gpt-5.1-chat-latest': { ratio: 0.625, completion: 8 },
+      'gpt-5.2-chat-latest': { ratio: 0.875, completion: 8 },
       'gpt-5.4': { ratio: 1.25, completion: 6, aliases: ['gpt-5.4-2026-03-05'] },
       'gpt-5.4-mini': { ratio: 0.375, completion: 6 },
       'gpt-5.4-nano': { ratio: 0.1, completion: 6.25, aliases: ['gpt-5.4-nano-2026-03-17'] },
@@ -216,6 +238,50 @@ export const OPENAI_FAMILIES: ModelFamily[] = [
       'gpt-5.2-pro': { ratio: 10.5, completion: 8, cacheRead: 1 },
       'gpt-5.4-pro': { ratio: 15, completion: 6, cacheRead: 1 },
       'gpt-5.5-pro': { ratio: 15, completion: 6, cacheRead: 1, aliases: ['gpt-5.5-pro-2026-04-23'] },
+    },
+  },
+  {
+    // GPT-6 (OpenAI's models page, developers.openai.com/api/docs/models, and each model's page under it, read
+    // 2026-12-07): the ids gpt-6-astra, gpt-6-sol, gpt-6-luna, gpt-6.1-sol, gpt-6.1-terra, gpt-6.2-astra and
+    // gpt-6.2-sol; there is no gpt-6, gpt-6-mini, -nano, -pro or -codex in OpenAI's docs. Every one: 1,050,000-token
+    // window (922,000 input), 128,000 output tokens; above 272K input tokens the whole request pays twice the input and
+    // cache prices and 1.5 times the output price; Fast mode twice the applicable price (each page read, and LiteLLM's
+    // GPT-6 Astra launch post; GPT-6.2 Astra's page was not read and has its family's); the Responses API's web search
+    // at the tool's US$10 per 1,000 calls. Not billed here: Ultrafast (service_tier "ultrafast": 6 times on GPT-6.1 Sol, 3
+    // times on GPT-6.2 Sol until 2027-02-28 and 6 times after), which the relay does not mark, and regional processing
+    // (10 % more), which it does not see. Images: GPT-5's tiles are kept (GPT-6's image formula was not read on an OpenAI
+    // page).
+    family: 'OpenAI GPT-6',
+    match: /^gpt-6/,
+    webSearch: OPENAI_WEB_SEARCH,
+    fastMode: 2,
+    cache: OPENAI_GPT6_CACHE,
+    outputLimit: 128_000,
+    media: OPENAI_GPT5_1M,
+    longContext: OPENAI_LONG_CONTEXT,
+    variants: [
+      { match: /^gpt-6\.(1-terra|2-sol)/, cache: OPENAI_GPT61_12H_CACHE },
+      { match: /^gpt-6\.\d/, cache: OPENAI_GPT61_CACHE },
+    ],
+    models: {
+      // US$ per 1M input / cached input / cache writes / output. OpenAI's pages: gpt-6-sol US$2 / 0.20 / 2.50 / 10
+      // (zh-Hans/api/docs/models/gpt-6-sol, superseded by 6.1 Sol but served), gpt-6-luna US$0.10 / 0.01 / 0.125 / 0.50
+      // (ja-JP/api/docs/models/gpt-6-luna), gpt-6.1-terra US$1 / 0.05 / 1.25 / 5 (zh-Hans/api/docs/models/gpt-6.1-terra),
+      // gpt-6.2-sol US$2 / 0.10 / 2.50 / 10 (api/docs/models/gpt-6.2-sol). Input and output of the rest on OpenAI's models
+      // page: gpt-6-astra US$10 / 50, gpt-6.1-sol US$2 / 10, gpt-6.2-astra US$8 / 40; their cached prices not read on a
+      // page of OpenAI's own: gpt-6-astra US$1 (cache writes 12.50; LiteLLM's launch post, BerriAI/litellm discussion
+      // #39633, and prefect12/codex-token-meter v0.2.22, both citing OpenAI's gpt-6-astra page), gpt-6.1-sol US$0.10
+      // (cache writes 2.50; w3cschool.cn's copy of OpenAI's gpt-6.1-sol page, docs.litellm.ai's GPT-6.1 Sol post),
+      // gpt-6.2-astra US$0.40 (akiiwa-games/AgentCompass-Router v0.6.8 and ivanusto/mitosis-orchestrator v2.7.7, "vendor
+      // list prices"; its cache writes at the family's 1.25 times, not read anywhere). Snapshot gpt-6.1-sol-2026-09-29 as
+      // docs.laozhang.ai reports Chat Completions answering (OpenAI's page names gpt-6.1-sol alone); no others found.
+      'gpt-6-astra': { ratio: 5, completion: 5 },
+      'gpt-6-sol': { ratio: 1, completion: 5 },
+      'gpt-6-luna': { ratio: 0.05, completion: 5 },
+      'gpt-6.1-sol': { ratio: 1, completion: 5, cacheRead: 0.05, aliases: ['gpt-6.1-sol-2026-09-29'] },
+      'gpt-6.1-terra': { ratio: 0.5, completion: 5, cacheRead: 0.05 },
+      'gpt-6.2-astra': { ratio: 4, completion: 5, cacheRead: 0.05 },
+      'gpt-6.2-sol': { ratio: 1, completion: 5, cacheRead: 0.05 },
     },
   },
   {
