@@ -64,4 +64,21 @@ describe('fast mode', () => {
     expect(log.quota).toBe(Math.ceil((log.prompt_tokens + log.completion_tokens * 8) * 0.625 * 2 - 1e-9));
     expect(log.content).toContain('快速模式 × 2');
   });
+
+  it('a service tier the gateway cannot price (GPT-6 ultrafast) is refused before anything is reserved or sent, in Chat Completions and Responses', async () => {
+    await seedChannel(gw.t.ctx.storage, { name: 'openai', type: 1, key: 'ok', baseUrl: gw.others.openai.url, models: 'gpt-6.1-sol' });
+    const token = await gw.seedKey();
+    const sent = gw.others.openai.requests.length;
+    const openai = gw.openai(token.key);
+    const chat = openai.chat.completions.create({ model: 'gpt-6.1-sol', service_tier: 'ultrafast' as never, messages: [{ role: 'user', content: 'Hello' }] });
+    await expect(chat).rejects.toMatchObject({ status: 400, message: expect.stringContaining('service_tier「ultrafast」') });
+    const responses = openai.responses.create({ model: 'gpt-6.1-sol', service_tier: 'ultrafast' as never, input: 'Hello' });
+    await expect(responses).rejects.toMatchObject({ status: 400 });
+    expect(gw.others.openai.requests.length).toBe(sent);
+    const after = await gw.settled(token.id, 0);
+    expect(after.logs).toEqual([]);
+    // flex (half price at OpenAI) is served and billed at the standard price, never below.
+    await openai.chat.completions.create({ model: 'gpt-6.1-sol', service_tier: 'flex', messages: [{ role: 'user', content: 'Hello' }] });
+    expect((await gw.settled(token.id, 1)).logs).toHaveLength(1);
+  });
 });

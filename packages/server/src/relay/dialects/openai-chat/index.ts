@@ -4,7 +4,7 @@ import type { Dialect, RequestFacts } from '../types.js';
 import { asNumber, asString, declaresTools, isRecord, largestLimit, TOOL_PROMPT_OVERHEAD } from '../shared.js';
 import { buildChatRequest, usesCompletionTokensField } from './build-request.js';
 import { parseChatRequest } from './parse-request.js';
-import { isFastTier, openAiBilledUsage, parseChatResponse, writeChatResponse } from './response.js';
+import { isFastTier, openAiBilledUsage, parseChatResponse, tierProblem, writeChatResponse } from './response.js';
 import { createChatStreamReader, createChatStreamWriter } from './stream.js';
 
 /** A URL or a `data:` URL as a piece of media. */
@@ -33,7 +33,7 @@ export const openAiChatDialect: Dialect = {
   idPrefix: 'chatcmpl-',
   endFrame: '[DONE]',
   parseRequest: parseChatRequest,
-  validate: (body) => (Array.isArray((body as { messages?: unknown }).messages) && (body as { messages: unknown[] }).messages.length > 0 ? undefined : 'messages 必须是非空数组'),
+  validate: (body) => (Array.isArray((body as { messages?: unknown }).messages) && (body as { messages: unknown[] }).messages.length > 0 ? tierProblem((body as { service_tier?: unknown }).service_tier) : 'messages 必须是非空数组'),
   writeResponse: writeChatResponse,
   createStreamWriter: createChatStreamWriter,
   errorBody: openAiErrorBody,

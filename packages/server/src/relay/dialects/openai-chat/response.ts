@@ -35,6 +35,17 @@ export function readChatUsage(value: unknown, answer: Record<string, unknown>): 
 /** OpenAI's Fast mode, as a response names the tier that served it ("priority", its name until July 2026, or "fast"). */
 export const isFastTier = (tier: unknown): boolean => tier === 'priority' || tier === 'fast';
 
+/**
+ * OpenAI's service tiers the gateway can bill: the standard ones (auto, default), the cheaper ones billed at the
+ * standard price (flex, scale: never below) and Fast mode (priority, fast). Another asks for a price the catalogue does
+ * not hold (GPT-6's ultrafast costs 3 to 6 times the standard price): it is refused before anything is reserved or sent,
+ * rather than served below its price.
+ */
+const BILLED_TIERS = new Set(['auto', 'default', 'flex', 'scale', 'priority', 'fast']);
+
+export const tierProblem = (tier: unknown): string | undefined =>
+  tier === undefined || tier === null || BILLED_TIERS.has(String(tier)) ? undefined : `网关无法为 service_tier「${String(tier).slice(0, 40)}」计费，请改用 auto、default、flex 或 priority`;
+
 export function readOpenAiUsage(value: unknown): Usage | undefined {
   if (!isRecord(value)) return undefined;
   if (value.prompt_tokens === undefined && value.completion_tokens === undefined) {

@@ -2,7 +2,7 @@ import { contextWindowOf } from '../../../billing/media-bounds.js';
 import { collectText, promptBoundOf, type MediaReader } from '../media.js';
 import type { Dialect } from '../types.js';
 import { chatMedia, mediaAt, openAiErrorBody } from '../openai-chat/index.js';
-import { isFastTier } from '../openai-chat/response.js';
+import { isFastTier, tierProblem } from '../openai-chat/response.js';
 import { asNumber, asString, declaresTools, isRecord, largestLimit, parseEvent, TOOL_PROMPT_OVERHEAD } from '../shared.js';
 import { buildResponsesRequest } from './build-request.js';
 import { clientToolMap } from './client-tools.js';
@@ -38,7 +38,7 @@ export const openAiResponsesDialect: Dialect = {
   parseRequest: parseResponsesRequest,
   validate: (body) => {
     const input = (body as { input?: unknown }).input;
-    return typeof input === 'string' || Array.isArray(input) ? undefined : 'input 必须是字符串或数组';
+    return typeof input === 'string' || Array.isArray(input) ? tierProblem((body as { service_tier?: unknown }).service_tier) : 'input 必须是字符串或数组';
   },
   writeResponse: writeResponsesResponse,
   createStreamWriter: createResponsesStreamWriter,
