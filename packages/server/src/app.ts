@@ -138,12 +138,13 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     );
   });
 
-  // fastify's own replies to relay requests (errors, model lists, preflights, not found): the relay's headers.
+  // Once the server begins to close, fastify answers the relay's posts too (its 503 with Connection: close).
   app.addHook('preClose', (done) => {
     direct.closing = true;
     done();
   });
 
+  // fastify's own replies to relay requests (errors, model lists, preflights, not found): the relay's headers.
   app.addHook('onSend', function relayReplyHeaders(request, reply, payload, done) {
     if (isRelayRequest(request.url)) {
       if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', request.id);
