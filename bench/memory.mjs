@@ -138,7 +138,7 @@ async function measure(path, mocks) {
   const inspectPort = GC ? await freePort() : undefined;
   const nodeArgs = [...(process.env.GATEWAY_NODE_ARGS ? process.env.GATEWAY_NODE_ARGS.split(' ') : []), ...(SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : []), ...(GC ? [`--inspect=127.0.0.1:${inspectPort}`] : [])];
   // BARE=1: the bare pass-through (bare-passthrough.mjs) in front of the path's mock instead of the gateway.
-  const gateway = bare ? await startBare(upstream, { nodeArgs, env: EXTRA_ENV }) : await startGateway({ data: { SQLITE_PATH: join(dir, 'gateway.db'), ...EXTRA_ENV }, cwd: dir, logFile: join(dir, 'gateway.log'), nodeArgs });
+  const gateway = bare ? await startBare(upstream, { nodeArgs, env: EXTRA_ENV, cwd: dir }) : await startGateway({ data: { SQLITE_PATH: join(dir, 'gateway.db'), ...EXTRA_ENV }, cwd: dir, logFile: join(dir, 'gateway.log'), nodeArgs });
   // RSS and, after a collection, the JS heap in use (KB)
   const rss = async () => {
     const heapKb = GC ? await collectGarbage(inspectPort) : undefined;

@@ -137,9 +137,9 @@ const benchDir = fileURLToPath(new URL('..', import.meta.url));
  * inspector for the memory phase, and `env` added to its environment); answers its URL, pid and a stop once it
  * answers. It is killed on exit with the rest.
  */
-export async function startBare(upstream, { nodeArgs = [], env = {} } = {}) {
+export async function startBare(upstream, { nodeArgs = [], env = {}, cwd = benchDir } = {}) {
   const port = await freePort();
-  const started = start(process.execPath, [...nodeArgs, join(benchDir, 'bare-passthrough.mjs')], { env: { PATH: process.env.PATH, ...env, PORT: String(port), UPSTREAM: upstream }, cwd: benchDir });
+  const started = start(process.execPath, [...nodeArgs, join(benchDir, 'bare-passthrough.mjs')], { env: { PATH: process.env.PATH, ...env, PORT: String(port), UPSTREAM: upstream }, cwd });
   await waitFor(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }, { ok: (s) => s === 200 });
   return { url: `http://127.0.0.1:${port}`, pid: started.pid, stop: () => started.child.kill('SIGKILL') };
 }

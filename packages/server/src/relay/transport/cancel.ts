@@ -1,6 +1,7 @@
 /**
- * What the transports and the delivery read of an abort signal: undici's `request`, node's `events.once` and the
- * WebSocket transport use only this. A real `AbortSignal` is one too (the channel test passes a timeout's).
+ * What the transports and the delivery read of an abort signal: the HTTP call (upstream-call.ts), node's
+ * `events.once` and the WebSocket transport use only this. A real `AbortSignal` is one too (the channel test passes a
+ * timeout's).
  */
 export interface CancelSignal {
   readonly aborted: boolean;
@@ -21,7 +22,7 @@ type Listener = () => void;
 export class Cancel implements CancelSignal {
   aborted = false;
   reason: unknown = undefined;
-  /** One listener as it is (the usual case: undici's), several in an array. */
+  /** One listener as it is (the usual case: the upstream call's), several in an array. */
   private listeners: Listener | Listener[] | undefined = undefined;
 
   /** The signal to hand to whatever takes one: this object itself (so `cancel.signal` reads as with AbortController). */
