@@ -275,20 +275,11 @@ function meterHooks(meter: MeterView, channel: ChannelRow): { onProgress: (deliv
 
 /** A stream under way: once it ends the client is no longer watched and the session remembers the channel that answered. */
 function untilFinished(streaming: Streaming, unwatch: () => void, affinity: SessionAffinity, session: string | undefined, channelId: number): Streaming {
-  return {
-    kind: 'streaming',
-    finished: streaming.finished.then(
-      (outcome) => {
-        unwatch();
-        affinity.remember(session, channelId);
-        return outcome;
-      },
-      (error: unknown) => {
-        unwatch();
-        throw error;
-      },
-    ),
+  streaming.ends = (outcome) => {
+    unwatch();
+    if (outcome) affinity.remember(session, channelId);
   };
+  return streaming;
 }
 
 const isTimeout = (error: unknown) => /timeout/i.test(String((error as { code?: string }).code ?? (error as Error).name ?? ''));

@@ -25,6 +25,12 @@ export type DeliveryOutcome = (
 export interface Streaming {
   kind: 'streaming';
   finished: Promise<DeliveryOutcome>;
+  /**
+   * What the layers above the delivery do when the stream ends, before it is settled (the outcome, or undefined when
+   * `finished` rejected): run by the settlement's one reaction to `finished` rather than each layer chaining a
+   * promise of its own, which an open stream would hold with its reactions and closures for its whole life.
+   */
+  ends?: (outcome: DeliveryOutcome | undefined) => void;
 }
 
 /** A failure the client has not seen yet: the next channel may be tried. */

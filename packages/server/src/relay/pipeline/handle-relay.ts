@@ -27,21 +27,15 @@ export async function handleRelay(deps: RelayDeps, call: IncomingCall, request: 
   const large = call.body instanceof LargeJson ? call.body : undefined;
   const { inFlight } = deps;
   inFlight.begin();
-  let stream: { settled: Promise<void> } | undefined;
+  // A stream under way: the request is done here (the answer is written around it) and runs on until the stream
+  // has been settled, which then calls `done`; the one function `end` when there is no large body to let go of.
+  const done = large ? () => (inFlight.end(), deps.bodies.release(large)) : inFlight.end;
+  let streaming = false;
   try {
-    stream = await relay(deps, call, request, reply);
+    streaming = await relay(deps, call, request, reply, done);
   } finally {
-    if (!stream) {
-      inFlight.end();
-      if (large) deps.bodies.release(large);
-    }
+    if (!streaming) done();
   }
-  if (!stream) return;
-  // A stream under way: fastify is done with the request (the answer is written around it), which runs on until
-  // the stream has been settled. Its settlement never rejects, and the one function `end` closes it: nothing but
-  // the settlement's own promise is kept per open stream.
-  if (large) void stream.settled.then(() => (inFlight.end(), deps.bodies.release(large)));
-  else void stream.settled.then(inFlight.end);
 }
 
 /** Lets go of a large body's worker copy once nothing more will be asked of it (the request has settled). */
@@ -49,8 +43,8 @@ export function release(deps: Pick<RelayDeps, 'bodies'>, read: { body: unknown }
   if (read.body instanceof LargeJson) deps.bodies.release(read.body);
 }
 
-/** Serves the request; a stream under way is returned as the promise of its settlement. */
-async function relay(deps: RelayDeps, call: IncomingCall, request: RelayRequest, reply: RelayReply): Promise<{ settled: Promise<void> } | undefined> {
+/** Serves the request; answers true for a stream under way, which calls `settled` once it has been settled. */
+async function relay(deps: RelayDeps, call: IncomingCall, request: RelayRequest, reply: RelayReply, settled: () => void): Promise<boolean> {
   const started = Date.now();
   const auth = await authenticateKey(deps.store, request);
   const { token, user } = auth;
@@ -85,10 +79,10 @@ async function relay(deps: RelayDeps, call: IncomingCall, request: RelayRequest,
       log: request.log,
     })
     .catch(refusal);
-  const job: Job = { deps, call, auth, meter, models, request, reply };
+  const job: Job = { deps, call, auth, meter, models, request, reply, settled };
   const served = (await serve(job)) || (await serve(job));
-  // A stream under way: this frame ends here, and the caller follows the stream's settlement.
-  return typeof served === 'object' ? served : undefined;
+  // A stream under way: this frame ends here, and the stream's settlement tells the caller when it is done.
+  return served === 'streaming';
 }
 
 interface Job {
@@ -100,6 +94,8 @@ interface Job {
   models: string[];
   request: RelayRequest;
   reply: RelayReply;
+  /** Called once a stream under way has been settled. */
+  settled: () => void;
 }
 
 /**
@@ -108,7 +104,7 @@ interface Job {
  * then holds a careful one, and the attempt is to run again. A stream under way is not waited for: the answer is
  * its settlement, the meter's close once the stream has ended.
  */
-async function serve(job: Job): Promise<boolean | { settled: Promise<void> }> {
+async function serve(job: Job): Promise<boolean | 'streaming'> {
   const { deps, call, auth, meter, request } = job;
   let outcome: DeliveryOutcome | Streaming | undefined;
   let channel: ChannelRow | undefined;
@@ -133,7 +129,10 @@ async function serve(job: Job): Promise<boolean | { settled: Promise<void> }> {
   }
   // Nothing was held, and nothing reached the client, when an optimistic reservation was refused: every write waits for `ready`.
   if (!meter.held && !(await meter.confirm().catch(refusal))) return false;
-  if (outcome?.kind === 'streaming') return { settled: settleStream(meter, outcome, { model, channel, routing, attempts }, request.log) };
+  if (outcome?.kind === 'streaming') {
+    settleStream(meter, outcome, { model, channel, routing, attempts }, request.log, job.settled);
+    return 'streaming';
+  }
   try {
     if (error) throw error;
   } finally {
@@ -147,22 +146,36 @@ async function serve(job: Job): Promise<boolean | { settled: Promise<void> }> {
  * that the stream holds only what settlement needs, not the request's whole job. Never rejects: a fault while the
  * stream ran (the client has its answer, or part of it) is settled like one thrown before it and logged.
  */
-function settleStream(meter: Meter, streaming: Streaming, finish: Omit<Finish, 'outcome' | 'failure'>, log: RelayRequest['log']): Promise<void> {
-  return streaming.finished.then(
-    (outcome) => closeLogged(meter, { ...finish, outcome }, log),
+function settleStream(meter: Meter, streaming: Streaming, finish: Omit<Finish, 'outcome' | 'failure'>, log: RelayRequest['log'], settled: () => void): void {
+  const { ends } = streaming;
+  void streaming.finished.then(
+    (outcome) => {
+      endSteps(ends, outcome, log);
+      return closeLogged(meter, { ...finish, outcome }, log, settled);
+    },
     (error: unknown) => {
+      endSteps(ends, undefined, log);
       log.error({ err: error }, 'stream failed');
-      return closeLogged(meter, { ...finish, channel: undefined, outcome: undefined, failure: failureOf(error) }, log);
+      return closeLogged(meter, { ...finish, channel: undefined, outcome: undefined, failure: failureOf(error) }, log, settled);
     },
   );
 }
 
-/** Closes the meter of a stream, logging (not throwing) a fault: nobody is left to answer. */
-function closeLogged(meter: Meter, finish: Finish, log: RelayRequest['log']): Promise<void> {
-  return meter.close(finish).then(
-    () => undefined,
-    (error: unknown) => log.error({ err: error }, 'stream settlement failed'),
-  );
+/** The layers' steps at a stream's end (`Streaming.ends`): a fault of theirs is logged, and the settlement goes on. */
+function endSteps(ends: Streaming['ends'], outcome: DeliveryOutcome | undefined, log: RelayRequest['log']): void {
+  try {
+    ends?.(outcome);
+  } catch (error) {
+    log.error({ err: error }, 'stream end step failed');
+  }
+}
+
+/** Closes the meter of a stream, logging (not throwing) a fault: nobody is left to answer. Then `settled`, whatever happened. */
+function closeLogged(meter: Meter, finish: Finish, log: RelayRequest['log'], settled: () => void): Promise<void> {
+  return meter.close(finish).then(settled, (error: unknown) => {
+    log.error({ err: error }, 'stream settlement failed');
+    settled();
+  });
 }
 
 /** The failure logged for a request no channel answered. */
