@@ -4,6 +4,8 @@ import type { UpstreamResponse } from '../transport/send-upstream.js';
 import { pumpBody } from './pump-body.js';
 
 const body = (chunks: string[]) => Readable.from(chunks.map((c) => Buffer.from(c)), { objectMode: false }) as unknown as UpstreamResponse['body'];
+/** A Readable as the relay's upstream body (it has all of it the pump reads). */
+const asBody = (stream: Readable) => stream as unknown as UpstreamResponse['body'];
 /** Settles with what pumpBody did, or 'pending' if it has not settled once the stream's own events are long over. */
 async function outcome(pumped: Promise<void>): Promise<string> {
   const result = pumped.then(
@@ -23,9 +25,9 @@ describe('pumpBody', () => {
   });
 
   it('rejects on the body\'s error mid-way, after the chunks before it', async () => {
-    const stream = new Readable({ read() {} }) as unknown as UpstreamResponse['body'];
+    const stream = new Readable({ read() {} });
     const seen: string[] = [];
-    const pumped = pumpBody(stream, (chunk) => void seen.push(chunk.toString()));
+    const pumped = pumpBody(asBody(stream), (chunk) => void seen.push(chunk.toString()));
     stream.push(Buffer.from('first'));
     await new Promise(setImmediate);
     stream.destroy(new Error('other side closed'));
@@ -37,22 +39,22 @@ describe('pumpBody', () => {
   // its events were over, before anything listened. The stream must fail, not wait for events that never come
   // (it held the client's stream and the reservation open until the client gave up).
   it('a body that failed before it was pumped rejects at once', async () => {
-    const stream = new Readable({ read() {} }) as unknown as UpstreamResponse['body'];
+    const stream = new Readable({ read() {} });
     stream.on('error', () => {}); // as undici's body, whose error has been seen by the request's own handler
     stream.push(Buffer.from('first'));
     stream.destroy(new Error('other side closed'));
     for (let i = 0; i < 5; i++) await new Promise(setImmediate);
-    expect(await outcome(pumpBody(stream, () => undefined))).toBe('rejected: other side closed');
+    expect(await outcome(pumpBody(asBody(stream), () => undefined))).toBe('rejected: other side closed');
   });
 
   it('a body destroyed without an error, before or while it is pumped, rejects', async () => {
-    const before = new Readable({ read() {} }) as unknown as UpstreamResponse['body'];
+    const before = new Readable({ read() {} });
     before.destroy();
     for (let i = 0; i < 5; i++) await new Promise(setImmediate);
-    expect(await outcome(pumpBody(before, () => undefined))).toMatch(/^rejected: /);
+    expect(await outcome(pumpBody(asBody(before), () => undefined))).toMatch(/^rejected: /);
 
-    const during = new Readable({ read() {} }) as unknown as UpstreamResponse['body'];
-    const pumped = pumpBody(during, () => undefined);
+    const during = new Readable({ read() {} });
+    const pumped = pumpBody(asBody(during), () => undefined);
     during.push(Buffer.from('x'));
     await new Promise(setImmediate);
     during.destroy();
