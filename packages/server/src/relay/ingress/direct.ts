@@ -86,7 +86,10 @@ export class DirectRelay {
     if (!route || !isJson(req.headers['content-type'])) return false;
     const request = new DirectRequest(this.options.nextId(), req, this.options, rest);
     const reply = new DirectReply(res, request);
-    if (this.options.accessLog) logWhenAnswered(this.options.accessLog, request.id, path, res);
+    if (this.options.accessLog) {
+      (res as LoggedResponse)[LOGGED] = request;
+      res.on('finish', logAnswered);
+    }
     readBody(req, this.options.bodyLimit, (error, bytes) => {
       if (error) return fail(route.dialect, error, request, reply);
       try {
@@ -108,10 +111,19 @@ export class DirectRelay {
   }
 }
 
-/** The access log's line once the answer is written (a stream's at its end), holding nothing of the request but its id. */
-function logWhenAnswered(accessLog: NonNullable<DirectRelayOptions['accessLog']>, id: string, path: string, res: ServerResponse): void {
-  const started = performance.now();
-  res.once('finish', () => accessLog(id, 'POST', path, res.statusCode, Math.round((performance.now() - started) * 100) / 100));
+/** The request whose access log line is written once its answer is (a stream's at its end). */
+const LOGGED = Symbol('access-logged request');
+type LoggedResponse = ServerResponse & { [LOGGED]?: DirectRequest };
+
+/**
+ * The access log's line, from a listener every request shares that finds its request on the response: a closure and
+ * `once`'s wrapper per request lived as long as its stream.
+ */
+function logAnswered(this: LoggedResponse): void {
+  const request = this[LOGGED];
+  if (!request) return;
+  this[LOGGED] = undefined;
+  request.logAnswer(this.statusCode);
 }
 
 /** `application/json`, with or without parameters (charset), as fastify's JSON parser takes it. */
@@ -180,16 +192,27 @@ interface Route {
  */
 export class DirectRequest implements RelayRequest {
   body: unknown = undefined;
-  readonly params: { '*': string };
   private logger?: MeterLog;
+  /** When it arrived (performance.now()), for the access log. */
+  private readonly started = performance.now();
 
   constructor(
     readonly id: string,
     private readonly raw: IncomingMessage,
     private readonly options: DirectRelayOptions,
-    rest = '',
-  ) {
-    this.params = { '*': rest };
+    private readonly rest = '',
+  ) {}
+
+  /** The path's part after a prefix route's prefix, as fastify's `*` parameter (made when asked: rarely). */
+  get params(): { '*': string } {
+    return { '*': this.rest };
+  }
+
+  /** Writes the access log's line for the answer written with `status`. */
+  logAnswer(status: number): void {
+    const url = this.url;
+    const query = url.indexOf('?');
+    this.options.accessLog?.(this.id, 'POST', query < 0 ? url : url.slice(0, query), status, Math.round((performance.now() - this.started) * 100) / 100);
   }
 
   get headers() {

@@ -150,7 +150,7 @@ export async function attemptChannels(
     };
 
     const abort = new Cancel();
-    const unwatch = watchClient(reply.raw, abort);
+    watchClient(reply.raw, abort);
     /** A stream under way keeps watching the client until it ends. */
     let flowing = false;
     try {
@@ -206,7 +206,7 @@ export async function attemptChannels(
       if (outcome.kind === 'streaming') {
         flowing = true;
         if (readSent) request.body = undefined;
-        return { outcome: untilFinished(outcome, unwatch, deps.affinity, session, channel.id), channel };
+        return { outcome: untilFinished(outcome, reply.raw, deps.affinity, session, channel.id), channel };
       }
       if (outcome.kind !== 'failure') {
         deps.affinity.remember(session, channel.id);
@@ -225,7 +225,7 @@ export async function attemptChannels(
       // A vendor error said with a success status is judged like one said with its status: not always retried.
       if (!lastFailure.retry) break;
     } finally {
-      if (!flowing) unwatch();
+      if (!flowing) unwatchClient(reply.raw);
     }
   }
   throw lastFailure ?? retryable(new RelayError(503, `当前分组 ${auth.user.group} 下对于模型 ${model} 无可用渠道`, 'model_not_available', 'model_not_available'));
@@ -251,17 +251,29 @@ function vendorPromptOf(bytes: Buffer, read: (sent: Record<string, unknown>) => 
   return () => read(JSON.parse(bytes.toString('utf8')) as Record<string, unknown>);
 }
 
+/** The abort of the attempt under way, on its response (`watchClient`). */
+const WATCHED = Symbol('attempt abort');
+type WatchedResponse = RelayReply['raw'] & { [WATCHED]?: Cancel };
+
 /**
  * Cancels the upstream call when the client leaves before its answer was written (an open stream is first read on
- * for its usage: `drainAfterClientLeft`); answers the listener's removal.
+ * for its usage: `drainAfterClientLeft`), until `unwatchClient`. The attempt's abort is kept on the response and the
+ * listener is one function for every request: a closure per request lived as long as its stream.
  */
-function watchClient(res: RelayReply['raw'], abort: Cancel): () => void {
-  const onClose = () => {
-    if (!res.writableFinished && !drainAfterClientLeft(res)) abort.abort();
-  };
-  // `on` rather than `once` (whose wrapper costs more per open stream): the returned function removes it.
-  res.on('close', onClose);
-  return () => res.off('close', onClose);
+function watchClient(res: WatchedResponse, abort: Cancel): void {
+  res[WATCHED] = abort;
+  // `on` rather than `once` (whose wrapper costs more per open stream): `unwatchClient` removes it.
+  res.on('close', onClientClose);
+}
+
+function unwatchClient(res: WatchedResponse): void {
+  res.off('close', onClientClose);
+  res[WATCHED] = undefined;
+}
+
+function onClientClose(this: WatchedResponse): void {
+  const abort = this[WATCHED];
+  if (abort && !this.writableFinished && !drainAfterClientLeft(this)) abort.abort();
 }
 
 /** The delivery's view of the meter for one channel: progress reports and the usage billed. */
@@ -274,9 +286,9 @@ function meterHooks(meter: MeterView, channel: ChannelRow): { onProgress: (deliv
 }
 
 /** A stream under way: once it ends the client is no longer watched and the session remembers the channel that answered. */
-function untilFinished(streaming: Streaming, unwatch: () => void, affinity: SessionAffinity, session: string | undefined, channelId: number): Streaming {
+function untilFinished(streaming: Streaming, res: WatchedResponse, affinity: SessionAffinity, session: string | undefined, channelId: number): Streaming {
   streaming.ends = (outcome) => {
-    unwatch();
+    unwatchClient(res);
     if (outcome) affinity.remember(session, channelId);
   };
   return streaming;

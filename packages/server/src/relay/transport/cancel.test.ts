@@ -37,6 +37,24 @@ describe('Cancel (the relay abort controller)', () => {
     expect(cancel.signal).toBe(cancel);
   });
 
+  it('takes objects with handleEvent as listeners, as an EventTarget does, in order with functions', () => {
+    const cancel = new Cancel();
+    const calls: string[] = [];
+    const object = { handleEvent: () => calls.push('object') };
+    const removed = { handleEvent: () => calls.push('removed') };
+    cancel.addEventListener('abort', object);
+    cancel.addEventListener('abort', () => calls.push('function'));
+    cancel.addEventListener('abort', removed);
+    cancel.removeEventListener('abort', removed);
+    cancel.abort();
+    expect(calls).toEqual(['object', 'function']);
+
+    const alone = new Cancel();
+    alone.addEventListener('abort', object);
+    alone.abort();
+    expect(calls).toEqual(['object', 'function', 'object']);
+  });
+
   it('a listener that throws does not stop the others', () => {
     const cancel = new Cancel();
     const calls: string[] = [];

@@ -6,11 +6,13 @@
 export interface CancelSignal {
   readonly aborted: boolean;
   readonly reason: unknown;
-  addEventListener(type: 'abort', listener: () => void, options?: unknown): void;
-  removeEventListener(type: 'abort', listener: () => void): void;
+  addEventListener(type: 'abort', listener: AbortListener, options?: unknown): void;
+  removeEventListener(type: 'abort', listener: AbortListener): void;
 }
 
-type Listener = () => void;
+/** A function, or an object whose `handleEvent` is called (as an EventTarget takes it): no closure per listener. */
+export type AbortListener = (() => void) | { handleEvent(): void };
+type Listener = AbortListener;
 
 /**
  * The relay's per-request abort controller, which is its own signal: it cancels the upstream call when the client
@@ -34,7 +36,7 @@ export class Cancel implements CancelSignal {
     if (type !== 'abort' || this.aborted) return;
     const held = this.listeners;
     if (held === undefined) this.listeners = listener;
-    else if (typeof held === 'function') this.listeners = [held, listener];
+    else if (!Array.isArray(held)) this.listeners = [held, listener];
     else held.push(listener);
   }
 
@@ -42,7 +44,7 @@ export class Cancel implements CancelSignal {
     const held = this.listeners;
     if (type !== 'abort' || held === undefined) return;
     if (held === listener) this.listeners = undefined;
-    else if (typeof held !== 'function') {
+    else if (Array.isArray(held)) {
       const at = held.indexOf(listener);
       if (at !== -1) held.splice(at, 1);
     }
@@ -54,15 +56,16 @@ export class Cancel implements CancelSignal {
     this.reason = reason ?? new DOMException('This operation was aborted', 'AbortError');
     const held = this.listeners;
     this.listeners = undefined;
-    if (typeof held === 'function') run(held);
-    else if (held) for (const listener of held) run(listener);
+    if (Array.isArray(held)) for (const listener of held) run(listener);
+    else if (held) run(held);
   }
 }
 
 /** As an EventTarget does: a listener that throws does not stop the others, and its error is reported uncaught. */
 function run(listener: Listener): void {
   try {
-    listener();
+    if (typeof listener === 'function') listener();
+    else listener.handleEvent();
   } catch (error) {
     queueMicrotask(() => {
       throw error;

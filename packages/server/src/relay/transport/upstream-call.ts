@@ -72,16 +72,19 @@ export class UpstreamCall extends EventEmitter implements Dispatcher.DispatchHan
     this.fail = fail;
     if (!signal) return;
     if (signal.aborted) this.cancelled = reasonOf(signal);
-    else signal.addEventListener('abort', this.onCancel);
+    else signal.addEventListener('abort', this);
   }
 
-  /** The caller's signal fired: the call is aborted, before its head (the promise rejects) or during its body (the body fails). */
-  private readonly onCancel = (): void => {
+  /**
+   * The caller's signal fired (the call is the signal's listener itself, not a closure of its own): the call is
+   * aborted, before its head (the promise rejects) or during its body (the body fails).
+   */
+  handleEvent(): void {
     const reason = reasonOf(this.signal!);
     if (this.settle === undefined) this.destroy(reason);
     else if (this.abortCall) this.abortCall(reason);
     else this.cancelled = reason;
-  };
+  }
 
   // undici's side (the dispatch handler)
 
@@ -216,7 +219,7 @@ export class UpstreamCall extends EventEmitter implements Dispatcher.DispatchHan
   }
 
   private unwatch(): void {
-    this.signal?.removeEventListener('abort', this.onCancel);
+    this.signal?.removeEventListener('abort', this);
   }
 }
 
