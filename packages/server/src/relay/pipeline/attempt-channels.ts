@@ -17,7 +17,7 @@ import { classifyUpstreamError, left, retryable, type Failure } from './channel-
 import { deliver } from './deliver.js';
 import { drainAfterClientLeft } from './stream-events.js';
 import { clientGone } from './delivery-failures.js';
-import type { DeliveryOutcome, Streaming } from './delivery-types.js';
+import type { DeliveryMeter, DeliveryOutcome, Streaming } from './delivery-types.js';
 import { LargeJson } from '../ingress/large-json.js';
 import { buildUpstream, type UpstreamSpec } from './build-upstream.js';
 import { readFacts, type Reading } from '../ingress/read-facts.js';
@@ -192,7 +192,6 @@ export async function attemptChannels(
         if (!lastFailure.retry) break;
         continue;
       }
-      const { onProgress, bill } = meterHooks(meter, channel);
       const codec = provider.codec?.(target, upstreamModel, upload || call.body instanceof LargeJson ? undefined : (call.body as Record<string, unknown>), call.endpoint);
       // The prompt an answer without usage is counted from: the JSON body the upstream was sent (in its dialect),
       // read again from the bytes undici keeps anyway, so that a stream need not keep the parsed client body too.
@@ -202,7 +201,7 @@ export async function attemptChannels(
         : codec?.prompt
           ? vendorPromptOf(sent!.body as Buffer, codec.prompt)
           : promptOf(sent!.body as Buffer, { dialect: upstreamDialect.name, endpoint: call.endpoint, model: upstreamModel, stream: call.facts.stream });
-      const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec, translate: !same, stream: call.facts.stream, context, requestId: request.id, onProgress, bill, drainMs: deps.streamDrainMs }, reply, abort);
+      const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec, translate: !same, stream: call.facts.stream, context, requestId: request.id, meter: new ChannelMeter(meter, channel), drainMs: deps.streamDrainMs }, reply, abort);
       if (outcome.kind === 'streaming') {
         flowing = true;
         if (readSent) request.body = undefined;
@@ -276,13 +275,20 @@ function onClientClose(this: WatchedResponse): void {
   if (abort && !this.writableFinished && !drainAfterClientLeft(this)) abort.abort();
 }
 
-/** The delivery's view of the meter for one channel: progress reports and the usage billed. */
-function meterHooks(meter: MeterView, channel: ChannelRow): { onProgress: (deliveredChars: number) => void; bill: (reported: Usage | undefined, text: string) => Promise<CheckedUsage> } {
-  const channelId = channel.id;
-  return {
-    onProgress: (deliveredChars) => meter.progress(channelId, deliveredChars),
-    bill: (reported, text) => meter.bill(channel, reported, text),
-  };
+/** The delivery's view of the meter for one channel: progress reports and the usage billed (one object, no closures). */
+class ChannelMeter implements DeliveryMeter {
+  constructor(
+    private readonly meter: MeterView,
+    private readonly channel: ChannelRow,
+  ) {}
+
+  progress(deliveredChars: number): void {
+    this.meter.progress(this.channel.id, deliveredChars);
+  }
+
+  bill(reported: Usage | undefined, text: string): Promise<CheckedUsage> {
+    return this.meter.bill(this.channel, reported, text);
+  }
 }
 
 /** A stream under way: once it ends the client is no longer watched and the session remembers the channel that answered. */

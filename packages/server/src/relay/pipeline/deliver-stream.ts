@@ -121,7 +121,7 @@ export class StreamRelay {
     this.unwrap = plan.codec?.stream?.();
     this.raw = !plan.translate && !this.unwrap;
     this.writer = plan.translate ? plan.client.createStreamWriter(plan.context) : undefined;
-    this.restamp = this.unwrap && !this.writer && plan.bill ? plan.upstream.billedUsage : undefined;
+    this.restamp = this.unwrap && !this.writer && plan.meter ? plan.upstream.billedUsage : undefined;
   }
 
   /** See `drainAfterClientLeft` (stream-events.ts). */
@@ -230,9 +230,9 @@ export class StreamRelay {
     } else waiting = this.send(this.handle(this.decoder.push(buffer)));
     this.relayed = this.decoded;
     const { plan } = this;
-    if (plan.onProgress && Date.now() - this.reported >= PROGRESS_EVERY_MS) {
+    if (plan.meter && Date.now() - this.reported >= PROGRESS_EVERY_MS) {
       this.reported = Date.now();
-      plan.onProgress(this.tally.text.length);
+      plan.meter.progress(this.tally.text.length);
     }
     return waiting;
   }
@@ -251,12 +251,12 @@ export class StreamRelay {
     const { plan, tally, writer, restamp, raw } = this;
     let tail = this.handle(this.decoder.end());
     if (this.draining) {
-      const billed = this.unwrap && plan.bill ? await plan.bill(tally.usage, tally.text) : undefined;
+      const billed = this.unwrap && plan.meter ? await plan.meter.bill(tally.usage, tally.text) : undefined;
       return { ...this.leftOutcome(), billed };
     }
     this.open();
     // A codec's stream tells the client the usage it is billed (in the writer's last event, or a frame of its own).
-    const billed = this.unwrap && plan.bill ? await plan.bill(tally.usage, tally.text) : undefined;
+    const billed = this.unwrap && plan.meter ? await plan.meter.bill(tally.usage, tally.text) : undefined;
     if (billed && writer) tail += writer.write({ type: 'usage', usage: billed.usage });
     else if (billed && restamp) {
       const frame = restamp.frame(billed.usage, this.last, plan.context);

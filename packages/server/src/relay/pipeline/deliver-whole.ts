@@ -53,10 +53,10 @@ export async function deliverWhole(response: UpstreamResponse, plan: DeliveryPla
     } catch (error) {
       return vendorFailure(error);
     }
-    if (plan.bill && plan.upstream.billedUsage) {
+    if (plan.meter && plan.upstream.billedUsage) {
       // The client is told the usage it is billed: the vendor's report as checked, or the gateway's count.
       const seen = wholeUsage(plan, json);
-      billed = await plan.bill(seen.usage, seen.text);
+      billed = await plan.meter.bill(seen.usage, seen.text);
       json = plan.upstream.billedUsage.answer(json, billed.usage, plan.endpoint);
     }
     // Written again in the dialect: the vendor's own bytes are not what the client speaks.
@@ -75,7 +75,7 @@ export async function deliverWhole(response: UpstreamResponse, plan: DeliveryPla
   }
   if (!json) return badGateway('上游返回了无法解析的响应');
   const answer = plan.upstream.parseResponse(json);
-  if (plan.codec && plan.bill && !billed) billed = await plan.bill(answer.usage, answerText(answer));
+  if (plan.codec && plan.meter && !billed) billed = await plan.meter.bill(answer.usage, answerText(answer));
   return writeWhole(billed ? { ...answer, usage: billed.usage } : answer, plan, reply, billed);
 }
 
@@ -119,7 +119,7 @@ export async function deliverCollected(response: UpstreamResponse, decoder: Fram
   }
   const answer = collectStream(parts);
   // A vendor's own stream (a codec's) read whole: the answer carries the usage it is billed.
-  const billed = unwrap && plan.bill ? await plan.bill(answer.usage, answerText(answer)) : undefined;
+  const billed = unwrap && plan.meter ? await plan.meter.bill(answer.usage, answerText(answer)) : undefined;
   return writeWhole(billed ? { ...answer, usage: billed.usage } : answer, plan, reply, billed);
 }
 

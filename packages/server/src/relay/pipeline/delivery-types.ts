@@ -40,6 +40,17 @@ export interface UpstreamFailure {
   body: string;
 }
 
+/** The meter as the delivery sees it, for the channel that answers (billing/meter.ts). */
+export interface DeliveryMeter {
+  /** Told how many characters a stream has delivered, every few seconds (for a crash takeover's charge). */
+  progress(deliveredChars: number): void;
+  /**
+   * The usage the request will be billed for what the upstream reported (or nothing) and the text delivered
+   * (billing/meter.ts `bill`). An answer a codec wrote carries it to the client: the usage it is charged.
+   */
+  bill(reported: Usage | undefined, text: string): Promise<CheckedUsage>;
+}
+
 export interface DeliveryPlan {
   endpoint: Endpoint;
   /** The client's dialect (answers and errors are written in it). */
@@ -55,13 +66,8 @@ export interface DeliveryPlan {
   context: WriteContext;
   /** The gateway's id of the request (the X-Request-Id header). */
   requestId: string;
-  /** Told how many characters a stream has delivered, every few seconds (for a crash takeover's charge). */
-  onProgress?: (deliveredChars: number) => void;
-  /**
-   * The usage the request will be billed for what the upstream reported (or nothing) and the text delivered
-   * (billing/meter.ts `bill`). An answer a codec wrote carries it to the client: the usage it is charged.
-   */
-  bill?: (reported: Usage | undefined, text: string) => Promise<CheckedUsage>;
+  /** The request's meter for the channel that answers (none in the channel test). */
+  meter?: DeliveryMeter;
   /** How long a stream whose client left is read on for its usage, in ms (STREAM_DRAIN_SECONDS); 0 cancels it at once. */
   drainMs: number;
 }
