@@ -253,7 +253,7 @@ export function describePrice(prices: Prices, usage: Usage, cost: number, subs: 
   const parts = [`输入 ${p.input}`];
   if (p.cached > 0) parts.push(`缓存读取 ${p.cached} × ${prices.cacheReadRatio}`);
   if (p.write > 0) parts.push(`缓存写入 ${p.write} × ${prices.cacheWriteRatio}`);
-  if (p.write1h > 0) parts.push(`1 小时缓存写入 ${p.write1h} × ${prices.cacheWrite1hRatio}`);
+  if (p.write1h > 0) parts.push(`长时缓存写入 ${p.write1h} × ${prices.cacheWrite1hRatio}`);
   parts.push(`输出 ${p.output}`);
   if (p.reasoning > 0) parts.push(`推理 ${p.reasoning} × ${prices.reasoningRatio}`);
   if (p.audioIn > 0) parts.push(`音频输入 ${p.audioIn} × ${prices.audioRatio}`);

@@ -44,9 +44,10 @@ const OPENAI_GPT56_CACHE: CacheRatios = { read: 0.1, write: 1.25, write1h: 1.25 
  * uncached input rate"; 6.2 Sol US$0.10 against 2; 6.2 Astra US$0.40 against 8), writes at 1.25 times the input price
  * (the pages of 6 Sol, 6 Luna, 6.1 Terra and 6.2 Sol; the same for the others where their write price is known). The
  * pages of GPT-6.1 Terra and GPT-6.2 Sol price a 12-hour write apart, at 2.5 times the input price (US$2.50 and US$5 per
- * 1M against 1 and 2), held here as the longer write class (`write1h`); the others name one write price. The relay reports
- * OpenAI's writes as one class (relay/dialects/openai-*), so a 12-hour write settles at the 30-minute price until it
- * tells them apart; a reservation bounds it at the dearer one.
+ * 1M against 1 and 2), held here as the longer write class (`write1h`); the others name one write price. Responses
+ * reports the 12-hour writes apart (usage.input_tokens_details.cache_write_tokens_details.ttl_12h_tokens), read into
+ * that class; Chat Completions reports all writes as one number, settled at the 30-minute price (a reservation bounds
+ * them at the dearer one).
  */
 const OPENAI_GPT6_CACHE: CacheRatios = { read: 0.1, write: 1.25, write1h: 1.25 };
 const OPENAI_GPT61_CACHE: CacheRatios = { read: 0.05, write: 1.25, write1h: 1.25 };

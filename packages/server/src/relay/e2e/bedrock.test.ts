@@ -95,7 +95,7 @@ describe('cache and reasoning are charged exactly', () => {
     expect(message.usage).toMatchObject({ input_tokens: 14, cache_read_input_tokens: 1800, cache_creation_input_tokens: 1520, output_tokens: 31 });
     const log = await expectChargedOnce(token.id, CLAUDE, cacheUsage);
     expect(log.content).toContain('缓存读取 1800');
-    expect(log.content).toContain('1 小时缓存写入 1200');
+    expect(log.content).toContain('长时缓存写入 1200');
   });
 
   it('Converse cache usage (cacheDetails split by TTL) reaches an OpenAI client as cached tokens', async () => {

@@ -118,7 +118,7 @@ export default function OperationSettings() {
         fields={[
           ratio('CacheReadRatio', '缓存读取倍率', '为一个 JSON 文本，键为模型名称，值为缓存读取价格相对输入价格的倍率，例如 {"gpt-4o": 0.5}'),
           ratio('CacheWriteRatio', '缓存写入倍率', '为一个 JSON 文本，键为模型名称，值为缓存写入（5 分钟）价格相对输入价格的倍率'),
-          ratio('CacheWrite1hRatio', '1 小时缓存写入倍率', '为一个 JSON 文本，键为模型名称，值为 1 小时缓存写入价格相对输入价格的倍率'),
+          ratio('CacheWrite1hRatio', '1 小时缓存写入倍率', '为一个 JSON 文本，键为模型名称，值为较长保留期缓存写入（Anthropic 的 1 小时、OpenAI 的 12 小时）价格相对输入价格的倍率'),
           ratio('ReasoningRatio', '推理倍率', '为一个 JSON 文本，键为模型名称，值为推理 token 价格相对输入价格的倍率（未设置时按补全倍率）'),
           ratio('AudioRatio', '音频输入倍率', '为一个 JSON 文本，键为模型名称，值为音频输入价格相对文本输入价格的倍率'),
           ratio('AudioCompletionRatio', '音频输出倍率', '为一个 JSON 文本，键为模型名称，值为音频输出价格相对音频输入价格的倍率'),

@@ -11,7 +11,7 @@ export const finishFromOpenAi = (reason: unknown): FinishReason | undefined => (
 /**
  * Usage in OpenAI's shape: cached prompt tokens in prompt_tokens_details, reasoning in completion_tokens_details
  * (DeepSeek reports its cache hits as prompt_cache_hit_tokens, Moonshot as a top-level cached_tokens; DashScope's
- * explicit cache writes are prompt_tokens_details.cache_creation_input_tokens; audio, in and out, is each side's
+ * explicit cache writes are prompt_tokens_details.cache_creation_input_tokens, OpenAI's own cache_write_tokens; audio, in and out, is each side's
  * `audio_tokens`, priced apart; images drawn in the answer are completion_tokens_details.image_tokens, as OpenRouter
  * reports them for image models). A report with only a total is marked so the pipeline counts the prompt itself.
  *
@@ -56,7 +56,9 @@ export function readOpenAiUsage(value: unknown): Usage | undefined {
   const details = isRecord(value.prompt_tokens_details) ? value.prompt_tokens_details : {};
   const cached = tokenCount(details.cached_tokens ?? value.prompt_cache_hit_tokens ?? value.cached_tokens);
   if (cached > 0) usage.cached_tokens = cached;
-  const written = tokenCount(details.cache_creation_input_tokens);
+  // OpenAI's own writes (GPT-5.6 and later, priced at 1.25 times the input) are cache_write_tokens; DashScope's
+  // explicit ones cache_creation_input_tokens.
+  const written = tokenCount(details.cache_write_tokens ?? details.cache_creation_input_tokens);
   if (written > 0) usage.cache_write_tokens = written;
   const audioIn = tokenCount(details.audio_tokens);
   if (audioIn > 0) usage.audio_prompt_tokens = audioIn;

@@ -28,6 +28,15 @@ describe('readOpenAiUsage', () => {
     expect(readOpenAiUsage({ prompt_tokens: 1_000, completion_tokens: 10, total_tokens: 1_010, cached_tokens: 512 })).toMatchObject({ cached_tokens: 512 });
   });
 
+  it("OpenAI's own cache writes (GPT-5.6 and later): prompt_tokens_details.cache_write_tokens", () => {
+    expect(readOpenAiUsage({ prompt_tokens: 2_000, completion_tokens: 40, total_tokens: 2_040, prompt_tokens_details: { cached_tokens: 300, cache_write_tokens: 1_200 } })).toEqual({
+      prompt_tokens: 2_000,
+      completion_tokens: 40,
+      cached_tokens: 300,
+      cache_write_tokens: 1_200,
+    });
+  });
+
   it('DashScope\'s explicit cache: the tokens written are cache writes, the tokens read cache reads', () => {
     expect(readOpenAiUsage({ prompt_tokens: 3_019, completion_tokens: 104, total_tokens: 3_123, prompt_tokens_details: { cached_tokens: 0, cache_creation_input_tokens: 1_500, cache_type: 'ephemeral' } })).toEqual({
       prompt_tokens: 3_019,
