@@ -66,6 +66,15 @@ describe('an upstream call through undici\'s dispatch (the relay\'s body)', () =
 
   const send = (path: string, cancel = new Cancel(), body = 'question') => sendUpstream(pools, { url: `${origin}${path}`, method: 'POST', headers: { 'content-type': 'text/plain' }, body }, cancel);
 
+  /** A call whose server side has answered its head (`headers`), the body left to the test: the call's answer and that side. */
+  async function opened(path: string, headers: Record<string, string> = {}, cancel = new Cancel()) {
+    const answer = send(path, cancel);
+    const { res } = await serverSide(path);
+    res.writeHead(200, headers);
+    res.flushHeaders();
+    return { response: await answer, res };
+  }
+
   it('answers the status, the headers and the whole text', async () => {
     const response = await send('/whole');
     expect(response.status).toBe(200);
@@ -93,11 +102,7 @@ describe('an upstream call through undici\'s dispatch (the relay\'s body)', () =
   });
 
   it('holds the chunks while paused and gives them on resume', async () => {
-    const answer = send('/paused');
-    const { res } = await serverSide('/paused');
-    res.writeHead(200);
-    res.flushHeaders();
-    const response = await answer;
+    const { response, res } = await opened('/paused');
     const seen: string[] = [];
     let hold = true;
     response.body.on('data', (chunk: Buffer) => {
@@ -120,11 +125,7 @@ describe('an upstream call through undici\'s dispatch (the relay\'s body)', () =
   });
 
   it('stops reading the upstream while nobody reads the body, holding at most about 64 KiB', async () => {
-    const answer = send('/flood');
-    const { res } = await serverSide('/flood');
-    res.writeHead(200);
-    res.flushHeaders();
-    const response = await answer;
+    const { response, res } = await opened('/flood');
     // 16 MB written at once, more than the kernel's buffers hold: a reader that stopped reading leaves most of it in
     // the upstream's socket; one that kept on would hold it all within a few turns of the event loop.
     const block = Buffer.alloc(64 * 1024, 'x');
@@ -157,11 +158,7 @@ describe('an upstream call through undici\'s dispatch (the relay\'s body)', () =
 
   it('a cancel during the body fails it with the reason and closes the upstream connection', async () => {
     const cancel = new Cancel();
-    const answer = send('/held', cancel);
-    const { res } = await serverSide('/held');
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.flushHeaders();
-    const response = await answer;
+    const { response, res } = await opened('/held', { 'content-type': 'text/event-stream' }, cancel);
     res.write('data: first\n\n');
     const seen = record(response.body);
     await vi.waitFor(() => expect(seen).toEqual(['data: first\n\n']));
@@ -175,11 +172,7 @@ describe('an upstream call through undici\'s dispatch (the relay\'s body)', () =
   });
 
   it('destroy() ends a body under way with a close and no error, and closes the upstream connection', async () => {
-    const answer = send('/dropped');
-    const { res } = await serverSide('/dropped');
-    res.writeHead(200);
-    res.flushHeaders();
-    const response = await answer;
+    const { response, res } = await opened('/dropped');
     res.write('some');
     const seen = record(response.body);
     await vi.waitFor(() => expect(seen).toEqual(['some']));
@@ -191,11 +184,7 @@ describe('an upstream call through undici\'s dispatch (the relay\'s body)', () =
   });
 
   it('an upstream that breaks mid-body fails it, with or without an error listener (no uncaught error)', async () => {
-    const answer = send('/broken');
-    const { res } = await serverSide('/broken');
-    res.writeHead(200);
-    res.flushHeaders();
-    const response = await answer;
+    const { response, res } = await opened('/broken');
     res.write('part');
     const seen = record(response.body);
     await vi.waitFor(() => expect(seen).toEqual(['part']));
@@ -204,13 +193,9 @@ describe('an upstream call through undici\'s dispatch (the relay\'s body)', () =
     expect(seen[1]).toMatch(/^error: /);
 
     // Nobody listens yet (the relay waits for its reservation): the failure is kept for the reader to find.
-    const pending = send('/broken-unread');
-    const side = await serverSide('/broken-unread');
-    side.res.writeHead(200);
-    side.res.flushHeaders();
-    const unread = await pending;
-    side.res.write('part');
-    side.res.destroy();
+    const { response: unread, res: side } = await opened('/broken-unread');
+    side.write('part');
+    side.destroy();
     await vi.waitFor(() => expect(unread.body.destroyed).toBe(true));
     expect(unread.body.errored).toBeInstanceOf(Error);
     await expect(unread.body.text()).rejects.toBeInstanceOf(Error);
