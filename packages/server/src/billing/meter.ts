@@ -304,7 +304,7 @@ export class Meter {
     const approximate = deps.options.bool('ApproximateTokenEnabled');
     const count = (texts: string[]) => (approximate ? Promise.resolve(texts.map(approximateTokens)) : deps.counter.count(texts));
     try {
-      return await checkUsage(reported, { promptText: facts.promptText, promptChars: facts.promptBound, delivered, bounds, count, imageSizeRatio: facts.imageSizeRatio });
+      return await checkUsage(writesAsAsked(reported, facts.cacheWrites), { promptText: facts.promptText, promptChars: facts.promptBound, delivered, bounds, count, imageSizeRatio: facts.imageSizeRatio });
     } catch (error) {
       request.log.error({ err: error }, 'usage counting failed; billing an approximate count');
       return { usage: { prompt_tokens: Math.min(bounds.prompt, Math.ceil(facts.promptBound / 4)), completion_tokens: Math.min(bounds.completion, approximateTokens(delivered)) }, anomalies: [] };
@@ -397,3 +397,13 @@ function limitSubjects(auth: { token: TokenRow; user: UserRow }, options: Option
 }
 
 export { InsufficientQuotaError, LimitExceeded };
+
+/**
+ * Cache writes a report gave as one number (`cache_writes_unsplit`, OpenAI's Chat Completions) are of the longer
+ * lifetime when the request asked for it anywhere: billed at that price, never below what they may have cost.
+ */
+export function writesAsAsked(reported: Usage | undefined, asked: MeteredRequest['facts']['cacheWrites']): Usage | undefined {
+  if (!reported?.cache_writes_unsplit || asked !== '1h' || !reported.cache_write_tokens) return reported;
+  const { cache_write_tokens: written, ...rest } = reported;
+  return { ...rest, cache_write_1h_tokens: (reported.cache_write_1h_tokens ?? 0) + written };
+}

@@ -12,8 +12,13 @@ export interface Usage {
   cached_tokens?: number;
   /** Of the prompt: written to the prompt cache (Anthropic's 5-minute cache, or a cache without a stated TTL). */
   cache_write_tokens?: number;
-  /** Of the prompt: written to Anthropic's 1-hour cache. */
+  /** Of the prompt: written to the longer-lived cache (Anthropic's 1-hour, OpenAI's 12-hour). */
   cache_write_1h_tokens?: number;
+  /**
+   * The report gave its cache writes as one number though they may be of either lifetime (OpenAI's Chat Completions):
+   * they are settled at the longest the request asked for (RequestFacts.cacheWrites), never below their price.
+   */
+  cache_writes_unsplit?: boolean;
   /** Of the completion: reasoning ("thinking") tokens. */
   reasoning_tokens?: number;
   /** Of the prompt: audio (OpenAI's prompt_tokens_details.audio_tokens, Gemini's AUDIO modality), priced at AudioRatio. */

@@ -38,7 +38,8 @@ function chatAnswer(model: string) {
   };
 }
 
-function responsesAnswer(model: string) {
+function responsesAnswer(model: string, unsplit = false) {
+  const split = unsplit ? {} : { cache_write_tokens_details: { ttl_30m_tokens: WRITE_30M, ttl_12h_tokens: WRITE_12H } };
   return {
     id: 'resp_cache_1',
     object: 'response',
@@ -49,7 +50,7 @@ function responsesAnswer(model: string) {
     output: [{ id: 'msg_1', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Refunds take five days.', annotations: [] }] }],
     usage: {
       input_tokens: INPUT,
-      input_tokens_details: { cached_tokens: CACHED, cache_write_tokens: WRITE_30M + WRITE_12H, cache_write_tokens_details: { ttl_30m_tokens: WRITE_30M, ttl_12h_tokens: WRITE_12H } },
+      input_tokens_details: { cached_tokens: CACHED, cache_write_tokens: WRITE_30M + WRITE_12H, ...split },
       output_tokens: OUTPUT,
       output_tokens_details: { reasoning_tokens: 0 },
       total_tokens: INPUT + OUTPUT,
@@ -62,9 +63,10 @@ beforeAll(async () => {
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk));
     req.on('end', () => {
-      const body = JSON.parse(raw) as { model: string; stream?: boolean };
+      const body = JSON.parse(raw) as { model: string; stream?: boolean; metadata?: { report?: string } };
       const responses = req.url === '/v1/responses';
-      const answer = responses ? responsesAnswer(body.model) : chatAnswer(body.model);
+      // A report without the split by lifetime, as an older deployment gives it (the test asks through metadata).
+      const answer = responses ? responsesAnswer(body.model, body.metadata?.report === 'unsplit') : chatAnswer(body.model);
       if (!body.stream) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
         return;
@@ -154,5 +156,31 @@ describe("OpenAI's cache writes", () => {
       expect(log.content).toContain(`缓存写入 ${WRITE_30M} × 1.25`);
       expect(log.content).toContain(`长时缓存写入 ${WRITE_12H} × 2.5`);
     }
+  });
+
+  it('writes said as one number are settled at the 12-hour price when the request asked for 12-hour writes (prompt_cache_options or a breakpoint), at the 30-minute one otherwise', async () => {
+    const total = WRITE_30M + WRITE_12H;
+    const prices = pricesFor(t.ctx.options, 'gpt-6.1-terra', 'default');
+    const chat = (extra: Record<string, unknown>, content: unknown = PROMPT) => ({ model: 'gpt-6.1-terra', messages: [{ role: 'user', content }], ...extra }) as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming;
+
+    let { token, openai } = await client('chatttl1');
+    await openai.chat.completions.create(chat({ prompt_cache_options: { mode: 'implicit', ttl: '12h' } }));
+    let log = await expectBilled(token.id, 'gpt-6.1-terra', { prompt_tokens: INPUT, completion_tokens: OUTPUT, cached_tokens: CACHED, cache_write_1h_tokens: total });
+    expect(log.content).toContain(`长时缓存写入 ${total} × 2.5`);
+
+    ({ token, openai } = await client('chatttl2'));
+    await openai.chat.completions.create(chat({}, [{ type: 'text', text: PROMPT, prompt_cache_breakpoint: { mode: 'explicit', ttl: '12h' } }]));
+    await expectBilled(token.id, 'gpt-6.1-terra', { prompt_tokens: INPUT, completion_tokens: OUTPUT, cached_tokens: CACHED, cache_write_1h_tokens: total });
+
+    ({ token, openai } = await client('chatttl3'));
+    await openai.chat.completions.create(chat({ prompt_cache_options: { mode: 'implicit', ttl: '30m' } }));
+    log = await expectBilled(token.id, 'gpt-6.1-terra', { prompt_tokens: INPUT, completion_tokens: OUTPUT, cached_tokens: CACHED, cache_write_tokens: total });
+    expect(log.content).not.toContain('长时缓存写入');
+
+    ({ token, openai } = await client('respttl'));
+    const asked = { model: 'gpt-6.1-terra', input: PROMPT, metadata: { report: 'unsplit' }, prompt_cache_options: { mode: 'implicit', ttl: '12h' } } as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming;
+    await openai.responses.create(asked);
+    await expectBilled(token.id, 'gpt-6.1-terra', { prompt_tokens: INPUT, completion_tokens: OUTPUT, cached_tokens: CACHED, cache_write_1h_tokens: total });
+    expect(prices.cacheWrite1hRatio).toBe(2.5);
   });
 });

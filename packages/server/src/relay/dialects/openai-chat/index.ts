@@ -4,7 +4,7 @@ import type { Dialect, RequestFacts } from '../types.js';
 import { asNumber, asString, declaresTools, isRecord, largestLimit, TOOL_PROMPT_OVERHEAD } from '../shared.js';
 import { buildChatRequest, usesCompletionTokensField } from './build-request.js';
 import { parseChatRequest } from './parse-request.js';
-import { isFastTier, openAiBilledUsage, parseChatResponse, tierProblem, writeChatResponse } from './response.js';
+import { asksLongCacheWrites, isFastTier, openAiBilledUsage, parseChatResponse, tierProblem, writeChatResponse } from './response.js';
 import { createChatStreamReader, createChatStreamWriter } from './stream.js';
 
 /** A URL or a `data:` URL as a piece of media. */
@@ -82,6 +82,7 @@ export function inspectOpenAi(body: Record<string, unknown>, promptParts: unknow
     hostedTools: body.web_search_options !== undefined || /search/i.test(model),
     session: asString(body.prompt_cache_key),
     ...(isFastTier(body.service_tier) ? { fastMode: true } : {}),
+    ...(asksLongCacheWrites(body, body.messages) ? { cacheWrites: '1h' as const } : {}),
   };
 }
 

@@ -36,6 +36,18 @@ export function readChatUsage(value: unknown, answer: Record<string, unknown>): 
 export const isFastTier = (tier: unknown): boolean => tier === 'priority' || tier === 'fast';
 
 /**
+ * Whether an OpenAI body asks for 12-hour prompt-cache writes (GPT-5.6 and later): `prompt_cache_options.ttl` "12h"
+ * for the request, or a content part's `prompt_cache_breakpoint.ttl` "12h" in `items` (chat messages, Responses
+ * input items). The longer write class then (RequestFacts.cacheWrites "1h"): OpenAI prices it apart on some models
+ * and Chat Completions reports the writes as one number.
+ */
+export function asksLongCacheWrites(body: Record<string, unknown>, items: unknown): boolean {
+  if (isRecord(body.prompt_cache_options) && body.prompt_cache_options.ttl === '12h') return true;
+  if (!Array.isArray(items)) return false;
+  return items.some((item) => isRecord(item) && Array.isArray(item.content) && item.content.some((part) => isRecord(part) && isRecord(part.prompt_cache_breakpoint) && part.prompt_cache_breakpoint.ttl === '12h'));
+}
+
+/**
  * OpenAI's service tiers the gateway can bill: the standard ones (auto, default), the cheaper ones billed at the
  * standard price (flex, scale: never below) and Fast mode (priority, fast). Another asks for a price the catalogue does
  * not hold (GPT-6's ultrafast costs 3 to 6 times the standard price): it is refused before anything is reserved or sent,
@@ -60,6 +72,8 @@ export function readOpenAiUsage(value: unknown): Usage | undefined {
   // explicit ones cache_creation_input_tokens.
   const written = tokenCount(details.cache_write_tokens ?? details.cache_creation_input_tokens);
   if (written > 0) usage.cache_write_tokens = written;
+  // OpenAI's writes may be for 30 minutes or 12 hours, said as one number: settled by what the request asked for.
+  if (tokenCount(details.cache_write_tokens) > 0) usage.cache_writes_unsplit = true;
   const audioIn = tokenCount(details.audio_tokens);
   if (audioIn > 0) usage.audio_prompt_tokens = audioIn;
   const completionDetails = isRecord(value.completion_tokens_details) ? value.completion_tokens_details : {};

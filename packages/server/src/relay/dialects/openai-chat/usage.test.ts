@@ -28,12 +28,14 @@ describe('readOpenAiUsage', () => {
     expect(readOpenAiUsage({ prompt_tokens: 1_000, completion_tokens: 10, total_tokens: 1_010, cached_tokens: 512 })).toMatchObject({ cached_tokens: 512 });
   });
 
-  it("OpenAI's own cache writes (GPT-5.6 and later): prompt_tokens_details.cache_write_tokens", () => {
+  it("OpenAI's own cache writes (GPT-5.6 and later): prompt_tokens_details.cache_write_tokens, one number for both lifetimes", () => {
     expect(readOpenAiUsage({ prompt_tokens: 2_000, completion_tokens: 40, total_tokens: 2_040, prompt_tokens_details: { cached_tokens: 300, cache_write_tokens: 1_200 } })).toEqual({
       prompt_tokens: 2_000,
       completion_tokens: 40,
       cached_tokens: 300,
       cache_write_tokens: 1_200,
+      // For 30 minutes or 12 hours: settled by what the request asked (billing/meter.ts writesAsAsked).
+      cache_writes_unsplit: true,
     });
   });
 

@@ -2,7 +2,7 @@ import { contextWindowOf } from '../../../billing/media-bounds.js';
 import { collectText, promptBoundOf, type MediaReader } from '../media.js';
 import type { Dialect } from '../types.js';
 import { chatMedia, mediaAt, openAiErrorBody } from '../openai-chat/index.js';
-import { isFastTier, tierProblem } from '../openai-chat/response.js';
+import { asksLongCacheWrites, isFastTier, tierProblem } from '../openai-chat/response.js';
 import { asNumber, asString, declaresTools, isRecord, largestLimit, parseEvent, TOOL_PROMPT_OVERHEAD } from '../shared.js';
 import { buildResponsesRequest } from './build-request.js';
 import { clientToolMap } from './client-tools.js';
@@ -64,6 +64,7 @@ export const openAiResponsesDialect: Dialect = {
       includeUsage: true,
       clientTools: clientToolMap(body.tools),
       ...(isFastTier(body.service_tier) ? { fastMode: true } : {}),
+      ...(asksLongCacheWrites(body, body.input) ? { cacheWrites: '1h' as const } : {}),
     };
   },
   buildRequest: buildResponsesRequest,
