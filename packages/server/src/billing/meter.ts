@@ -10,7 +10,7 @@ import { IMAGE_OUTPUT_TOKENS, outputCapFor, planReservation, type ReservationPla
 import { pricesFor, totalCostOf, type PricedSubUsage } from './pricing.js';
 import { meterLogRow } from './meter-log-row.js';
 import type { Finish, MeterDeps, MeteredOutcome, MeteredRequest } from './meter-types.js';
-import { EMPTY_USAGE, type Usage } from './usage.js';
+import { EMPTY_USAGE, writesAsAsked, type Usage } from './usage.js';
 import { LimitExceeded, type Admission, type LimitSubject } from './usage-limits.js';
 
 /**
@@ -397,13 +397,3 @@ function limitSubjects(auth: { token: TokenRow; user: UserRow }, options: Option
 }
 
 export { InsufficientQuotaError, LimitExceeded };
-
-/**
- * Cache writes a report gave as one number (`cache_writes_unsplit`, OpenAI's Chat Completions) are of the longer
- * lifetime when the request asked for it anywhere: billed at that price, never below what they may have cost.
- */
-export function writesAsAsked(reported: Usage | undefined, asked: MeteredRequest['facts']['cacheWrites']): Usage | undefined {
-  if (!reported?.cache_writes_unsplit || asked !== '1h' || !reported.cache_write_tokens) return reported;
-  const { cache_write_tokens: written, ...rest } = reported;
-  return { ...rest, cache_write_1h_tokens: (reported.cache_write_1h_tokens ?? 0) + written };
-}

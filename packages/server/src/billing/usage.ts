@@ -111,3 +111,13 @@ export function usageOf(prompt: unknown, completion: unknown): Usage {
   if (completionTokens === undefined) (usage.unreported ??= {}).completion = why(completion);
   return usage;
 }
+
+/**
+ * Cache writes a report gave as one number (`cache_writes_unsplit`, OpenAI's Chat Completions) are of the longer
+ * lifetime when the request asked for it anywhere: billed at that price, never below what they may have cost.
+ */
+export function writesAsAsked(reported: Usage | undefined, asked: 'none' | '5m' | '1h' | undefined): Usage | undefined {
+  if (!reported?.cache_writes_unsplit || asked !== '1h' || !reported.cache_write_tokens) return reported;
+  const { cache_write_tokens: written, ...rest } = reported;
+  return { ...rest, cache_write_1h_tokens: (reported.cache_write_1h_tokens ?? 0) + written };
+}

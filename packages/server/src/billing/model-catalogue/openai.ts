@@ -47,7 +47,7 @@ const OPENAI_GPT56_CACHE: CacheRatios = { read: 0.1, write: 1.25, write1h: 1.25 
  * 1M against 1 and 2), held here as the longer write class (`write1h`); the others name one write price. Responses
  * reports the 12-hour writes apart (usage.input_tokens_details.cache_write_tokens_details.ttl_12h_tokens), read into
  * that class; writes said as one number (Chat Completions) are of that class when the request asked for 12-hour writes
- * (billing/meter.ts `writesAsAsked`).
+ * (billing/usage.ts `writesAsAsked`, applied by the meter).
  */
 const OPENAI_GPT6_CACHE: CacheRatios = { read: 0.1, write: 1.25, write1h: 1.25 };
 const OPENAI_GPT61_CACHE: CacheRatios = { read: 0.05, write: 1.25, write1h: 1.25 };

@@ -70,10 +70,11 @@ export function readOpenAiUsage(value: unknown): Usage | undefined {
   if (cached > 0) usage.cached_tokens = cached;
   // OpenAI's own writes (GPT-5.6 and later, priced at 1.25 times the input) are cache_write_tokens; DashScope's
   // explicit ones cache_creation_input_tokens.
-  const written = tokenCount(details.cache_write_tokens ?? details.cache_creation_input_tokens);
+  const openAiWrites = tokenCount(details.cache_write_tokens);
+  const written = openAiWrites || tokenCount(details.cache_creation_input_tokens);
   if (written > 0) usage.cache_write_tokens = written;
   // OpenAI's writes may be for 30 minutes or 12 hours, said as one number: settled by what the request asked for.
-  if (tokenCount(details.cache_write_tokens) > 0) usage.cache_writes_unsplit = true;
+  if (openAiWrites > 0) usage.cache_writes_unsplit = true;
   const audioIn = tokenCount(details.audio_tokens);
   if (audioIn > 0) usage.audio_prompt_tokens = audioIn;
   const completionDetails = isRecord(value.completion_tokens_details) ? value.completion_tokens_details : {};

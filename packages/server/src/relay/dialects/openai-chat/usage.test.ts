@@ -34,7 +34,7 @@ describe('readOpenAiUsage', () => {
       completion_tokens: 40,
       cached_tokens: 300,
       cache_write_tokens: 1_200,
-      // For 30 minutes or 12 hours: settled by what the request asked (billing/meter.ts writesAsAsked).
+      // For 30 minutes or 12 hours: settled by what the request asked (billing/usage.ts writesAsAsked).
       cache_writes_unsplit: true,
     });
   });

@@ -51,11 +51,11 @@ function readTokens(value: Record<string, unknown>): Usage | undefined {
   // where a model lists them (GPT-6.1 Terra and 6.2 Sol: 2.5 times the input price against 1.25): the longer write
   // class. cache_write_tokens_details splits the writes by lifetime; a report without it is settled by what the request asked.
   const written = tokenCount(input.cache_write_tokens);
-  const split = isRecord(input.cache_write_tokens_details) ? input.cache_write_tokens_details : {};
-  const long = Math.min(written, tokenCount(split.ttl_12h_tokens));
+  const split = isRecord(input.cache_write_tokens_details) ? input.cache_write_tokens_details : undefined;
+  const long = Math.min(written, tokenCount(split?.ttl_12h_tokens));
   if (written - long > 0) usage.cache_write_tokens = written - long;
   if (long > 0) usage.cache_write_1h_tokens = long;
-  if (written > 0 && !isRecord(input.cache_write_tokens_details)) usage.cache_writes_unsplit = true;
+  if (written > 0 && !split) usage.cache_writes_unsplit = true;
   if (tokenCount(output.reasoning_tokens) > 0) usage.reasoning_tokens = tokenCount(output.reasoning_tokens);
   return usage;
 }
