@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,12 +58,42 @@ function responsesAnswer(model: string, unsplit = false) {
   };
 }
 
+/** Claude's answer with writes of both lifetimes, as Anthropic reports them (input_tokens without the cache's parts). */
+function anthropicAnswer(res: ServerResponse, model: string, stream: boolean) {
+  const usage = {
+    input_tokens: INPUT - CACHED - WRITE_30M - WRITE_12H,
+    cache_read_input_tokens: CACHED,
+    cache_creation_input_tokens: WRITE_30M + WRITE_12H,
+    cache_creation: { ephemeral_5m_input_tokens: WRITE_30M, ephemeral_1h_input_tokens: WRITE_12H },
+    output_tokens: OUTPUT,
+  };
+  const message = { id: 'msg_cache_1', type: 'message', role: 'assistant', model, stop_sequence: null };
+  if (!stream) {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...message, content: [{ type: 'text', text: 'Refunds take five days.' }], stop_reason: 'end_turn', usage }));
+    return;
+  }
+  const event = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.end(
+    event('message_start', { message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } }) +
+      event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
+      event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Refunds take five days.' } }) +
+      event('content_block_stop', { index: 0 }) +
+      event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: OUTPUT } }) +
+      event('message_stop', {}),
+  );
+}
+
 beforeAll(async () => {
   upstream = createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk));
     req.on('end', () => {
       const body = JSON.parse(raw) as { model: string; stream?: boolean; metadata?: { report?: string } };
+      if (req.url === '/v1/messages') {
+        anthropicAnswer(res, body.model, body.stream === true);
+        return;
+      }
       const responses = req.url === '/v1/responses';
       // A report without the split by lifetime, as an older deployment gives it (the test asks through metadata).
       const answer = responses ? responsesAnswer(body.model, body.metadata?.report === 'unsplit') : chatAnswer(body.model);
@@ -90,7 +120,9 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   t = await createTestApp();
   gateway = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  await seedChannel(t.ctx.storage, { name: 'openai', type: 1, key: 'sk-upstream', baseUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, models: 'gpt-6.1-terra,gpt-5.6-terra' });
+  const baseUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  await seedChannel(t.ctx.storage, { name: 'openai', type: 1, key: 'sk-upstream', baseUrl, models: 'gpt-6.1-terra,gpt-5.6-terra' });
+  await seedChannel(t.ctx.storage, { name: 'anthropic', type: 14, key: 'sk-ant-upstream', baseUrl, models: 'claude-sonnet-4-5' });
 });
 afterAll(async () => {
   await t.close();
@@ -182,5 +214,21 @@ describe("OpenAI's cache writes", () => {
     await openai.responses.create(asked);
     await expectBilled(token.id, 'gpt-6.1-terra', { prompt_tokens: INPUT, completion_tokens: OUTPUT, cached_tokens: CACHED, cache_write_1h_tokens: total });
     expect(prices.cacheWrite1hRatio).toBe(2.5);
+  });
+  it("a Chat Completions client is told its cache writes (prompt_tokens_details.cache_write_tokens) when another vendor's report is translated: Claude's writes of both lifetimes, whole and streamed", async () => {
+    for (const stream of [false, true]) {
+      const { token, openai } = await client(`claudewrites${stream ? 's' : 'w'}`);
+      let usage: OpenAI.CompletionUsage | undefined | null;
+      if (stream) {
+        const chunks = await openai.chat.completions.create({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: PROMPT }], stream: true, stream_options: { include_usage: true } });
+        for await (const chunk of chunks) usage = chunk.usage ?? usage;
+      } else {
+        usage = (await openai.chat.completions.create({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: PROMPT }] })).usage;
+      }
+      expect(usage).toMatchObject({ prompt_tokens: INPUT, completion_tokens: OUTPUT, prompt_tokens_details: { cached_tokens: CACHED, cache_write_tokens: WRITE_30M + WRITE_12H } });
+      // Billed by lifetime as Anthropic split them: the 1-hour part at the longer write price.
+      const log = await expectBilled(token.id, 'claude-sonnet-4-5', { prompt_tokens: INPUT, completion_tokens: OUTPUT, cached_tokens: CACHED, cache_write_tokens: WRITE_30M, cache_write_1h_tokens: WRITE_12H });
+      expect(log.content).toContain(`长时缓存写入 ${WRITE_12H} × 2`);
+    }
   });
 });

@@ -112,12 +112,21 @@ export function derivedCompletion(total: unknown, prompt: unknown): number | und
   return t !== undefined && p !== undefined && t >= p ? t - p : undefined;
 }
 
+/**
+ * A usage in OpenAI's Chat Completions shape. Cache writes of either lifetime are `cache_write_tokens`, one number as
+ * OpenAI gives them (openai-node's `PromptTokensDetails`), said only when there were some.
+ */
 export function writeOpenAiUsage(usage: Usage): Record<string, unknown> {
+  const written = (usage.cache_write_tokens ?? 0) + (usage.cache_write_1h_tokens ?? 0);
   return {
     prompt_tokens: usage.prompt_tokens,
     completion_tokens: usage.completion_tokens,
     total_tokens: usage.prompt_tokens + usage.completion_tokens,
-    prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0, ...(usage.audio_prompt_tokens ? { audio_tokens: usage.audio_prompt_tokens } : {}) },
+    prompt_tokens_details: {
+      cached_tokens: usage.cached_tokens ?? 0,
+      ...(written > 0 ? { cache_write_tokens: written } : {}),
+      ...(usage.audio_prompt_tokens ? { audio_tokens: usage.audio_prompt_tokens } : {}),
+    },
     completion_tokens_details: { reasoning_tokens: usage.reasoning_tokens ?? 0, ...(usage.audio_completion_tokens ? { audio_tokens: usage.audio_completion_tokens } : {}),
       ...(usage.image_completion_tokens ? { image_tokens: usage.image_completion_tokens } : {}),
     },
