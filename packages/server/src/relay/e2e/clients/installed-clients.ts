@@ -8,8 +8,8 @@ import { join } from 'node:path';
  * their own (never globally), once, and reused by later runs.
  */
 export const CLIENTS = {
-  claude: { package: '@anthropic-ai/claude-code', version: '2.1.331', bin: 'claude' },
-  codex: { package: '@openai/codex', version: '0.169.0', bin: 'codex' },
+  claude: { package: '@anthropic-ai/claude-code', version: '2.1.337', bin: 'claude' },
+  codex: { package: '@openai/codex', version: '0.171.0', bin: 'codex' },
   gemini: { package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
 } as const;
 export type ClientName = keyof typeof CLIENTS;
