@@ -1,6 +1,4 @@
-import { modelParams } from '@model-relay/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from '../http/typed-routes.js';
 import { keyBalanceRoutes } from './key-balance-routes.js';
 import { anthropicDialect } from './dialects/anthropic/index.js';
 import { geminiDialect } from './dialects/gemini/index.js';
@@ -9,12 +7,12 @@ import type { Dialect } from './dialects/types.js';
 import { anthropicIngress } from './ingress/anthropic.js';
 import type { DirectRelay } from './ingress/direct.js';
 import { geminiIngress } from './ingress/gemini.js';
+import { listingDialect, modelListRoutes } from './ingress/model-list.js';
 import { openAiIngress } from './ingress/openai.js';
 import { openAiResponsesIngress } from './ingress/openai-responses.js';
 import { authenticateKey } from './pipeline/authenticate-key.js';
 import type { RelayDeps } from './pipeline/handle-relay.js';
 import { errorAnswer } from './error-answer.js';
-import { RelayError } from './relay-error.js';
 
 /** The relay: every client dialect's endpoints, each answering errors in its own dialect's shape. */
 export async function relayRoutes(app: FastifyInstance, deps: RelayDeps, direct: DirectRelay): Promise<void> {
@@ -34,16 +32,11 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayDeps, direct:
       keyBalanceRoutes(openai, deps);
       openAiIngress(openai, deps, direct);
       openAiResponsesIngress(openai, deps, direct);
-      openai.get('/v1/models', async (request) => {
-        const models = await modelsFor(deps, request);
-        return { object: 'list', data: models.map(toModelObject) };
-      });
-      openai.withTypeProvider<ZodTypeProvider>().get('/v1/models/:model', { schema: { params: modelParams } }, async (request) => {
-        const model = request.params.model;
-        const models = await modelsFor(deps, request);
-        if (!models.includes(model)) throw new RelayError(404, `模型 ${model.slice(0, 200)} 不存在`, 'invalid_request_error', 'model_not_found');
-        return toModelObject(model);
-      });
+    });
+    // GET /v1/models and /v1/models/{model}, answered in the shape of whichever SDK asks.
+    await v1.register(async (listing) => {
+      listing.setErrorHandler(errorHandler(listingDialect));
+      modelListRoutes(listing, deps, modelsFor);
     });
     await v1.register(async (anthropic) => {
       anthropic.setErrorHandler(errorHandler(anthropicDialect));
@@ -56,11 +49,13 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayDeps, direct:
   });
 }
 
-/** Fastify's error handler of a dialect's routes (errorAnswer). */
-export function errorHandler(dialect: Dialect) {
-  return (error: FastifyError, request: Parameters<Parameters<FastifyInstance['setErrorHandler']>[0]>[1], reply: Parameters<Parameters<FastifyInstance['setErrorHandler']>[0]>[2]) => {
+type ErrorRequest = Parameters<Parameters<FastifyInstance['setErrorHandler']>[0]>[1];
+
+/** Fastify's error handler of a dialect's routes (errorAnswer); the dialect may be the request's (`listingDialect`). */
+export function errorHandler(dialect: Dialect | ((request: ErrorRequest) => Dialect)) {
+  return (error: FastifyError, request: ErrorRequest, reply: Parameters<Parameters<FastifyInstance['setErrorHandler']>[0]>[2]) => {
     if (reply.sent || reply.raw.headersSent) return;
-    const answer = errorAnswer(dialect, error, request.log);
+    const answer = errorAnswer(typeof dialect === 'function' ? dialect(request) : dialect, error, request.log);
     reply.status(answer.status).headers(answer.headers);
     if (answer.contentType) reply.header('content-type', answer.contentType);
     return reply.send(answer.body);
@@ -74,6 +69,3 @@ async function modelsFor(deps: RelayDeps, request: Parameters<typeof authenticat
   return scope.length ? models.filter((m) => scope.includes(m)) : models;
 }
 
-function toModelObject(id: string) {
-  return { id, object: 'model', created: 1626777600, owned_by: 'model-relay' };
-}

@@ -1,6 +1,8 @@
+import Anthropic from '@anthropic-ai/sdk';
 import { ApiError, GoogleGenAI } from '@google/genai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MOCK_REPLY, startMockUpstream, type MockUpstream } from '../../test-support/mock-openai.js';
 import { seedChannel, seedToken } from '../../test-support/seed.js';
@@ -102,6 +104,44 @@ describe('Gemini endpoints', () => {
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT' } });
     expect(((await post(`${MODEL}:generateContent`, { contents: [] }, {})) as Response).status).toBe(401);
+  });
+
+  it('the stable /v1 API (@google/genai 3 calls it by default) answers as /v1beta does; GET /v1/models answers each official SDK in its own shape', async () => {
+    await geminiChannel('ok', { models: `${MODEL},gemini-2.5-pro` });
+    const { key, id } = await seedToken(t.ctx.storage, userId, { remain_quota: 1_000_000 });
+    const stable = genai(key);
+    const beta = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: gateway, apiVersion: 'v1beta' } });
+    const ask = { model: MODEL, contents: 'Hello' };
+    expect((await stable.models.generateContent(ask)).text).toBe('Hello! How can I help you today?');
+    expect((await beta.models.generateContent(ask)).text).toBe('Hello! How can I help you today?');
+    let streamed = '';
+    for await (const chunk of await stable.models.generateContentStream(ask)) streamed += chunk.text ?? '';
+    expect(streamed.length).toBeGreaterThan(0);
+    expect((await stable.models.countTokens(ask)).totalTokens).toBeGreaterThan(0);
+    const state = await settled(id, 3);
+    expect(state.logs).toHaveLength(3);
+    // Upstream, a Gemini channel is asked on its own API version (v1beta unless the channel names one).
+    expect(gemini.requests.map((r) => r.path.split('/')[1])).toEqual(['v1beta', 'v1beta', 'v1beta']);
+
+    // The model list: @google/genai 3 (x-goog-api-key, /v1), openai's and Anthropic's SDKs (anthropic-version).
+    const names = [];
+    for await (const model of await stable.models.list()) names.push(model.name);
+    expect(names.sort()).toEqual([`models/${MODEL}`, 'models/gemini-2.5-pro']);
+    expect(await stable.models.get({ model: MODEL })).toMatchObject({ name: `models/${MODEL}`, supportedActions: ['generateContent', 'countTokens'] });
+    const missing = (await stable.models.get({ model: 'gpt-4o' }).catch((error: unknown) => error)) as ApiError;
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.message)).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
+
+    const openaiIds = (await new OpenAI({ apiKey: `sk-${key}`, baseURL: `${gateway}/v1`, maxRetries: 0 }).models.list()).data.map((m) => m.id);
+    expect(openaiIds.sort()).toEqual([MODEL, 'gemini-2.5-pro']);
+    const claude = new Anthropic({ apiKey: `sk-${key}`, baseURL: gateway, maxRetries: 0 });
+    const claudeModels = (await claude.models.list()).data;
+    expect(claudeModels.map((m) => m.id).sort()).toEqual([MODEL, 'gemini-2.5-pro']);
+    expect(claudeModels[0]).toMatchObject({ type: 'model', display_name: claudeModels[0].id, created_at: '2021-07-20T10:40:00Z' });
+    expect(await claude.models.retrieve(MODEL)).toMatchObject({ type: 'model', id: MODEL });
+    const claudeMissing = (await claude.models.retrieve('gpt-4o').catch((error: unknown) => error)) as InstanceType<typeof Anthropic.APIError>;
+    expect(claudeMissing.status).toBe(404);
+    expect(claudeMissing.error).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
   });
 
   it('countTokens counts here, from contents or a whole generateContentRequest, and charges nothing', async () => {

@@ -23,6 +23,8 @@ const METHODS = ['generateContent', 'countTokens'];
  *   GET  /v1beta/models, /v1beta/models/{model}
  *   POST /v1beta/models/{model}:generateContent | :streamGenerateContent (SSE with `alt=sse`, else one JSON array)
  *   POST /v1beta/models/{model}:countTokens (counted here, like Anthropic's count_tokens)
+ * The same under /v1 (the stable API version, which @google/genai 3 calls by default): the posts here, the model
+ * list and lookup in routes.ts, where GET /v1/models answers each client in its own shape.
  * Chat goes to any channel: passed through to Gemini and Vertex Gemini channels, translated for the others. The
  * key comes in `x-goog-api-key` or `?key=` (with or without `sk-`). The colon of `{model}:method` is not fastify
  * route syntax, so the path after models/ is one wildcard, split here.
@@ -58,8 +60,10 @@ export function geminiIngress(server: FastifyInstance, deps: RelayDeps, keyModel
     }
     throw new RelayError(404, `不支持的方法：${method.slice(0, 60) || '（空）'}，可用的有 ${[...METHODS, 'streamGenerateContent'].join('、')}`, 'invalid_request_error', 'method_not_found');
   };
-  app.post('/v1beta/models/*', { schema }, post);
-  direct.postUnder('/v1beta/models/', geminiDialect, post);
+  for (const version of ['v1beta', 'v1']) {
+    app.post(`/${version}/models/*`, { schema }, post);
+    direct.postUnder(`/${version}/models/`, geminiDialect, post);
+  }
 }
 
 /** "models/x" and "x" name the same model (some clients repeat the collection). */
@@ -71,7 +75,7 @@ async function readCall(deps: RelayDeps, request: RelayRequest, model: string, s
 }
 
 /** A model in the shape of the Gemini API's models.list. */
-function toGeminiModel(id: string) {
+export function toGeminiModel(id: string) {
   return {
     name: `models/${id}`,
     baseModelId: id,

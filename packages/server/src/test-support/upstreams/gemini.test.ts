@@ -39,7 +39,8 @@ describe('Gemini mock driven by the official SDK', () => {
     expect(response.text).toBe('Hello! How can I help you today?');
     expect(response.usageMetadata).toEqual(fx.json('text.response.json').usageMetadata);
     const [sent] = mock.requests;
-    expect(sent.path).toBe(`/v1beta/models/${MODEL}:generateContent`);
+    // @google/genai 3 calls the stable API version by default (v1; 2.x called v1beta): the mock serves both.
+    expect(sent.path).toBe(`/v1/models/${MODEL}:generateContent`);
     expect(sent.headers['x-goog-api-key']).toBe('ok');
     expect((sent.body as any).contents).toEqual(request.contents);
   });
