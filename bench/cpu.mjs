@@ -16,7 +16,9 @@
 //                                 them with the number of requests (the tracer slows the process: use with RATE=n)
 //   REPEAT=n                      measure each setup n times (one process, consecutive loads) and print each
 //   BUILDS=a,b                    compare builds: each a folder holding dist/main.js (relative to the repository
-//                                 root, e.g. packages/server and a copy of an older build), measured in turn
+//                                 root, e.g. packages/server and a copy of an older build), measured in turn;
+//                                 `folder+--flag+--flag` runs that build with node flags (e.g.
+//                                 packages/server+--max-semi-space-size=32 against packages/server)
 //   ROUNDS=n                      with BUILDS: n rounds, each measuring every build once (fresh processes), so
 //                                 a change of the machine's load hits both; the medians are printed at the end
 import { readFileSync, rmSync } from 'node:fs';
@@ -163,8 +165,8 @@ async function measure(setup, mocks, build) {
       data: { ...data, MR_COUNT_FILE: countFile },
       cwd: work,
       logFile: join(work, `${setup}.log`),
-      nodeArgs: ['--import', join(benchDir, 'lib/count-statements.mjs')],
-      main: join(root, build, 'dist/main.js'),
+      nodeArgs: ['--import', join(benchDir, 'lib/count-statements.mjs'), ...build.split('+').slice(1)],
+      main: join(root, build.split('+')[0], 'dist/main.js'),
     });
     const db = await openDatabase(setup === 'postgres' ? 'postgres' : 'sqlite', setup === 'postgres' ? data.SQL_DSN : data.SQLITE_PATH);
     const seeded = await seed(db, { openaiUrl: openaiMock.url, anthropicUrl: anthropicMock.url });
