@@ -4,6 +4,7 @@ import type { VendorCodec } from '../types.js';
 import { collectText } from '../../dialects/media.js';
 import { chatMedia } from '../../dialects/openai-chat/index.js';
 import { flatMap } from '../../../lib/arrays.js';
+import { float32Base64 } from '../embeddings.js';
 
 /**
  * Cohere's answers read as OpenAI's (https://docs.cohere.com/reference/chat, /reference/embed, /reference/rerank):
@@ -60,12 +61,6 @@ function embedAnswer(json: Record<string, unknown>, model: string): Record<strin
     model,
     usage: { prompt_tokens: tokens, total_tokens: tokens },
   };
-}
-
-function float32Base64(values: unknown[]): string {
-  const buffer = Buffer.alloc(values.length * 4);
-  values.forEach((v, i) => buffer.writeFloatLE(typeof v === 'number' ? v : 0, i * 4));
-  return buffer.toString('base64');
 }
 
 function billedUnits(meta: unknown): Record<string, unknown> {

@@ -1,6 +1,8 @@
-import type { ErrorVerdict, ProviderAdapter } from '../types.js';
+import type { ErrorVerdict, ProviderAdapter, VendorCodec } from '../types.js';
 import { DEAD_CHANNEL_REASONS, isPassingFault, readGoogleError } from './google-errors.js';
 import { flatMap } from '../../../lib/arrays.js';
+import { asArray, asNumber, badRequest, isRecord } from '../../dialects/shared.js';
+import { openAiEmbeddingList } from '../embeddings.js';
 
 export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
 /** The API version used when the channel names none (its `other` field, as in one-api): v1beta has every feature. */
@@ -10,13 +12,14 @@ const VERSION = /^v\d+(alpha|beta)?\d*$/;
 /**
  * Google Gemini API (type 24): generateContent with the key in `x-goog-api-key`
  * (https://ai.google.dev/api/generate-content). A stream asks for SSE (`alt=sse`) unless a Gemini client asked for
- * the JSON-array stream, which it then gets byte for byte.
+ * the JSON-array stream, which it then gets byte for byte. OpenAI's embeddings go to batchEmbedContents
+ * (https://ai.google.dev/api/embeddings), one request per input text, and come back as OpenAI's list.
  */
 export const geminiAdapter: ProviderAdapter = {
   id: 'gemini',
   channelTypes: [24],
   dialects: () => ['gemini'],
-  supports: (endpoint) => endpoint === 'chat',
+  supports: (endpoint) => endpoint === 'chat' || endpoint === 'embeddings',
   build(input) {
     let base = input.channel.baseUrl || GEMINI_BASE_URL;
     let version = VERSION.test(input.channel.other.trim()) ? input.channel.other.trim() : DEFAULT_VERSION;
@@ -26,9 +29,16 @@ export const geminiAdapter: ProviderAdapter = {
       base = base.slice(0, -suffix[0].length);
       version = suffix[1];
     }
+    const headers = { 'x-goog-api-key': input.channel.key, 'content-type': 'application/json' };
+    if (input.endpoint === 'embeddings') {
+      if (Buffer.isBuffer(input.body)) throw badRequest('Gemini 的向量接口只接受 JSON 请求');
+      return { url: `${base}/${version}/models/${modelPath(input.model)}:batchEmbedContents`, method: 'POST', headers, body: JSON.stringify(batchEmbedBody(input.body, input.model)) };
+    }
     const url = `${base}/${version}/models/${modelPath(input.model)}:${geminiMethod(input.stream, input.jsonArrayStream)}`;
-    return { url, method: 'POST', headers: { 'x-goog-api-key': input.channel.key, 'content-type': 'application/json' }, body: JSON.stringify(withoutModel(input.body)) };
+    return { url, method: 'POST', headers, body: JSON.stringify(withoutModel(input.body)) };
   },
+  // Only embeddings answer in Gemini's own wire to a client of another endpoint; chat is a dialect of its own.
+  codec: (_channel, model, body, endpoint) => (endpoint === 'embeddings' ? embeddingsCodec(model, body?.encoding_format === 'base64') : undefined),
   classifyError: classifyGeminiError,
   // https://ai.google.dev/api/models#method:-models.list: the models that generate content or embeddings
   modelList: (channel) => ({
@@ -55,6 +65,34 @@ export function geminiMethod(stream: boolean, jsonArray?: boolean): string {
 /** A model id as a path segment ("models/x" taken as "x"; `@` kept, as Vertex model versions are written). */
 export function modelPath(model: string): string {
   return encodeURIComponent(model.replace(/^models\//, '')).replace(/%40/g, '@');
+}
+
+/**
+ * OpenAI's embeddings body as batchEmbedContents': each input text one request for the same model, `dimensions` as
+ * `outputDimensionality`. Gemini embeds text only: token arrays (OpenAI's other input form) are refused.
+ */
+function batchEmbedBody(body: Record<string, unknown>, model: string): Record<string, unknown> {
+  const input = typeof body.input === 'string' ? [body.input] : asArray(body.input);
+  if (input.length === 0 || !input.every((text): text is string => typeof text === 'string')) throw badRequest('Gemini 的向量接口只接受文本（字符串或字符串数组）作为 input');
+  const dimensions = asNumber(body.dimensions);
+  const name = `models/${model.replace(/^models\//, '')}`;
+  return { requests: input.map((text) => ({ model: name, content: { parts: [{ text }] }, ...(dimensions !== undefined ? { outputDimensionality: Math.floor(dimensions) } : {}) })) };
+}
+
+/**
+ * batchEmbedContents' answer (`{embeddings: [{values}]}`, in the order asked) as OpenAI's embeddings list. The Gemini
+ * API reports no usage for it (Vertex's `usageMetadata` is read when there): the gateway then counts the input, and
+ * the client is told that count (deliver-whole.ts). A body parsed on a worker (over 1 MB) is not at hand here, so
+ * such a request gets floats even if it asked for base64 (the openai SDKs take either when they chose base64).
+ */
+function embeddingsCodec(model: string, base64: boolean): VendorCodec {
+  return {
+    answer(json) {
+      const vectors = asArray(json.embeddings).map((e) => (isRecord(e) ? asArray(e.values) : []));
+      const usage = isRecord(json.usageMetadata) ? json.usageMetadata : {};
+      return openAiEmbeddingList(vectors, model, base64, asNumber(usage.promptTokenCount) ?? 0);
+    },
+  };
 }
 
 /** The body without `model`: the model is in the URL. */

@@ -5,6 +5,7 @@ import { classifyOpenAiError, openAiBody } from '../openai-compatible/adapter.js
 import { idsOfList, type BuildInput, type ChannelTarget, type ProviderAdapter, type UpstreamRequest, type VendorCodec } from '../types.js';
 import { flatMap } from '../../../lib/arrays.js';
 import { collectText, NO_MEDIA } from '../../dialects/media.js';
+import { float32Base64 } from '../embeddings.js';
 
 /**
  * Ollama (type 30), https://github.com/ollama/ollama/blob/main/docs/api.md. A channel whose base URL ends in `/v1`
@@ -187,10 +188,4 @@ function nativeCodec(model: string, base64: boolean): VendorCodec {
       };
     },
   };
-}
-
-/** An embedding as OpenAI's `encoding_format: "base64"` sends it: little-endian float32s, base64. */
-function float32Base64(vector: unknown): string {
-  const values = Array.isArray(vector) ? vector.map(Number) : [];
-  return Buffer.from(new Float32Array(values).buffer).toString('base64');
 }

@@ -1,0 +1,76 @@
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { seedChannel } from '../../test-support/seed.js';
+import { startMockGemini } from '../../test-support/upstreams/gemini.js';
+import { vendorGateway } from '../../test-support/vendor-gateway.js';
+
+/**
+ * OpenAI's embeddings on a Gemini channel (type 24), as one-api serves them: the official openai SDK -> the gateway ->
+ * a local Gemini API that checks batchEmbedContents' body (each request naming the URL's model, text parts, the
+ * output size) and answers `{embeddings: [{values}]}` without usage, as the Gemini API does. The gateway counts the
+ * input, tells the client that count and charges it, once.
+ */
+const MODEL = 'gemini-embedding-001';
+const gw = vendorGateway({ mock: startMockGemini });
+const { seedKey, openai, expectCharged } = gw;
+
+const geminiChannel = (key = 'ok') => seedChannel(gw.t.ctx.storage, { name: `gemini-${key}`, type: 24, key, baseUrl: gw.mock.url, models: `${MODEL},gemini-2.5-flash` });
+
+describe('embeddings on a Gemini channel', () => {
+  it('the openai SDK (base64 by default, floats, base64 asked for itself, dimensions): batchEmbedContents, the vectors in order, the input counted and charged once each', async () => {
+    await geminiChannel();
+    const { id, key } = await seedKey();
+    const input = ['The quick brown fox', 'jumps over the lazy dog, twice'];
+    const client = openai(key);
+
+    const byDefault = await client.embeddings.create({ model: MODEL, input });
+    const [sent] = gw.mock.requests;
+    expect(sent.path).toBe(`/v1beta/models/${MODEL}:batchEmbedContents`);
+    expect(sent.headers['x-goog-api-key']).toBe('ok');
+    expect(sent.body).toEqual({ requests: input.map((text) => ({ model: `models/${MODEL}`, content: { parts: [{ text }] } })) });
+    expect(byDefault.data.map((d) => d.index)).toEqual([0, 1]);
+    expect(byDefault.data[0].embedding).toHaveLength(3072);
+    // Two texts of different lengths: two different vectors, in the order asked.
+    expect(byDefault.data[0].embedding.slice(0, 4)).not.toEqual(byDefault.data[1].embedding.slice(0, 4));
+    expect(byDefault.model).toBe(MODEL);
+    expect(byDefault.usage.prompt_tokens).toBeGreaterThan(0);
+    expect(byDefault.usage.total_tokens).toBe(byDefault.usage.prompt_tokens);
+
+    const floats = await client.embeddings.create({ model: MODEL, input: input[0], encoding_format: 'float', dimensions: 8 });
+    expect(gw.mock.requests[1].body).toEqual({ requests: [{ model: `models/${MODEL}`, content: { parts: [{ text: input[0] }] }, outputDimensionality: 8 }] });
+    expect(floats.data).toHaveLength(1);
+    expect(floats.data[0].embedding).toHaveLength(8);
+
+    // Asked for base64 by the client itself: a string of float32s, the same vector to float32 precision.
+    const raw = await fetch(`${gw.url}/v1/embeddings`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, input: input[0], encoding_format: 'base64', dimensions: 8 }),
+    });
+    const base64 = (await raw.json()) as { data: Array<{ embedding: string }> };
+    const bytes = Buffer.from(base64.data[0].embedding, 'base64');
+    expect(Array.from(new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4))).toEqual(floats.data[0].embedding.map((x) => Math.fround(x)));
+
+    await expectCharged(id, MODEL, ...[byDefault, floats].map((r) => ({ prompt_tokens: r.usage.prompt_tokens, completion_tokens: 0 })), { prompt_tokens: floats.usage.prompt_tokens, completion_tokens: 0 });
+  });
+
+  it("token arrays (OpenAI's other input form) are refused with a clear 400 and nothing is charged; a dead key fails over to the next channel", async () => {
+    await geminiChannel();
+    const { id, key } = await seedKey();
+    const refused = (await openai(key).embeddings.create({ model: MODEL, input: [[1, 2, 3]] }).catch((error: unknown) => error)) as InstanceType<typeof OpenAI.APIError>;
+    expect(refused.status).toBe(400);
+    expect(refused.message).toContain('Gemini 的向量接口只接受文本');
+    expect(gw.mock.requests).toEqual([]);
+    expect((await gw.settled(id, 0)).logs).toEqual([]);
+
+    await gw.t.ctx.storage.db.deleteFrom('abilities').execute();
+    await gw.t.ctx.storage.db.deleteFrom('channels').execute();
+    await gw.t.ctx.options.set('RetryTimes', '1');
+    await seedChannel(gw.t.ctx.storage, { name: 'gemini-dead', type: 24, key: 'fail-401', baseUrl: gw.mock.url, models: MODEL, priority: 10 });
+    await geminiChannel('ok');
+    const answer = await openai(key).embeddings.create({ model: MODEL, input: 'hello', encoding_format: 'float' });
+    expect(answer.data[0].embedding).toHaveLength(3072);
+    expect(gw.mock.requests.map((r) => r.key)).toEqual(['fail-401', 'ok']);
+    await expectCharged(id, MODEL, { prompt_tokens: answer.usage.prompt_tokens, completion_tokens: 0 });
+  });
+});
