@@ -54,12 +54,16 @@ describe('embeddings on a Gemini channel', () => {
     await expectCharged(id, MODEL, ...[byDefault, floats].map((r) => ({ prompt_tokens: r.usage.prompt_tokens, completion_tokens: 0 })), { prompt_tokens: floats.usage.prompt_tokens, completion_tokens: 0 });
   });
 
-  it("token arrays (OpenAI's other input form) are refused with a clear 400 and nothing is charged; a dead key fails over to the next channel", async () => {
+  it("token arrays (OpenAI's other input form) and more than a batch's 100 texts are refused with a clear 400 and nothing is charged; a dead key fails over to the next channel", async () => {
     await geminiChannel();
     const { id, key } = await seedKey();
     const refused = (await openai(key).embeddings.create({ model: MODEL, input: [[1, 2, 3]] }).catch((error: unknown) => error)) as InstanceType<typeof OpenAI.APIError>;
     expect(refused.status).toBe(400);
     expect(refused.message).toContain('Gemini 的向量接口只接受文本');
+    // More texts than one batch takes: said before anything is sent.
+    const tooMany = (await openai(key).embeddings.create({ model: MODEL, input: Array.from({ length: 101 }, (_, i) => `text ${i}`) }).catch((error: unknown) => error)) as InstanceType<typeof OpenAI.APIError>;
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.message).toContain('一次最多接受 100 段文本');
     expect(gw.mock.requests).toEqual([]);
     expect((await gw.settled(id, 0)).logs).toEqual([]);
 

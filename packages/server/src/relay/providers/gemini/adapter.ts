@@ -67,6 +67,9 @@ export function modelPath(model: string): string {
   return encodeURIComponent(model.replace(/^models\//, '')).replace(/%40/g, '@');
 }
 
+/** Texts one batchEmbedContents call takes (the API refuses more: "at most 100 requests can be in one batch"). */
+const MAX_EMBED_BATCH = 100;
+
 /**
  * OpenAI's embeddings body as batchEmbedContents': each input text one request for the same model, `dimensions` as
  * `outputDimensionality`. Gemini embeds text only: token arrays (OpenAI's other input form) are refused.
@@ -74,6 +77,7 @@ export function modelPath(model: string): string {
 function batchEmbedBody(body: Record<string, unknown>, model: string): Record<string, unknown> {
   const input = typeof body.input === 'string' ? [body.input] : asArray(body.input);
   if (input.length === 0 || !input.every((text): text is string => typeof text === 'string')) throw badRequest('Gemini 的向量接口只接受文本（字符串或字符串数组）作为 input');
+  if (input.length > MAX_EMBED_BATCH) throw badRequest(`Gemini 的向量接口一次最多接受 ${MAX_EMBED_BATCH} 段文本，本次为 ${input.length} 段，请分批请求`);
   const dimensions = asNumber(body.dimensions);
   const name = `models/${model.replace(/^models\//, '')}`;
   return { requests: input.map((text) => ({ model: name, content: { parts: [{ text }] }, ...(dimensions !== undefined ? { outputDimensionality: Math.floor(dimensions) } : {}) })) };
