@@ -24,7 +24,7 @@ const METHODS = ['generateContent', 'countTokens'];
  *   POST /v1beta/models/{model}:generateContent | :streamGenerateContent (SSE with `alt=sse`, else one JSON array)
  *   POST /v1beta/models/{model}:countTokens (counted here, like Anthropic's count_tokens)
  * The same under /v1 (the stable API version, which @google/genai 3 calls by default): the posts here, the model
- * list and lookup in routes.ts, where GET /v1/models answers each client in its own shape.
+ * list and lookup in model-list.ts, where GET /v1/models answers each client in its own shape.
  * Chat goes to any channel: passed through to Gemini and Vertex Gemini channels, translated for the others. The
  * key comes in `x-goog-api-key` or `?key=` (with or without `sk-`). The colon of `{model}:method` is not fastify
  * route syntax, so the path after models/ is one wildcard, split here.
