@@ -86,8 +86,9 @@ function batchEmbedBody(body: Record<string, unknown>, model: string): Record<st
 /**
  * batchEmbedContents' answer (`{embeddings: [{values}]}`, in the order asked) as OpenAI's embeddings list. The Gemini
  * API reports no usage for it (a `usageMetadata`, which @google/genai's type allows, is read when there): the gateway
- * then counts the input, and the client is told that count (deliver-whole.ts). A body parsed on a worker (over 1 MB) is not at hand here, so
- * such a request gets floats even if it asked for base64 (the openai SDKs take either when they chose base64).
+ * then counts the input, and the client is told that count (deliver-whole.ts). A body parsed on a worker (over 1 MB)
+ * is not at hand here, so such a request gets floats even if it asked for base64 (the openai SDKs take either when
+ * they chose base64).
  */
 function embeddingsCodec(model: string, base64: boolean): VendorCodec {
   return {
