@@ -69,7 +69,7 @@ describe('the relay answered without fastify', () => {
     expect(counted.status).toBe(200);
     expect(counted.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(((await counted.json()) as { totalTokens: number }).totalTokens).toBeGreaterThan(0);
-    const unknown = await fetch(`${url}/v1beta/models/gpt-4o-mini:embedContent`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': `sk-${key}` }, body: '{}' });
+    const unknown = await fetch(`${url}/v1beta/models/gpt-4o-mini:predict`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': `sk-${key}` }, body: '{}' });
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as { error: { status: string } }).error.status).toBe('NOT_FOUND');
     const claude = await post('/v1/messages/count_tokens', JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello there' }] }), { authorization: '', 'x-api-key': `sk-${key}` });

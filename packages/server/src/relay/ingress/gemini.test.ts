@@ -97,7 +97,7 @@ describe('Gemini endpoints', () => {
     const missing = await fetch(`${gateway}/v1beta/models/gpt-4o?key=${key}`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
-    const method = await post(`${MODEL}:embedContent`, {}, { 'x-goog-api-key': key });
+    const method = await post(`${MODEL}:predict`, {}, { 'x-goog-api-key': key });
     expect(method.status).toBe(404);
     expect(await method.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
     const malformed = await fetch(`${gateway}/v1beta/models/${MODEL}:generateContent?key=${key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"contents": [' });

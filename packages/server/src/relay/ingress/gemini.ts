@@ -9,6 +9,7 @@ import type { RelayRequest } from '../pipeline/types.js';
 import { RelayError } from '../relay-error.js';
 import type { DirectRelay, PrefixRequest, RelayHandler } from './direct.js';
 import { readJsonBody } from './large-json.js';
+import { EMBED_METHODS, geminiEmbedCall } from './gemini-embeddings.js';
 
 /** A Gemini post: the path after models/ is `{model}:{method}`. */
 type GeminiRequest = PrefixRequest;
@@ -23,6 +24,7 @@ const METHODS = ['generateContent', 'countTokens'];
  *   GET  /v1beta/models, /v1beta/models/{model}
  *   POST /v1beta/models/{model}:generateContent | :streamGenerateContent (SSE with `alt=sse`, else one JSON array)
  *   POST /v1beta/models/{model}:countTokens (counted here, like Anthropic's count_tokens)
+ *   POST /v1beta/models/{model}:embedContent | :batchEmbedContents (served as OpenAI's embeddings: gemini-embeddings.ts)
  * The same under /v1 (the stable API version, which @google/genai 3 calls by default): the posts here, the model
  * list and lookup in model-list.ts, where GET /v1/models answers each client in its own shape.
  * Chat goes to any channel: passed through to Gemini and Vertex Gemini channels, translated for the others. The
@@ -47,6 +49,7 @@ export function geminiIngress(server: FastifyInstance, deps: RelayDeps, keyModel
     const model = modelName(colon < 0 ? path : path.slice(0, colon));
     const method = colon < 0 ? '' : path.slice(colon + 1);
     if (method === 'generateContent' || method === 'streamGenerateContent') return handleRelay(deps, await readCall(deps, request, model, method === 'streamGenerateContent', (request.query as { alt?: unknown }).alt === 'sse'), request, reply);
+    if (EMBED_METHODS.includes(method)) return handleRelay(deps, await geminiEmbedCall(deps, request.body, model, method), request, reply);
     if (method === 'countTokens') {
       await authenticateKey(deps.store, request);
       // Either {contents} or a whole {generateContentRequest}; both count what the model would read.
@@ -58,7 +61,7 @@ export function geminiIngress(server: FastifyInstance, deps: RelayDeps, keyModel
         release(deps, read);
       }
     }
-    throw new RelayError(404, `不支持的方法：${method.slice(0, 60) || '（空）'}，可用的有 ${[...METHODS, 'streamGenerateContent'].join('、')}`, 'invalid_request_error', 'method_not_found');
+    throw new RelayError(404, `不支持的方法：${method.slice(0, 60) || '（空）'}，可用的有 ${[...METHODS, 'streamGenerateContent', ...EMBED_METHODS].join('、')}`, 'invalid_request_error', 'method_not_found');
   };
   for (const version of ['v1beta', 'v1']) {
     app.post(`/${version}/models/*`, { schema }, post);

@@ -188,7 +188,7 @@ export async function attemptChannels(
             continue;
           }
         }
-        lastFailure = left(attempts, channel, response.status, await classifyUpstreamError(deps, provider, channel, { status: response.status, body: text, contentType: response.contentType, retryAfter: response.headers['retry-after'], passThrough: spec.client === spec.upstream && !provider.codec?.(target, upstreamModel, undefined, call.endpoint)?.answer }, request));
+        lastFailure = left(attempts, channel, response.status, await classifyUpstreamError(deps, provider, channel, { status: response.status, body: text, contentType: response.contentType, retryAfter: response.headers['retry-after'], passThrough: spec.client === spec.upstream && !call.answerAs && !provider.codec?.(target, upstreamModel, undefined, call.endpoint)?.answer }, request));
         if (!lastFailure.retry) break;
         continue;
       }
@@ -201,7 +201,7 @@ export async function attemptChannels(
         : codec?.prompt
           ? vendorPromptOf(sent!.body as Buffer, codec.prompt)
           : promptOf(sent!.body as Buffer, { dialect: upstreamDialect.name, endpoint: call.endpoint, model: upstreamModel, stream: call.facts.stream });
-      const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec, translate: !same, stream: call.facts.stream, context, requestId: request.id, meter: new ChannelMeter(meter, channel), drainMs: deps.streamDrainMs }, reply, abort);
+      const outcome = await deliver(response, { endpoint: call.endpoint, client: call.dialect, upstream: upstreamDialect, codec, translate: !same, stream: call.facts.stream, context, requestId: request.id, meter: new ChannelMeter(meter, channel), drainMs: deps.streamDrainMs, answerAs: call.answerAs }, reply, abort);
       if (outcome.kind === 'streaming') {
         flowing = true;
         if (readSent) request.body = undefined;

@@ -66,8 +66,13 @@ export async function deliverWhole(response: UpstreamResponse, plan: DeliveryPla
   // A vendor that answers whole (DeepL) to a client that asked for a stream: written as one go of a stream below.
   if (!plan.translate && !(plan.stream && plan.codec?.answer)) {
     const usage = json ? wholeUsage(plan, json) : undefined;
+    if (plan.answerAs) {
+      // Asked in another API's shape (Gemini's embeddings): written in it, once its usage has been read.
+      if (!json) return badGateway('上游返回了无法解析的响应');
+      buffer = Buffer.from(JSON.stringify(plan.answerAs(json)));
+    }
     reply.hijack();
-    const headers: Record<string, string | string[]> = plan.codec?.answer ? { 'content-type': 'application/json', 'x-request-id': plan.requestId } : relayHeaders(response, plan.requestId);
+    const headers: Record<string, string | string[]> = plan.codec?.answer || plan.answerAs ? { 'content-type': 'application/json', 'x-request-id': plan.requestId } : relayHeaders(response, plan.requestId);
     headers['content-length'] = String(buffer.length);
     writeHead(reply, response.status, headers);
     res.end(buffer);

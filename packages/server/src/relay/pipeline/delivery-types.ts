@@ -70,4 +70,6 @@ export interface DeliveryPlan {
   meter?: DeliveryMeter;
   /** How long a stream whose client left is read on for its usage, in ms (STREAM_DRAIN_SECONDS); 0 cancels it at once. */
   drainMs: number;
+  /** The whole answer in the client's own API (IncomingCall.answerAs). */
+  answerAs?: (answer: Record<string, unknown>) => Record<string, unknown>;
 }

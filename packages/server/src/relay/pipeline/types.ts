@@ -52,6 +52,12 @@ export interface IncomingCall {
   forwardHeaders?: Record<string, string>;
   /** Writing options of the client's dialect (Gemini: stream as a JSON array rather than SSE). */
   jsonArrayStream?: boolean;
+  /**
+   * An OpenAI-only endpoint asked in another API's shape and served as OpenAI's (Gemini's embedContent and
+   * batchEmbedContents as /v1/embeddings, ingress/gemini-embeddings.ts): the OpenAI answer rewritten in the client's
+   * shape. An upstream's error is then answered in the client's dialect, never passed through as it came.
+   */
+  answerAs?: (answer: Record<string, unknown>) => Record<string, unknown>;
 }
 
 /** An upload (multipart audio), relayed byte for byte. */
