@@ -21,7 +21,7 @@ export interface LogDto {
   first_byte_ms: number;
   /** the channel's name when the request ran */
   channel_name: string;
-  /** the client's dialect: openai-chat, openai-responses, anthropic, gemini, or an OpenAI endpoint */
+  /** the client's dialect: openai-chat, openai-responses, anthropic, gemini, an OpenAI endpoint, or gemini-embeddings */
   dialect: string;
   cached_tokens: number;
   cache_write_tokens: number;

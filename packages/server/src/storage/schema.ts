@@ -127,7 +127,7 @@ export interface LogsTable {
   first_byte_ms: Generated<number>;
   /** The channel's name when the request ran (it may be renamed or deleted later). */
   channel_name: Generated<string>;
-  /** The client's dialect: openai-chat, openai-responses, anthropic, gemini, or the OpenAI endpoint. */
+  /** The client's dialect: openai-chat, openai-responses, anthropic, gemini, the OpenAI endpoint, or gemini-embeddings. */
   dialect: Generated<string>;
   cached_tokens: Generated<number>;
   cache_write_tokens: Generated<number>;

@@ -104,6 +104,8 @@ describe('embeddings on a Gemini channel', () => {
     expect(gw.mock.requests[1].body).toEqual({ requests: [{ model: `models/${MODEL}`, content: { parts: [{ text: 'Hello\nworld' }] } }] });
     const [first, second] = await expectCharged(id, MODEL, { prompt_tokens: (await gw.settled(id, 2)).logs[0].prompt_tokens, completion_tokens: 0 }, { prompt_tokens: (await gw.settled(id, 2)).logs[1].prompt_tokens, completion_tokens: 0 });
     expect(first.prompt_tokens).toBeGreaterThan(second.prompt_tokens);
+    // Logged as the client spoke: Gemini's embedding methods (the console's log detail says "Gemini embedContent").
+    expect([first.dialect, second.dialect]).toEqual(['gemini-embeddings', 'gemini-embeddings']);
 
     // The same model on an OpenAI channel only: /v1/embeddings there, its answer in Gemini's shape, its usage billed.
     await gw.t.ctx.storage.db.deleteFrom('abilities').execute();

@@ -33,6 +33,7 @@ export async function geminiEmbedCall(deps: RelayDeps, raw: unknown, model: stri
     body: read.body,
     facts: read.facts,
     path: '/v1/embeddings',
+    label: 'gemini-embeddings',
     answerAs: (answer) => {
       const vectors = asArray(answer.data).map((item) => ({ values: isRecord(item) ? floatsOf(item.embedding) : [] }));
       return single ? { embedding: vectors[0] ?? { values: [] } } : { embeddings: vectors };

@@ -200,7 +200,7 @@ async function servedModels(deps: RelayDeps, group: string, chain: string[]): Pr
 const limitError = (error: LimitExceeded) => new RelayError(429, error.message, 'requests', 'rate_limit_exceeded', { 'retry-after': String(error.retryAfter) });
 
 /** The client dialect as logged: the conversation dialect, or the OpenAI endpoint for OpenAI's other APIs. */
-const dialectLabel = (call: IncomingCall) => (call.endpoint === 'chat' ? call.dialect.name : `openai-${call.endpoint}`);
+const dialectLabel = (call: IncomingCall) => call.label ?? (call.endpoint === 'chat' ? call.dialect.name : `openai-${call.endpoint}`);
 
 function hasControlCharacter(text: string): boolean {
   for (let i = 0; i < text.length; i++) {

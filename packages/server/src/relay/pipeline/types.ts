@@ -58,6 +58,8 @@ export interface IncomingCall {
    * shape. An upstream's error is then answered in the client's dialect, never passed through as it came.
    */
   answerAs?: (answer: Record<string, unknown>) => Record<string, unknown>;
+  /** How the client spoke, as logged, when it is neither its dialect's name nor the OpenAI endpoint (gemini-embeddings). */
+  label?: string;
 }
 
 /** An upload (multipart audio), relayed byte for byte. */

@@ -7,6 +7,7 @@ const DIALECTS: Record<string, string> = {
   'openai-responses': 'OpenAI Responses',
   anthropic: 'Anthropic Messages',
   gemini: 'Gemini',
+  'gemini-embeddings': 'Gemini embedContent',
 };
 export const dialectLabel = (dialect: string) => DIALECTS[dialect] ?? (dialect || '—');
 
