@@ -89,19 +89,19 @@ describe('embeddings on a Gemini channel', () => {
 
     const batch = await genai.models.embedContent({ model: MODEL, contents: texts, config: { outputDimensionality: 16, taskType: 'RETRIEVAL_DOCUMENT' } });
     expect(batch.embeddings?.map((e) => e.values?.length)).toEqual([16, 16]);
-    // Upstream it went as batchEmbedContents, one request per text (the task type is not OpenAI's: not sent on).
-    expect(gw.mock.requests[0]).toMatchObject({ path: `/v1beta/models/${MODEL}:batchEmbedContents`, body: { requests: texts.map((text) => ({ model: `models/${MODEL}`, content: { parts: [{ text }] }, outputDimensionality: 16 })) } });
+    // A Gemini channel is sent the client's own requests: the task type, which OpenAI's embeddings have no place for, kept.
+    expect(gw.mock.requests[0]).toMatchObject({ path: `/v1beta/models/${MODEL}:batchEmbedContents`, body: { requests: texts.map((text) => ({ model: `models/${MODEL}`, content: { parts: [{ text }] }, outputDimensionality: 16, taskType: 'RETRIEVAL_DOCUMENT' })) } });
     // The vectors are the upstream's, in order (the mock makes them from the text's length).
     expect(batch.embeddings?.[0].values?.slice(0, 2)).not.toEqual(batch.embeddings?.[1].values?.slice(0, 2));
 
     const single = await fetch(`${gw.url}/v1beta/models/${MODEL}:embedContent`, {
       method: 'POST',
       headers: { 'x-goog-api-key': `sk-${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ content: { parts: [{ text: 'Hello' }, { text: 'world' }] } }),
+      body: JSON.stringify({ content: { parts: [{ text: 'Hello' }, { text: 'world' }] }, taskType: 'RETRIEVAL_DOCUMENT', title: 'greeting' }),
     });
     expect(single.status).toBe(200);
     expect(((await single.json()) as { embedding: { values: number[] } }).embedding.values).toHaveLength(3072);
-    expect(gw.mock.requests[1].body).toEqual({ requests: [{ model: `models/${MODEL}`, content: { parts: [{ text: 'Hello\nworld' }] } }] });
+    expect(gw.mock.requests[1].body).toEqual({ requests: [{ model: `models/${MODEL}`, content: { parts: [{ text: 'Hello' }, { text: 'world' }] }, taskType: 'RETRIEVAL_DOCUMENT', title: 'greeting' }] });
     const [first, second] = await expectCharged(id, MODEL, { prompt_tokens: (await gw.settled(id, 2)).logs[0].prompt_tokens, completion_tokens: 0 }, { prompt_tokens: (await gw.settled(id, 2)).logs[1].prompt_tokens, completion_tokens: 0 });
     expect(first.prompt_tokens).toBeGreaterThan(second.prompt_tokens);
     // Logged as the client spoke: Gemini's embedding methods (the console's log detail says "Gemini embedContent").

@@ -11,8 +11,8 @@ export const EMBED_METHODS = ['embedContent', 'batchEmbedContents'];
  * Gemini's embedContent and batchEmbedContents, as @google/genai (whose `models.embedContent` calls
  * batchEmbedContents) and Cherry Studio's knowledge bases send them, served as OpenAI's /v1/embeddings by whichever
  * channel has the model: each request's content is one input text, a common `outputDimensionality` is `dimensions`,
- * and the OpenAI answer comes back as `{embedding: {values}}` or `{embeddings: [{values}]}`. OpenAI's embeddings
- * have no task type or title: a request's `taskType` and `title` are not sent on.
+ * and the OpenAI answer comes back as `{embedding: {values}}` or `{embeddings: [{values}]}`. A Gemini channel is sent
+ * the client's own requests (`native`), with the task types and titles OpenAI's embeddings have no place for.
  */
 export async function geminiEmbedCall(deps: RelayDeps, raw: unknown, model: string, method: string): Promise<IncomingCall> {
   // A batch is at most 100 texts of at most 2,048 tokens: far below the size a body worker takes over.
@@ -34,6 +34,7 @@ export async function geminiEmbedCall(deps: RelayDeps, raw: unknown, model: stri
     facts: read.facts,
     path: '/v1/embeddings',
     label: 'gemini-embeddings',
+    native: { requests: requests.map((request) => Object.assign({}, request as Record<string, unknown>, { model: `models/${model}` })) },
     answerAs: (answer) => {
       const vectors = asArray(answer.data).map((item) => ({ values: isRecord(item) ? floatsOf(item.embedding) : [] }));
       return single ? { embedding: vectors[0] ?? { values: [] } } : { embeddings: vectors };

@@ -136,6 +136,7 @@ export async function attemptChannels(
       cap: meter.cap,
       clientLimit: call.facts.maxTokens,
       forwardHeaders: call.forwardHeaders,
+      native: call.native,
       jsonArrayStream: call.jsonArrayStream,
       contentType: upload?.contentType,
     };

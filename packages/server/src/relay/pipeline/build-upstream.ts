@@ -28,6 +28,8 @@ export interface UpstreamSpec {
   forwardHeaders?: Record<string, string>;
   jsonArrayStream?: boolean;
   contentType?: string;
+  /** The client's request in its own API (IncomingCall.native). */
+  native?: Record<string, unknown>;
 }
 
 /**
@@ -67,5 +69,6 @@ export function buildUpstream(body: Record<string, unknown> | Buffer, spec: Upst
     path: spec.path,
     forwardHeaders: same ? spec.forwardHeaders : undefined,
     jsonArrayStream: same ? spec.jsonArrayStream : undefined,
+    native: spec.native,
   });
 }

@@ -60,6 +60,11 @@ export interface IncomingCall {
   answerAs?: (answer: Record<string, unknown>) => Record<string, unknown>;
   /** How the client spoke, as logged, when it is neither its dialect's name nor the OpenAI endpoint (gemini-embeddings). */
   label?: string;
+  /**
+   * With `answerAs`: the request as the client wrote it in its own API, for a provider that speaks that API natively
+   * and sends it on rather than OpenAI's body (Gemini's batchEmbedContents requests, with their task types and titles).
+   */
+  native?: Record<string, unknown>;
 }
 
 /** An upload (multipart audio), relayed byte for byte. */

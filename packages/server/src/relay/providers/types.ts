@@ -61,6 +61,11 @@ export interface BuildInput {
    * upstream that can answer in that framing should, so its bytes reach the client unchanged.
    */
   jsonArrayStream?: boolean;
+  /**
+   * The client's request in its own API when it asked an OpenAI-only endpoint in another API's shape (`body` is then
+   * OpenAI's translation of it): a provider that speaks that API sends this on instead (Gemini's embedding requests).
+   */
+  native?: Record<string, unknown>;
 }
 
 export interface UpstreamRequest {

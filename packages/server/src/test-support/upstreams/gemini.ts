@@ -87,6 +87,8 @@ export async function startMockGemini(): Promise<MockGemini> {
 
 /** The embedding models the mock serves, with their default output size (ai.google.dev/gemini-api/docs/embeddings). */
 const EMBEDDING_MODELS: Record<string, number> = { 'gemini-embedding-001': 3072, 'text-embedding-004': 768 };
+/** Gemini's embedding task types (https://ai.google.dev/api/embeddings#tasktype). */
+const TASK_TYPES = new Set(['TASK_TYPE_UNSPECIFIED', 'RETRIEVAL_QUERY', 'RETRIEVAL_DOCUMENT', 'SEMANTIC_SIMILARITY', 'CLASSIFICATION', 'CLUSTERING', 'QUESTION_ANSWERING', 'FACT_VERIFICATION', 'CODE_RETRIEVAL_QUERY']);
 /** Requests one batchEmbedContents call may carry. */
 const MAX_BATCH = 100;
 
@@ -107,7 +109,8 @@ function sendEmbeddings(res: ServerResponse, model: string, version: string, bod
   if (requests.length > MAX_BATCH) return invalid(`* BatchEmbedContentsRequest.requests: at most ${MAX_BATCH} requests can be in one batch.\n`);
   const embeddings = [];
   for (const [i, request] of requests.entries()) {
-    const r = (request ?? {}) as { model?: unknown; content?: { parts?: Array<{ text?: unknown }> }; outputDimensionality?: unknown };
+    const r = (request ?? {}) as { model?: unknown; content?: { parts?: Array<{ text?: unknown }> }; outputDimensionality?: unknown; taskType?: unknown };
+    if (r.taskType !== undefined && !TASK_TYPES.has(String(r.taskType))) return invalid(`Invalid value at 'requests[${i}].task_type' (type.googleapis.com/google.ai.generativelanguage.v1beta.TaskType), "${String(r.taskType)}"`);
     if (r.model !== `models/${model}`) return invalid(`* BatchEmbedContentsRequest.requests[${i}].model: model must be the same as the batch model (models/${model}).\n`);
     const texts = Array.isArray(r.content?.parts) ? r.content.parts.map((p) => p?.text) : [];
     if (texts.length === 0 || !texts.every((t) => typeof t === 'string' && t.length > 0)) return invalid(`* BatchEmbedContentsRequest.requests[${i}].content: contains an empty Part.\n`);

@@ -32,7 +32,8 @@ export const geminiAdapter: ProviderAdapter = {
     const headers = { 'x-goog-api-key': input.channel.key, 'content-type': 'application/json' };
     if (input.endpoint === 'embeddings') {
       if (Buffer.isBuffer(input.body)) throw badRequest('Gemini 的向量接口只接受 JSON 请求');
-      return { url: `${base}/${version}/models/${modelPath(input.model)}:batchEmbedContents`, method: 'POST', headers, body: JSON.stringify(batchEmbedBody(input.body, input.model)) };
+      const body = nativeBatch(input.native, input.model) ?? batchEmbedBody(input.body, input.model);
+      return { url: `${base}/${version}/models/${modelPath(input.model)}:batchEmbedContents`, method: 'POST', headers, body: JSON.stringify(body) };
     }
     const url = `${base}/${version}/models/${modelPath(input.model)}:${geminiMethod(input.stream, input.jsonArrayStream)}`;
     return { url, method: 'POST', headers, body: JSON.stringify(withoutModel(input.body)) };
@@ -81,6 +82,16 @@ function batchEmbedBody(body: Record<string, unknown>, model: string): Record<st
   const dimensions = asNumber(body.dimensions);
   const name = `models/${model.replace(/^models\//, '')}`;
   return { requests: input.map((text) => ({ model: name, content: { parts: [{ text }] }, ...(dimensions !== undefined ? { outputDimensionality: Math.floor(dimensions) } : {}) })) };
+}
+
+/**
+ * A Gemini client's own embedding requests (ingress/gemini-embeddings.ts), sent on as it wrote them (its task types,
+ * titles and output sizes kept), each naming the channel's model.
+ */
+function nativeBatch(native: Record<string, unknown> | undefined, model: string): Record<string, unknown> | undefined {
+  if (!native || !Array.isArray(native.requests)) return undefined;
+  const name = `models/${model.replace(/^models\//, '')}`;
+  return { requests: native.requests.map((request) => Object.assign({}, request, { model: name })) };
 }
 
 /**
