@@ -87,6 +87,12 @@ describe('embeddings on a Gemini channel', () => {
     const genai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: gw.url } });
     const texts = ['What is the meaning of life?', 'How does photosynthesis work?'];
 
+    // The model list tells the embedding model by its methods, as Google's does.
+    const listed = new Map<string, string[] | undefined>();
+    for await (const model of await genai.models.list()) listed.set(model.name ?? '', model.supportedActions);
+    expect(listed.get(`models/${MODEL}`)).toEqual(['embedContent', 'batchEmbedContents', 'countTokens']);
+    expect(listed.get('models/gemini-2.5-flash')).toEqual(['generateContent', 'countTokens']);
+
     const batch = await genai.models.embedContent({ model: MODEL, contents: texts, config: { outputDimensionality: 16, taskType: 'RETRIEVAL_DOCUMENT' } });
     expect(batch.embeddings?.map((e) => e.values?.length)).toEqual([16, 16]);
     // A Gemini channel is sent the client's own requests: the task type, which OpenAI's embeddings have no place for, kept.

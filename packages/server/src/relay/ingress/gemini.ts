@@ -85,6 +85,10 @@ export function toGeminiModel(id: string) {
     version: '001',
     displayName: id,
     outputTokenLimit: outputLimitOf(id),
-    supportedGenerationMethods: METHODS,
+    // Clients pick their embedding models by these (Google lists embedContent for its embedding models only).
+    supportedGenerationMethods: EMBEDDING_MODEL.test(id) ? [...EMBED_METHODS, 'countTokens'] : METHODS,
   };
 }
+
+/** An embedding model, by its name (gemini-embedding-001, text-embedding-3-small; one whose name does not say so, bge-m3, is listed with the chat methods). */
+const EMBEDDING_MODEL = /embed/i;
