@@ -34,7 +34,8 @@ export async function geminiEmbedCall(deps: RelayDeps, raw: unknown, model: stri
     facts: read.facts,
     path: '/v1/embeddings',
     label: 'gemini-embeddings',
-    native: { requests: requests.map((request) => Object.assign({}, request as Record<string, unknown>, { model: `models/${model}` })) },
+    // As written: the Gemini adapter names the channel's model in each.
+    native: { requests },
     answerAs: (answer) => {
       const vectors = asArray(answer.data).map((item) => ({ values: isRecord(item) ? floatsOf(item.embedding) : [] }));
       return single ? { embedding: vectors[0] ?? { values: [] } } : { embeddings: vectors };

@@ -80,7 +80,7 @@ function batchEmbedBody(body: Record<string, unknown>, model: string): Record<st
   if (input.length === 0 || !input.every((text): text is string => typeof text === 'string')) throw badRequest('Gemini 的向量接口只接受文本（字符串或字符串数组）作为 input');
   if (input.length > MAX_EMBED_BATCH) throw badRequest(`Gemini 的向量接口一次最多接受 ${MAX_EMBED_BATCH} 段文本，本次为 ${input.length} 段，请分批请求`);
   const dimensions = asNumber(body.dimensions);
-  const name = `models/${model.replace(/^models\//, '')}`;
+  const name = resourceName(model);
   return { requests: input.map((text) => ({ model: name, content: { parts: [{ text }] }, ...(dimensions !== undefined ? { outputDimensionality: Math.floor(dimensions) } : {}) })) };
 }
 
@@ -90,7 +90,7 @@ function batchEmbedBody(body: Record<string, unknown>, model: string): Record<st
  */
 function nativeBatch(native: Record<string, unknown> | undefined, model: string): Record<string, unknown> | undefined {
   if (!native || !Array.isArray(native.requests)) return undefined;
-  const name = `models/${model.replace(/^models\//, '')}`;
+  const name = resourceName(model);
   return { requests: native.requests.map((request) => Object.assign({}, request, { model: name })) };
 }
 
@@ -110,6 +110,9 @@ function embeddingsCodec(model: string, base64: boolean): VendorCodec {
     },
   };
 }
+
+/** A model as the Gemini API names it in a body: `models/{id}`. */
+const resourceName = (model: string) => `models/${model.replace(/^models\//, '')}`;
 
 /** The body without `model`: the model is in the URL. */
 export function withoutModel(body: Record<string, unknown> | Buffer): Record<string, unknown> {
